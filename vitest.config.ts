@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing';
+
+// Unit and server tests. Real-browser end-to-end tests run under Playwright (playwright.config.ts).
+export default defineConfig({
+  plugins: [WxtVitest()],
+  test: {
+    include: ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'server/**/*.test.ts', 'components/**/*.test.{ts,tsx}', 'entrypoints/**/*.test.ts'],
+    exclude: ['tests/e2e/**', 'node_modules/**', '.output/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
