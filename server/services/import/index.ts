@@ -1,0 +1,14 @@
+export { convertImportFile } from './convert-import-file.js';
+export { detectImportFormat } from './detect-format.js';
+export { decodeImportText } from './decode-text.js';
+export {
+  ImportFormatError,
+  type ConvertOptions,
+  type ImportBookmark,
+  type ImportCount,
+  type ImportFolder,
+  type ImportFormat,
+  type ImportMedia,
+  type ImportResult,
+  type IsSavedCallback,
+} from './types.js';

@@ -1,0 +1,66 @@
+import type { CsvTable } from './csv-table.js';
+import { epochToIso, splitTagList, type ImportBuilder } from './import-builder.js';
+import { ImportFormatError, type ImportFolder } from './types.js';
+
+const STARRED = 'starred';
+
+/**
+ * Reads Instapaper's CSV export (URL,Title,Selection,Folder,Timestamp and, in newer exports,
+ * Tags). Each Folder value (Unread, Archive, Starred or a folder of the user's) becomes a
+ * top-level folder; Starred entries are also marked important. Selection becomes the excerpt.
+ */
+export function readInstapaperCsv(table: CsvTable, builder: ImportBuilder): void {
+  const col = {
+    url: table.column('url'),
+    title: table.column('title'),
+    selection: table.column('selection'),
+    folder: table.column('folder'),
+    timestamp: table.column('timestamp'),
+    tags: table.column('tags'),
+  };
+  const folders = new Map<string, ImportFolder>();
+  for (const { rowNumber, cells } of table.rows) {
+    const link = cell(cells, col.url);
+    if (!link) throw new ImportFormatError(`CSV row ${rowNumber} has no URL`);
+    const name = cell(cells, col.folder) || 'Unread';
+    let folder = folders.get(name);
+    if (!folder) {
+      folder = builder.addFolder(name);
+      folders.set(name, folder);
+    }
+    builder.addBookmark(folder, {
+      link,
+      title: cell(cells, col.title),
+      excerpt: cell(cells, col.selection),
+      tags: instapaperTags(cell(cells, col.tags)),
+      created: epochToIso(cell(cells, col.timestamp)),
+      important: name.toLowerCase() === STARRED,
+    });
+  }
+}
+
+/** Tags are written as a JSON array (["a","b"]) by Instapaper; plain "a,b" is accepted too. */
+function instapaperTags(value: string): string[] {
+  if (!value) return [];
+  if (value.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) {
+        return parsed.flatMap((tag): string[] => {
+          if (typeof tag === 'string') return [tag];
+          if (tag && typeof tag === 'object' && typeof (tag as { name?: unknown }).name === 'string') {
+            return [(tag as { name: string }).name];
+          }
+          return [];
+        });
+      }
+    } catch {
+      // not JSON after all: fall through to the comma-separated form
+    }
+  }
+  return splitTagList(value);
+}
+
+function cell(cells: string[], index: number): string {
+  return index >= 0 ? (cells[index] ?? '').trim() : '';
+}

@@ -1,0 +1,57 @@
+import { Parser } from 'htmlparser2';
+import { epochToIso, splitTagList, type ImportBuilder } from './import-builder.js';
+import type { ImportFolder } from './types.js';
+
+const DEFAULT_FOLDER = 'Pocket';
+
+/**
+ * Reads Pocket's HTML export: headings ("Unread", "Read Archive") each followed by a list of
+ * `<a href time_added tags>title</a>`. Each heading becomes a top-level folder, created when its
+ * first bookmark is met, so an empty section adds no folder.
+ */
+export function readPocketHtml(text: string, builder: ImportBuilder): void {
+  const folders = new Map<string, ImportFolder>();
+  let heading: string | null = null; // collecting heading text
+  let section = DEFAULT_FOLDER;
+  let anchor: { attribs: Record<string, string>; text: string } | null = null;
+
+  const folderFor = (name: string): ImportFolder => {
+    let folder = folders.get(name);
+    if (!folder) {
+      folder = builder.addFolder(name);
+      folders.set(name, folder);
+    }
+    return folder;
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name === 'h1' || name === 'h2') heading = '';
+        else if (name === 'a' && 'href' in attribs) anchor = { attribs, text: '' };
+      },
+      ontext(data) {
+        if (anchor) anchor.text += data;
+        else if (heading !== null) heading += data;
+      },
+      onclosetag(name) {
+        if ((name === 'h1' || name === 'h2') && heading !== null) {
+          section = heading.replace(/\s+/g, ' ').trim() || DEFAULT_FOLDER;
+          heading = null;
+        } else if (name === 'a' && anchor) {
+          const { attribs, text } = anchor;
+          anchor = null;
+          builder.addBookmark(folderFor(section), {
+            link: attribs.href ?? '',
+            title: text,
+            tags: splitTagList(attribs.tags),
+            created: epochToIso(attribs.time_added),
+          });
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(text);
+  parser.end();
+}
