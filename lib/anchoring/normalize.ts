@@ -1,0 +1,63 @@
+/**
+ * Character rules shared by the text index and by descriptor normalisation.
+ *
+ * The normalised form of a text:
+ *  - whitespace runs (including non-breaking and other Unicode spaces) become one U+0020,
+ *  - soft hyphens and zero-width characters are dropped,
+ *  - leading and trailing whitespace is removed.
+ * The same rules are applied to page text (TextIndex) and to stored quotes, so both meet in one form.
+ */
+
+/** Character class: kept as is. */
+export const CHAR_KEEP = 0;
+/** Character class: whitespace, collapsed with its neighbours to one space. */
+export const CHAR_SPACE = 1;
+/** Character class: invisible, dropped entirely. */
+export const CHAR_DROP = 2;
+
+/** Classifies one UTF-16 code unit. */
+export function classifyChar(c: number): number {
+  if (c > 0x20 && c < 0x7f) return CHAR_KEEP;
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) ? CHAR_SPACE : CHAR_KEEP;
+  if (c < 0x00a0) return c === 0x85 ? CHAR_SPACE : CHAR_KEEP;
+  if (c === 0x00a0) return CHAR_SPACE;
+  if (c === 0x00ad) return CHAR_DROP;
+  if (c < 0x1680) return CHAR_KEEP;
+  if (c === 0x1680) return CHAR_SPACE;
+  if (c >= 0x2000 && c <= 0x200a) return CHAR_SPACE;
+  if (c >= 0x200b && c <= 0x200d) return CHAR_DROP;
+  if (c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000) return CHAR_SPACE;
+  if (c === 0x2060 || c === 0xfeff) return CHAR_DROP;
+  return CHAR_KEEP;
+}
+
+/** Returns `s` in normalised form (see module comment). */
+export function normalizeText(s: string): string {
+  let out = '';
+  let runStart = 0;
+  let pendingSpace = false;
+  let i = 0;
+  const n = s.length;
+  // Copy runs of kept characters in slices; only special characters break a run.
+  for (; i < n; i++) {
+    const cls = classifyChar(s.charCodeAt(i));
+    if (cls === CHAR_KEEP) {
+      if (pendingSpace) {
+        if (out.length > 0) out += ' ';
+        pendingSpace = false;
+        runStart = i;
+      }
+      continue;
+    }
+    if (i > runStart) out += s.slice(runStart, i);
+    runStart = i + 1;
+    if (cls === CHAR_SPACE) pendingSpace = true;
+  }
+  if (!pendingSpace && i > runStart) out += s.slice(runStart, i);
+  return out;
+}
+
+/** `s` with every space removed (for the whitespace-insensitive strategy). `s` must be normalised. */
+export function stripSpaces(s: string): string {
+  return s.indexOf(' ') === -1 ? s : s.split(' ').join('');
+}

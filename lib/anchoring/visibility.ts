@@ -1,0 +1,60 @@
+/**
+ * Which elements contribute visible text, and which ones separate text like a block does.
+ *
+ * Decisions that must agree between the page where a highlight was made and the page where it is
+ * re-anchored are taken from the DOM alone (tag names, the `hidden` attribute). Computed style
+ * (`display: none`, `visibility: hidden`) is consulted only where a real style engine is present.
+ */
+
+/** Elements whose content is never page text a reader sees. */
+const SKIPPED_TAGS = new Set([
+  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'base',
+  'textarea', 'select', 'option', 'optgroup', 'datalist',
+  'iframe', 'frame', 'frameset', 'object', 'embed', 'canvas', 'video', 'audio', 'picture', 'map',
+  'math', // MathML source text reads as garbage once flattened
+]);
+
+/** Elements that break the text flow: a space is inserted at their start and end. */
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog',
+  'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3',
+  'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main', 'menu', 'nav', 'ol',
+  'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'img', 'input', 'button', 'br',
+]);
+
+/** True when the element and its subtree are excluded whatever the styles say. */
+export function isSkippedByMarkup(el: Element): boolean {
+  return SKIPPED_TAGS.has(el.localName) || el.hasAttribute('hidden');
+}
+
+/** True when the element separates text like a block (or `<br>`). */
+export function isBlockLike(el: Element): boolean {
+  return BLOCK_TAGS.has(el.localName);
+}
+
+/** Result of a style check on one element. */
+export const STYLE_SHOWN = 0;
+/** `display: none`: the whole subtree is skipped. */
+export const STYLE_NONE = 1;
+/** `visibility: hidden|collapse`: this element's own text is skipped; children may override. */
+export const STYLE_INVISIBLE = 2;
+
+export type StyleCheck = (el: Element) => number;
+
+/**
+ * Returns a style check for elements of `doc`, or null when computed style should not be used.
+ * `mode` 'auto' uses computed style when the window provides getComputedStyle.
+ */
+export function createStyleCheck(doc: Document, mode: boolean | 'auto'): StyleCheck | null {
+  if (mode === false) return null;
+  const win = doc.defaultView;
+  if (!win || typeof win.getComputedStyle !== 'function') return null;
+  const getStyle = win.getComputedStyle.bind(win);
+  return (el: Element): number => {
+    const cs = getStyle(el);
+    if (cs.display === 'none') return STYLE_NONE;
+    const v = cs.visibility;
+    return v === 'hidden' || v === 'collapse' ? STYLE_INVISIBLE : STYLE_SHOWN;
+  };
+}

@@ -1,0 +1,47 @@
+// Plain constants shared by server and extension. No TypeBox here, so the extension can import
+// them without pulling the schema library into its bundles.
+
+/** System collection ids. */
+export const ALL_COLLECTIONS = 0;
+export const UNSORTED = -1;
+export const TRASH = -99;
+export const SYSTEM_COLLECTION_IDS = [ALL_COLLECTIONS, UNSORTED, TRASH] as const;
+
+export const HIGHLIGHT_COLORS = [
+  'blue', 'brown', 'cyan', 'gray', 'green', 'indigo',
+  'orange', 'pink', 'purple', 'red', 'teal', 'yellow',
+] as const;
+export type HighlightColor = (typeof HIGHLIGHT_COLORS)[number];
+export const DEFAULT_HIGHLIGHT_COLOR: HighlightColor = 'yellow';
+
+export const BOOKMARK_TYPES = ['link', 'article', 'image', 'video', 'document', 'audio'] as const;
+export type BookmarkType = (typeof BOOKMARK_TYPES)[number];
+
+export const BOOKMARK_SORTS = [
+  '-created', 'created', 'score', '-sort', 'sort', 'title', '-title', 'domain', '-domain', '-lastUpdate',
+] as const;
+export type BookmarkSort = (typeof BOOKMARK_SORTS)[number];
+export const DEFAULT_BOOKMARK_SORT: BookmarkSort = '-created';
+
+export const COLLECTION_SORTS = ['title', '-title', '-count'] as const;
+export type CollectionSort = (typeof COLLECTION_SORTS)[number];
+
+export const SHARE_ROLES = ['member', 'viewer'] as const;
+export type ShareRole = (typeof SHARE_ROLES)[number];
+
+/** Access levels reported in `collection.access.level`. */
+export const ACCESS_LEVEL = { none: 0, public: 1, viewer: 2, member: 3, owner: 4 } as const;
+
+export const LIMITS = {
+  perPageDefault: 25,
+  perPageMax: 50,
+  bulkItemsMax: 100,
+  idsMax: 100,
+  shareEmailsMax: 10,
+  pendingInvitationsMax: 100,
+  highlightContextChars: 32,
+  accessTokenLifetimeSeconds: 1_209_599,
+} as const;
+
+/** The literal cover value that asks for a screenshot. */
+export const SCREENSHOT_COVER = '<screenshot>';

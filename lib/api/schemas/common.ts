@@ -1,0 +1,41 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** `{ $id: number }` reference used for collection, parent and user links. */
+export const Ref = Type.Object({ $id: Type.Integer() }, { additionalProperties: true });
+
+/** ISO 8601 timestamp text. */
+export const Timestamp = Type.String({ format: 'date-time' });
+
+/** Error envelope every failure answers with. */
+export const ErrorEnvelope = Type.Object(
+  {
+    result: Type.Literal(false),
+    status: Type.Integer(),
+    errorMessage: Type.String(),
+    error: Type.Optional(Type.String()),
+  },
+  { $id: 'ErrorEnvelope' },
+);
+
+/** `{ result: true, item }` */
+export const ItemEnvelope = <T extends TSchema>(item: T) =>
+  Type.Object({ result: Type.Literal(true), item });
+
+/** `{ result: true, items }` */
+export const ItemsEnvelope = <T extends TSchema>(item: T) =>
+  Type.Object({ result: Type.Literal(true), items: Type.Array(item) });
+
+/** `{ result: true }` */
+export const OkEnvelope = Type.Object({ result: Type.Literal(true) });
+
+/** `{ result: true, modified }` answered by bulk update and bulk remove. */
+export const ModifiedEnvelope = Type.Object({ result: Type.Literal(true), modified: Type.Integer() });
+
+/** Paging query shared by list routes. Miscased variants are normalised before validation. */
+export const PagingQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 0, description: 'zero-based page' })),
+  perpage: Type.Optional(Type.Integer({ minimum: 1, description: 'items per page, at most 50' })),
+});
+
+export const IdParam = Type.Object({ id: Type.Integer() });
+export const IdList = Type.Array(Type.Integer(), { description: 'ids, at most 100' });

@@ -1,0 +1,76 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp } from './common.js';
+
+export const UserConfig = Type.Object({
+  broken_level: Type.String(),
+  font_color: Type.String(),
+  font_size: Type.Number(),
+  lang: Type.String(),
+  last_collection: Type.Integer(),
+  bookmarks_sort: Type.String(),
+  bookmarks_view: Type.String(),
+});
+
+export const UserGroup = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  hidden: Type.Boolean(),
+  sort: Type.Number(),
+  collections: Type.Array(Type.Integer()),
+});
+
+export const UserFiles = Type.Object({
+  used: Type.Number(),
+  size: Type.Number(),
+  lastCheckPoint: Timestamp,
+});
+
+export const User = Type.Object({
+  _id: Type.Integer(),
+  config: UserConfig,
+  dropbox: Type.Object({ enabled: Type.Boolean() }),
+  email: Type.String(),
+  email_MD5: Type.String(),
+  files: UserFiles,
+  fullName: Type.String(),
+  gdrive: Type.Object({ enabled: Type.Boolean() }),
+  groups: Type.Array(UserGroup),
+  password: Type.Boolean(),
+  pro: Type.Boolean(),
+  proExpire: Type.Optional(Timestamp),
+  registered: Timestamp,
+});
+
+/** What anyone may see of another user: never email or config. */
+export const PublicUser = Type.Object({
+  _id: Type.Integer(),
+  fullName: Type.String(),
+  email_MD5: Type.String(),
+  pro: Type.Boolean(),
+  registered: Timestamp,
+});
+
+export const UserUpdate = Type.Object(
+  {
+    groups: Type.Optional(Type.Array(UserGroup, { maxItems: 1000 })),
+    config: Type.Optional(Type.Partial(UserConfig)),
+    fullName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+    newpassword: Type.Optional(Type.String({ minLength: 8, maxLength: 1000 })),
+    oldpassword: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const SystemCount = Type.Object({ _id: Type.Integer(), count: Type.Integer() });
+
+export const UserStats = Type.Object({
+  result: Type.Literal(true),
+  items: Type.Array(SystemCount),
+  meta: Type.Object({
+    _id: Type.Integer(),
+    changedBookmarksDate: Type.Optional(Timestamp),
+    pro: Type.Boolean(),
+    duplicates: Type.Object({ count: Type.Integer() }),
+    broken: Type.Object({ count: Type.Integer() }),
+  }),
+});

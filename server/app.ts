@@ -1,0 +1,100 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import './fastify-types.js';
+import type { ServerConfig } from './config.js';
+import type { Db } from './db/open.js';
+import { ErrorEnvelope } from '../lib/api/schemas/common.js';
+import { installAuth } from './plugins/auth.js';
+import { installErrorHandling } from './plugins/errors.js';
+import { installRateLimit } from './plugins/rate-limit.js';
+import { installValidators, normaliseQuery } from './plugins/validation.js';
+import { createRepositories } from './repositories/index.js';
+import api from './routes/index.js';
+import { createServices } from './services/index.js';
+import { Permissions } from './services/permissions.js';
+import web from './web/index.js';
+
+export const API_PREFIX = '/rest/v1';
+
+/** Origins allowed to call the API from a browser: the extension's pages on every engine. */
+function isAllowedOrigin(origin: string): boolean {
+  return /^(chrome-extension|moz-extension|safari-web-extension):\/\/[\w-]+$/.test(origin);
+}
+
+/** Builds the whole service on an open database. The caller listens and closes. */
+export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: 'array' } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const repos = createRepositories(db, config.clock);
+  app.decorate('config', config);
+  app.decorate('repos', repos);
+  app.decorate('permissions', new Permissions(repos.access));
+  app.decorate('services', createServices(config, repos));
+  app.addHook('onClose', async () => app.services.stop());
+
+  installValidators(app);
+  installErrorHandling(app);
+  app.addSchema(ErrorEnvelope);
+
+  // Clients send JSON with DELETE, and sometimes an empty body with a JSON content type: read it as "no body".
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (!text) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = new SyntaxError('The request body is not valid JSON.');
+      done(err, undefined);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.query && typeof request.query === 'object') {
+      request.query = normaliseQuery(request.query as Record<string, unknown>);
+    }
+  });
+
+  await app.register(cors, {
+    origin: (origin, cb) => cb(null, !origin || isAllowedOrigin(origin)),
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'retry-after'],
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['authorization', 'content-type'],
+    maxAge: 600,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Tidemark bookmark service', version: '1.0.0', description: 'The REST API under /rest/v1.' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+
+  await app.register(
+    async (scope) => {
+      installAuth(scope);
+      installRateLimit(scope);
+      await scope.register(api);
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.register(web);
+
+  app.addHook('onClose', async () => {
+    db.close();
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+// Command-line entry: `npm run server -- <command> [flags]`. Each command is one file in
+// cli/commands/, named after the command with ':' as '-' (user:create -> user-create.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CliError } from './cli/args.js';
+
+const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli', 'commands');
+
+function available(): string[] {
+  return fs
+    .readdirSync(COMMANDS_DIR)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => f.slice(0, -3).replace('-', ':'))
+    .sort();
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    process.stdout.write(`Usage: npm run server -- <command> [flags]\nCommands: ${available().join(', ')}\n`);
+    return;
+  }
+  const file = path.join(COMMANDS_DIR, `${name.replace(':', '-')}.ts`);
+  if (!/^[a-z]+(:[a-z]+)?$/.test(name) || !fs.existsSync(file)) {
+    throw new CliError(`Unknown command "${name}". Commands: ${available().join(', ')}`);
+  }
+  const mod = (await import(pathToFileURL(file).href)) as { run(args: string[]): Promise<void> };
+  await mod.run(rest);
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  process.stderr.write(`${err instanceof CliError ? err.message : (err as Error).stack ?? String(err)}\n`);
+  process.exit(err instanceof CliError ? err.exitCode : 1);
+});

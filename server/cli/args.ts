@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A failure the user caused: printed as its message alone, with a non-zero exit. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parses flags strictly: unknown flags are errors that name the flag. */
+export function parseFlags<O extends Options>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options: { data: { type: 'string' }, ...options }, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+export function dataDirOf(flags: { data?: unknown }): string {
+  return path.resolve(typeof flags.data === 'string' ? flags.data : process.env.TIDEMARK_DATA ?? 'data');
+}
+
+export function required(flags: Record<string, unknown>, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string' || !value.trim()) throw new CliError(`--${name} is required.`);
+  return value;
+}
+
+/** Prints one JSON document on stdout: the only output of data commands, so scripts can parse it. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}

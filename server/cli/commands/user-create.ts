@@ -1,0 +1,35 @@
+import { openDatabase } from '../../db/open.js';
+import { systemClock } from '../../clock.js';
+import { DuplicateEmailError, toUser, UsersRepository } from '../../repositories/users.js';
+import { hashPassword } from '../../services/passwords.js';
+import { CliError, dataDirOf, parseFlags, printJson, required } from '../args.js';
+
+/** `user:create --email E --password P [--name N] [--pro]`: prints the created user as JSON. */
+export async function run(args: string[]): Promise<void> {
+  const flags = parseFlags(args, {
+    email: { type: 'string' },
+    password: { type: 'string' },
+    name: { type: 'string' },
+    pro: { type: 'boolean' },
+  });
+  const email = required(flags, 'email').trim();
+  const password = required(flags, 'password');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`--email "${email}" is not an email address.`);
+  if (password.length < 8) throw new CliError('--password must be at least 8 characters.');
+  const db = openDatabase(dataDirOf(flags));
+  try {
+    const users = new UsersRepository(db, systemClock);
+    const row = await users.create({
+      email,
+      passwordHash: await hashPassword(password),
+      fullName: (flags.name as string | undefined) ?? '',
+      pro: !!flags.pro,
+    });
+    printJson(toUser(row));
+  } catch (err) {
+    if (err instanceof DuplicateEmailError) throw new CliError(err.message, 1);
+    throw err;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Database from 'better-sqlite3';
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Applies `migrations/NNNN_name.sql` files in order, each in its own transaction, recording the
+ * applied versions in `schema_migrations`. Safe to run from several processes: the write lock
+ * taken by BEGIN IMMEDIATE serialises them and applied versions are skipped.
+ */
+export function migrate(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const files = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
+    .sort();
+  for (const file of files) {
+    const version = Number(file.slice(0, 4));
+    const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
+      if (!done) {
+        db.exec(sql);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          version,
+          file,
+          new Date().toISOString(),
+        );
+      }
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw new Error(`Migration ${file} failed: ${(err as Error).message}`);
+    }
+  }
+}

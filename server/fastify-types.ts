@@ -1,0 +1,28 @@
+// Decorations the app adds to Fastify, typed once for every route module.
+import type { ServerConfig } from './config.js';
+import type { Repositories } from './repositories/index.js';
+import type { Permissions } from './services/permissions.js';
+import type { TokenRow } from './repositories/tokens.js';
+import type { Services } from './services/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: ServerConfig;
+    repos: Repositories;
+    permissions: Permissions;
+    services: Services;
+  }
+  interface FastifyRequest {
+    /** The signed-in user, or null on routes whose auth is optional. */
+    userId: number | null;
+    token: TokenRow | null;
+  }
+  interface FastifyContextConfig {
+    /** 'required' (default on /rest/v1), 'optional' (public collections) or 'none'. */
+    auth?: 'required' | 'optional' | 'none';
+    /** Rate-limit bucket: 'small' for tags, sharing, import/file and url/parse. */
+    bucket?: 'main' | 'small';
+  }
+}
+
+export {};

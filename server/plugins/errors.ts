@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.js';
+
+function envelope(status: number, errorMessage: string, extra: Record<string, unknown> = {}) {
+  return { result: false as const, status, errorMessage, ...extra };
+}
+
+/** Reads a validation error the way a person would say it: `body.link must be a string`. */
+function describeValidation(err: FastifyError): string {
+  const first = err.validation?.[0];
+  if (!first) return err.message;
+  const where = err.validationContext ?? 'input';
+  const path = first.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : '';
+  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const field = [where, path, missing].filter(Boolean).join('.');
+  if (missing) return `${field} is required`;
+  const allowed = (first.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
+  if (allowed) return `${field} must be one of ${allowed.join(', ')}`;
+  return `${field} ${first.message ?? 'is invalid'}`;
+}
+
+/** Every failure answers `{result: false, status, errorMessage}` with the matching HTTP status. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof ApiError) {
+      if (err.status === 429 && err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
+      const { retryAfter: _r, ...extra } = err.extra;
+      return reply.status(err.status).send(envelope(err.status, err.message, extra));
+    }
+    if (err.validation) return reply.status(400).send(envelope(400, describeValidation(err)));
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.status(413).send(envelope(413, 'The request body is too large. Send fewer or smaller items.'));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.status(415).send(envelope(415, `Unsupported Content-Type ${request.headers['content-type'] ?? ''}: send JSON.`));
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return reply.status(400).send(envelope(400, 'The request body is not valid JSON.'));
+    }
+    if (err instanceof SyntaxError) return reply.status(400).send(envelope(400, 'The request body is not valid JSON.'));
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      request.log.error({ err }, 'unhandled error');
+      return reply.status(500).send(envelope(500, 'Something went wrong on the server. Try again; if it keeps happening, check the server log.'));
+    }
+    return reply.status(status).send(envelope(status, err.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+}
+
+export { envelope };

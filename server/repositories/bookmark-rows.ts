@@ -1,0 +1,116 @@
+import type { Bookmark, Highlight, HighlightListItem } from '../../lib/api/types.js';
+import type { BookmarkType, HighlightColor } from '../../lib/api/constants.js';
+import type { Db } from '../db/open.js';
+
+/** A `bookmarks` table row. */
+export interface BookmarkRow {
+  id: number;
+  user_id: number;
+  creator_id: number;
+  collection_id: number;
+  link: string;
+  link_key: string;
+  domain: string;
+  title: string;
+  excerpt: string;
+  note: string;
+  type: string;
+  cover: string;
+  media: string;
+  tags: string;
+  important: number;
+  sort_order: number;
+  removed: number;
+  broken: number;
+  lang: string | null;
+  created: string;
+  last_update: string;
+}
+
+/** A `highlights` table row. */
+export interface HighlightRow {
+  id: string;
+  bookmark_id: number;
+  user_id: number;
+  text: string;
+  note: string;
+  color: string;
+  position: number | null;
+  prefix: string | null;
+  suffix: string | null;
+  created: string;
+  last_update: string;
+}
+
+export function toHighlight(row: HighlightRow): Highlight {
+  const h: Highlight = {
+    _id: row.id,
+    text: row.text,
+    note: row.note,
+    color: row.color as HighlightColor,
+    created: row.created,
+    lastUpdate: row.last_update,
+  };
+  if (row.position !== null) h.position = row.position;
+  if (row.prefix !== null) h.prefix = row.prefix;
+  if (row.suffix !== null) h.suffix = row.suffix;
+  return h;
+}
+
+export function toHighlightListItem(row: HighlightRow & { link: string; title: string; tags: string }): HighlightListItem {
+  return { ...toHighlight(row), tags: JSON.parse(row.tags), link: row.link, title: row.title, bookmarkRef: row.bookmark_id };
+}
+
+export function toBookmark(row: BookmarkRow, highlights: HighlightRow[]): Bookmark {
+  return {
+    _id: row.id,
+    link: row.link,
+    title: row.title,
+    excerpt: row.excerpt,
+    note: row.note,
+    type: row.type as BookmarkType,
+    cover: row.cover,
+    media: JSON.parse(row.media),
+    tags: JSON.parse(row.tags),
+    important: !!row.important,
+    collection: { $id: row.collection_id },
+    collectionId: row.collection_id,
+    domain: row.domain,
+    created: row.created,
+    lastUpdate: row.last_update,
+    sort: row.sort_order,
+    highlights: highlights.map(toHighlight),
+    removed: !!row.removed,
+    user: { $id: row.user_id },
+    creatorRef: row.creator_id,
+  };
+}
+
+/**
+ * Loads bookmarks with their highlights in two queries, keeping the order of `ids`.
+ * Shared by the write and read repositories so both answer the same shape.
+ */
+export function loadBookmarks(db: Db, ids: number[]): Bookmark[] {
+  if (ids.length === 0) return [];
+  const out: Bookmark[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const marks = chunk.map(() => '?').join(',');
+    const rows = db.prepare(`SELECT * FROM bookmarks WHERE id IN (${marks})`).all(...chunk) as BookmarkRow[];
+    const hl = db
+      .prepare(`SELECT * FROM highlights WHERE bookmark_id IN (${marks}) ORDER BY created, id`)
+      .all(...chunk) as HighlightRow[];
+    const byBookmark = new Map<number, HighlightRow[]>();
+    for (const h of hl) {
+      const list = byBookmark.get(h.bookmark_id);
+      if (list) list.push(h);
+      else byBookmark.set(h.bookmark_id, [h]);
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of chunk) {
+      const row = byId.get(id);
+      if (row) out.push(toBookmark(row, byBookmark.get(id) ?? []));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import type { Db } from '../db/open.js';
+import type { Clock } from '../clock.js';
+import { AccessRepository } from './access.js';
+import { BookmarkQueriesRepository } from './bookmark-queries.js';
+import { BookmarksRepository } from './bookmarks.js';
+import { CollectionsRepository } from './collections.js';
+import { FullTextIndex } from './fts.js';
+import { HighlightsRepository } from './highlights.js';
+import { TagsRepository } from './tags.js';
+import { TokensRepository } from './tokens.js';
+import { UsersRepository } from './users.js';
+
+/**
+ * Every data access the service makes. SQL lives only in these modules, so another backend
+ * (PostgreSQL) can be added by implementing them again without touching routes.
+ */
+export interface Repositories {
+  db: Db;
+  fts: FullTextIndex;
+  users: UsersRepository;
+  tokens: TokensRepository;
+  access: AccessRepository;
+  collections: CollectionsRepository;
+  bookmarks: BookmarksRepository;
+  bookmarkQueries: BookmarkQueriesRepository;
+  highlights: HighlightsRepository;
+  tags: TagsRepository;
+}
+
+export function createRepositories(db: Db, clock: Clock): Repositories {
+  const fts = new FullTextIndex(db);
+  return {
+    db,
+    fts,
+    users: new UsersRepository(db, clock),
+    tokens: new TokensRepository(db, clock),
+    access: new AccessRepository(db),
+    collections: new CollectionsRepository(db, clock, fts),
+    bookmarks: new BookmarksRepository(db, clock, fts),
+    bookmarkQueries: new BookmarkQueriesRepository(db, clock, fts),
+    highlights: new HighlightsRepository(db, clock, fts),
+    tags: new TagsRepository(db, clock, fts),
+  };
+}

@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import bookmark from './bookmark/index.js';
+import bookmarksBulk from './bookmarks/bulk.js';
+import bookmarksList from './bookmarks/list.js';
+import collections from './collections/index.js';
+import highlights from './highlights/index.js';
+import urlExists from './import/url-exists.js';
+import tags from './tags/index.js';
+import user from './user/index.js';
+
+/** Every route of the REST API, mounted under /rest/v1. */
+const api: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(user);
+  await app.register(collections);
+  await app.register(bookmark);
+  await app.register(bookmarksBulk);
+  await app.register(bookmarksList);
+  await app.register(highlights);
+  await app.register(tags);
+  await app.register(urlExists);
+};
+export default api;

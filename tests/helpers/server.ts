@@ -1,0 +1,105 @@
+// Starts the real service on a random loopback port with a fresh temporary data directory, and
+// talks to it over HTTP. Used by every server test.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.js';
+import type { Clock } from '../../server/clock.js';
+import { defaultConfig, type ServerConfig } from '../../server/config.js';
+import { openDatabase } from '../../server/db/open.js';
+import { hashPassword } from '../../server/services/passwords.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A clock tests can move forward. */
+export class TestClock implements Clock {
+  constructor(public t = Date.parse('2026-06-01T12:00:00Z')) {}
+  now() {
+    return this.t;
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  origin: string;
+  dataDir: string;
+  config: ServerConfig;
+  /** Calls `/rest/v1${path}` with JSON; `token` null sends no Authorization header. */
+  api<T = any>(method: string, path: string, opts?: { token?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse<T>>;
+  /** Creates a user with a never-expiring test token. */
+  createUser(email?: string, opts?: { password?: string; name?: string; pro?: boolean }): Promise<{ id: number; email: string; token: string }>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-test-'));
+  const config = defaultConfig({
+    port: 0,
+    dataDir,
+    logLevel: 'silent',
+    rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
+    ...overrides,
+  });
+  const db = openDatabase(dataDir);
+  const app = await buildApp(config, db);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = address;
+  const url = `${origin}/rest/v1`;
+
+  const api: TestServer['api'] = async (method, p, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + p, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any };
+  };
+
+  const createUser: TestServer['createUser'] = async (email, opts = {}) => {
+    const addr = email ?? `user${++seq}-${process.pid}@example.test`;
+    const row = await app.repos.users.create({
+      email: addr,
+      passwordHash: opts.password ? await hashPassword(opts.password) : null,
+      fullName: opts.name ?? 'Test User',
+      pro: opts.pro,
+    });
+    const { token } = await app.repos.tokens.create({ userId: row.id, kind: 'test' });
+    return { id: row.id, email: addr, token };
+  };
+
+  return {
+    app,
+    url,
+    origin,
+    dataDir,
+    config,
+    api,
+    createUser,
+    async close() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

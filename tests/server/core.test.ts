@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(async () => s.close());
+
+describe('transport', () => {
+  it('answers 401 with the envelope without a token', async () => {
+    const res = await s.api('GET', '/user');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ result: false, status: 401 });
+    expect(res.body.errorMessage).toMatch(/Bearer/);
+  });
+
+  it('answers 401 for a malformed or unknown token', async () => {
+    expect((await s.api('GET', '/user', { token: 'nope' })).status).toBe(401);
+    expect((await s.api('GET', '/user', { headers: { authorization: 'Basic abc' } })).status).toBe(401);
+  });
+
+  it('answers unknown routes with a 404 envelope', async () => {
+    const { token } = await s.createUser();
+    const res = await s.api('GET', '/nothing-here', { token });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ result: false, status: 404 });
+  });
+
+  it('serves the OpenAPI document and the docs page', async () => {
+    const doc = await fetch(`${s.url}/openapi.json`).then((r) => r.json());
+    expect(doc.openapi).toMatch(/^3\./);
+    const page = await fetch(`${s.url}/docs`, { redirect: 'follow' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/swagger/i);
+  });
+
+  it('allows extension origins through CORS and exposes the rate-limit headers', async () => {
+    const res = await fetch(`${s.url}/user`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(res.headers.get('access-control-allow-origin')).toBe('chrome-extension://abcdefghijklmnopabcdefghijklmnop');
+    const { token } = await s.createUser();
+    const get = await fetch(`${s.url}/user`, {
+      headers: { origin: 'moz-extension://1234-abcd', authorization: `Bearer ${token}` },
+    });
+    expect(get.headers.get('access-control-expose-headers')).toMatch(/x-ratelimit-remaining/);
+    const evil = await fetch(`${s.url}/user`, { headers: { origin: 'https://evil.example', authorization: `Bearer ${token}` } });
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
