@@ -7,10 +7,12 @@ import highlights from './highlights/index.js';
 import urlExists from './import/url-exists.js';
 import tags from './tags/index.js';
 import user from './user/index.js';
+import userConnect from './user/connect.js';
 
 /** Every route of the REST API, mounted under /rest/v1. */
 const api: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(user);
+  await app.register(userConnect);
   await app.register(collections);
   await app.register(bookmark);
   await app.register(bookmarksBulk);
