@@ -9,6 +9,7 @@ import type { Db } from './db/open.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
 import { installErrorHandling } from './plugins/errors.js';
+import { installIdempotency } from './plugins/idempotency.js';
 import { installRateLimit } from './plugins/rate-limit.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
 import { createRepositories } from './repositories/index.js';
@@ -87,6 +88,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
     async (scope) => {
       installAuth(scope);
       installRateLimit(scope);
+      installIdempotency(scope);
       await scope.register(api);
     },
     { prefix: API_PREFIX },

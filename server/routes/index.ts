@@ -4,6 +4,7 @@ import bookmarksBulk from './bookmarks/bulk.js';
 import bookmarksList from './bookmarks/list.js';
 import collections from './collections/index.js';
 import highlights from './highlights/index.js';
+import links from './links/index.js';
 import urlExists from './import/url-exists.js';
 import tags from './tags/index.js';
 import user from './user/index.js';
@@ -20,5 +21,6 @@ const api: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(highlights);
   await app.register(tags);
   await app.register(urlExists);
+  await app.register(links);
 };
 export default api;
