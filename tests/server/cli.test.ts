@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startServe } from '../helpers/process.js';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-cli-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('command line', () => {
+  it('user:create prints only the user as JSON, and refuses a duplicate email', () => {
+    const first = runCli(['user:create', '--email', 'cli@example.test', '--password', 'longenough', '--name', 'Cli', '--pro', '--data', dataDir]);
+    expect(first.status).toBe(0);
+    const user = JSON.parse(first.stdout);
+    expect(user).toMatchObject({ email: 'cli@example.test', fullName: 'Cli', pro: true });
+    expect(typeof user._id).toBe('number');
+    const dup = runCli(['user:create', '--email', 'CLI@example.test', '--password', 'longenough', '--data', dataDir]);
+    expect(dup.status).not.toBe(0);
+    expect(dup.stdout).toBe('');
+    expect(dup.stderr).toMatch(/already exists/);
+  });
+
+  it('rejects missing flags, unknown flags and unknown commands with a clear message', () => {
+    expect(runCli(['user:create', '--email', 'x@example.test', '--data', dataDir]).stderr).toMatch(/--password is required/);
+    expect(runCli(['user:create', '--bogus', '--data', dataDir]).stderr).toMatch(/bogus/);
+    expect(runCli(['nope']).stderr).toMatch(/Unknown command "nope"/);
+    expect(runCli(['token:create', '--email', 'nobody@example.test', '--data', dataDir]).stderr).toMatch(/No account/);
+  });
+
+  it('token:create makes a token that works against a running server on the same data directory', async () => {
+    const serve = await startServe(['--port', '0', '--data', dataDir]);
+    try {
+      // Created while serve runs: both processes share the SQLite file.
+      const made = runCli(['user:create', '--email', 'live@example.test', '--password', 'longenough', '--data', dataDir]);
+      expect(made.status).toBe(0);
+      const tok = runCli(['token:create', '--email', 'live@example.test', '--data', dataDir]);
+      expect(tok.status).toBe(0);
+      const { access_token } = JSON.parse(tok.stdout);
+      expect(Object.keys(JSON.parse(tok.stdout))).toEqual(['access_token']);
+      const res = await fetch(`${serve.url}/user`, { headers: { authorization: `Bearer ${access_token}` } });
+      expect(res.status).toBe(200);
+      expect((await res.json()).user.email).toBe('live@example.test');
+    } finally {
+      serve.child.kill('SIGTERM');
+      expect(await serve.exited).toBe(0);
+    }
+  });
+
+  it('serve shuts down cleanly on SIGTERM, finishing the request in flight', async () => {
+    const serve = await startServe(['--port', '0', '--data', dataDir]);
+    const { access_token } = JSON.parse(runCli(['token:create', '--email', 'cli@example.test', '--data', dataDir]).stdout);
+    const inflight = fetch(`${serve.url}/user/stats`, { headers: { authorization: `Bearer ${access_token}` } });
+    serve.child.kill('SIGTERM');
+    const res = await inflight;
+    expect(res.status).toBe(200);
+    expect(await serve.exited).toBe(0);
+  });
+
+  it('serve refuses a bad port', () => {
+    const res = runCli(['serve', '--port', 'abc', '--data', dataDir]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/--port/);
+  });
+});
