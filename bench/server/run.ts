@@ -89,12 +89,12 @@ async function main() {
     });
     let batch = TOTAL;
     const bulk = await timeMany(50, async () => {
-      const items = Array.from({ length: 100 }, (_, k) => item(batch++ + k * 0));
+      const items = Array.from({ length: 100 }, () => item(batch++));
       const res = await post('/bookmarks', { items });
       await res.arrayBuffer();
     });
     const exists = await timeMany(300, async () => {
-      const urls = Array.from({ length: 100 }, (_, k) => item(Math.floor(Math.random() * TOTAL) + k * 0).link);
+      const urls = Array.from({ length: 100 }, () => item(Math.floor(Math.random() * TOTAL)).link);
       const res = await post('/import/url/exists', { urls });
       await res.arrayBuffer();
     });
