@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { COLLECTION_SORTS } from '../constants.js';
+import { COLLECTION_SORTS, type CollectionSort } from '../constants.js';
 import { Timestamp } from './common.js';
 
 const Title = Type.String({ minLength: 1, maxLength: 500 });
@@ -34,7 +34,7 @@ export const CollectionCreate = Type.Object(
     sort: Type.Optional(Type.Number()),
     public: Type.Optional(Type.Boolean()),
     expanded: Type.Optional(Type.Boolean()),
-    color: Type.Optional(Color),
+    color: Type.Optional(Type.Union([Color, Type.Null()], { description: 'hex colour; null clears it' })),
     parent: Type.Optional(ParentRef),
     cover: Type.Optional(CoverList),
   },
@@ -43,9 +43,17 @@ export const CollectionCreate = Type.Object(
 
 export const CollectionUpdate = Type.Partial(CollectionCreate, { additionalProperties: true });
 
+/** DELETE /collections. 1..100 ids (checked by the route: outside that range is a 413). */
 export const CollectionsRemove = Type.Object({ ids: Type.Array(Type.Integer()) });
+/** PUT /collections body: reorder all (`sort`) and/or expand or collapse all (`expanded`). */
 export const CollectionsReorder = Type.Object({
-  sort: Type.Optional(Type.Union(COLLECTION_SORTS.map((s) => Type.Literal(s)))),
+  // A plain enum (not a union of literals) so a wrong value is reported with the allowed ones.
+  sort: Type.Optional(Type.Unsafe<CollectionSort>({ type: 'string', enum: [...COLLECTION_SORTS] })),
   expanded: Type.Optional(Type.Boolean()),
 });
+/** PUT /collections query: `expanded` may come as a parameter instead of in the body. */
+export const CollectionsReorderQuery = Type.Object({ expanded: Type.Optional(Type.Boolean()) });
+/** PUT /collections/merge: `to` is a collection id or -1 (Unsorted); 1..100 ids, `to` not among them. */
 export const CollectionsMerge = Type.Object({ to: Type.Integer(), ids: Type.Array(Type.Integer()) });
+/** PUT /collections/clean answer: how many empty collections were removed. */
+export const CollectionsCleanResult = Type.Object({ result: Type.Literal(true), count: Type.Integer() });

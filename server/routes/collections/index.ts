@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import bulk from './bulk.js';
+import list from './list.js';
+import single from './single.js';
 
 /** Collection routes: the spec's Collections table. */
-const routes: FastifyPluginAsyncTypebox = async (_app) => {};
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(list);
+  await app.register(single);
+  await app.register(bulk);
+};
 export default routes;

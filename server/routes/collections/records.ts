@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { Collection } from '../../../lib/api/types.js';
+import { SYSTEM_COLLECTION_IDS } from '../../../lib/api/constants.js';
+import { badRequest } from '../../errors.js';
+import { toCollection, type CollectionRow } from '../../repositories/collections.js';
+
+/** The collection records for rows, each with the caller's access as the permission module sees it. */
+export async function collectionRecords(app: FastifyInstance, userId: number | null, rows: CollectionRow[]): Promise<Collection[]> {
+  const items: Collection[] = [];
+  for (const row of rows) items.push(toCollection(row, await app.permissions.collection(userId, row.id)));
+  return items;
+}
+
+export function isSystemCollection(id: number): boolean {
+  return (SYSTEM_COLLECTION_IDS as readonly number[]).includes(id);
+}
+
+/** System collections (0 All, -1 Unsorted, -99 Trash) are not stored records and cannot be edited. */
+export const systemCollection = (id: number, what: string) =>
+  badRequest(
+    `Collection ${id} is a system collection (0 All, -1 Unsorted, -99 Trash) and cannot be ${what}. ` +
+      'Use the id of one of your own collections.',
+  );
+
+/** A title of only spaces is as good as none. */
+export function cleanTitle(title: string): string {
+  const t = title.trim();
+  if (!t) throw badRequest('body.title must not be empty: give the collection a name.');
+  return t;
+}
