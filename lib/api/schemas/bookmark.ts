@@ -1,9 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { BOOKMARK_SORTS, BOOKMARK_TYPES } from '../constants.js';
+import { BOOKMARK_SORTS, BOOKMARK_TYPES, type BookmarkType } from '../constants.js';
 import { IdList, Ref, Timestamp } from './common.js';
 import { Highlight, HighlightChange } from './highlight.js';
 
-export const BookmarkTypeSchema = Type.Union(BOOKMARK_TYPES.map((t) => Type.Literal(t)));
+// A string enum so a wrong type is reported as "must be one of link, article, ...".
+export const BookmarkTypeSchema = Type.Unsafe<BookmarkType>({
+  type: 'string',
+  enum: [...BOOKMARK_TYPES],
+  description: `one of ${BOOKMARK_TYPES.join(', ')}`,
+});
 
 export const Media = Type.Object({
   type: Type.String({ maxLength: 50 }),

@@ -1,8 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { HIGHLIGHT_COLORS } from '../constants.js';
+import { HIGHLIGHT_COLORS, type HighlightColor as HighlightColorName } from '../constants.js';
 import { Timestamp } from './common.js';
 
-export const HighlightColor = Type.Union(HIGHLIGHT_COLORS.map((c) => Type.Literal(c)), {
+// A plain string enum (not a union of literals) so a wrong colour is reported as
+// "must be one of blue, brown, ..." instead of a dozen "must be equal to constant" errors.
+export const HighlightColor = Type.Unsafe<HighlightColorName>({
+  type: 'string',
+  enum: [...HIGHLIGHT_COLORS],
   description: `one of ${HIGHLIGHT_COLORS.join(', ')}`,
 });
 
