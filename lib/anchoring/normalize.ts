@@ -61,3 +61,20 @@ export function normalizeText(s: string): string {
 export function stripSpaces(s: string): string {
   return s.indexOf(' ') === -1 ? s : s.split(' ').join('');
 }
+
+/**
+ * Normalises a context fragment (prefix/suffix): like normalizeText, but whitespace at either edge
+ * is kept as one space, because it separates the fragment from the quote.
+ */
+export function normalizeFragment(s: string): string {
+  let a = 0;
+  let b = s.length - 1;
+  while (a <= b && classifyChar(s.charCodeAt(a)) === CHAR_DROP) a++;
+  while (b >= a && classifyChar(s.charCodeAt(b)) === CHAR_DROP) b--;
+  if (a > b) return '';
+  const lead = classifyChar(s.charCodeAt(a)) === CHAR_SPACE;
+  const trail = classifyChar(s.charCodeAt(b)) === CHAR_SPACE;
+  const core = normalizeText(s);
+  if (core.length === 0) return ' ';
+  return (lead ? ' ' : '') + core + (trail ? ' ' : '');
+}

@@ -1,0 +1,154 @@
+/**
+ * Choosing among candidate matches: scoring by quote and context agreement, the minimum
+ * agreement a match needs before it is trusted, and when several candidates are too close to call.
+ *
+ * The rule of thumb: a wrong highlight is worse than a missing one. Short quotes need their
+ * context to agree; long exact quotes speak for themselves; fuzzy matches need both.
+ */
+import { commonPrefixRun, commonSuffixRun, contextScore, type ContextScore } from './context.js';
+
+export interface Query {
+  quote: string;
+  prefix: string;
+  suffix: string;
+  position: number | undefined;
+}
+
+export interface Candidate {
+  start: number;
+  end: number;
+  /** Edit distance between the quote and the matched text (0 for exact and whitespace matches). */
+  errors: number;
+  /** Occurrence index among exact matches (for comparing with the stored position). */
+  rank?: number;
+}
+
+export type Decision =
+  | { ok: true; start: number; end: number; score: number }
+  | { ok: false; status: 'orphan' | 'ambiguous'; reason: string };
+
+export type Strategy = 'exact' | 'whitespace' | 'fuzzy';
+
+/** How many candidates get the full context comparison after cheap pre-ranking. */
+const REFINE_LIMIT = 24;
+/** Candidates whose scores differ by less than this are considered equally good. */
+const TIE_MARGIN = 0.02;
+
+const REASON_CONTEXT =
+  'The highlighted text still appears on the page, but not in the place it was highlighted (its surroundings changed).';
+const REASON_AMBIGUOUS_NO_CONTEXT =
+  'The highlighted text appears several times on the page and the highlight has no surrounding text to tell which one was meant.';
+const REASON_AMBIGUOUS_SAME_CONTEXT =
+  'The highlighted text appears several times on the page with the same surroundings, so it is not clear which one was meant.';
+const REASON_FEWER =
+  'The highlighted text appears fewer times on the page than when it was highlighted, so the highlighted occurrence is likely gone.';
+const REASON_FUZZY_WEAK = 'Only a loose match for the highlighted text was found, too different to place the highlight safely.';
+
+interface Scored {
+  cand: Candidate;
+  ctx: ContextScore;
+  quoteSim: number;
+  score: number;
+}
+
+function hasPosition(q: Query): q is Query & { position: number } {
+  return typeof q.position === 'number' && Number.isInteger(q.position) && q.position >= 0;
+}
+
+/** Is the context agreement enough to trust a candidate of this kind? */
+function contextAccepts(q: Query, s: Scored, strategy: Strategy, uniqueQuote: boolean): boolean {
+  const L = q.quote.length;
+  const best = s.ctx.best ?? 0;
+  const mean = s.ctx.mean ?? 0;
+  // Thresholds sit above what unrelated text reaches: on English prose the context similarity of a random
+  // place has a median near 0.3 and stays below 0.75 (best side) / 0.6 (mean) even over many thousand places.
+  if (strategy !== 'fuzzy' || s.cand.errors === 0) {
+    if (L >= 32) return uniqueQuote || best >= 0.55 || mean >= 0.5;
+    if (L >= 12) return best >= 0.7 || mean >= 0.55;
+    return best >= 0.8 || mean >= 0.65;
+  }
+  // Fuzzy: the quote itself changed, so ask more of the context (less for long, nearly intact quotes).
+  if (L >= 32 && s.quoteSim >= 0.95) return best >= 0.55 || mean >= 0.5;
+  return best >= 0.75 || mean >= 0.65;
+}
+
+function scoreCandidate(text: string, q: Query, cand: Candidate): Scored {
+  const ctx = contextScore(text, cand.start, cand.end, q.prefix, q.suffix);
+  const quoteSim = q.quote.length > 0 ? Math.max(0, 1 - cand.errors / q.quote.length) : 0;
+  const score = ctx.mean === null ? quoteSim : 0.5 * quoteSim + 0.5 * ctx.mean;
+  return { cand, ctx, quoteSim, score };
+}
+
+function overlaps(a: Candidate, b: Candidate): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+/**
+ * Picks the candidate the descriptor most likely meant, or says why none can be trusted.
+ * `candidates` must all be matches of the quote produced by `strategy`.
+ */
+export function decide(text: string, q: Query, candidates: Candidate[], strategy: Strategy): Decision {
+  const hasCtx = q.prefix.length > 0 || q.suffix.length > 0;
+  const n = candidates.length;
+  if (n === 0) return { ok: false, status: 'orphan', reason: 'The highlighted text was not found on the page.' };
+
+  if (!hasCtx) return decideWithoutContext(q, candidates, strategy);
+
+  // Cheap pre-ranking by exact context runs, then full comparison of the most promising.
+  let pool = candidates;
+  if (n > REFINE_LIMIT) {
+    const cheap = candidates.map((c, i) => ({
+      i,
+      v: commonPrefixRun(q.prefix, text, c.start) + commonSuffixRun(q.suffix, text, c.end) - c.errors,
+    }));
+    cheap.sort((a, b) => b.v - a.v);
+    const keep = new Set(cheap.slice(0, REFINE_LIMIT).map((x) => x.i));
+    if (hasPosition(q)) {
+      const byRank = candidates.findIndex((c) => c.rank === q.position);
+      if (byRank >= 0) keep.add(byRank);
+    }
+    pool = [...keep].map((i) => candidates[i]);
+  }
+  const scored = pool.map((c) => scoreCandidate(text, q, c));
+  const positionBonus = (s: Scored) => (hasPosition(q) && s.cand.rank === q.position ? 0.001 : 0);
+  scored.sort((a, b) => b.score + positionBonus(b) - (a.score + positionBonus(a)));
+  const best = scored[0];
+  const rival = scored.find((s) => !overlaps(s.cand, best.cand));
+
+  if (rival && best.score - rival.score < TIE_MARGIN) {
+    // Same quality in two places: the stored position decides if it names one of them.
+    if (!(hasPosition(q) && best.cand.rank === q.position && strategy === 'exact')) {
+      return { ok: false, status: 'ambiguous', reason: REASON_AMBIGUOUS_SAME_CONTEXT };
+    }
+  }
+  const uniqueQuote = !candidates.some((c) => !overlaps(c, best.cand));
+  if (!contextAccepts(q, best, strategy, uniqueQuote)) {
+    return { ok: false, status: 'orphan', reason: strategy === 'fuzzy' ? REASON_FUZZY_WEAK : REASON_CONTEXT };
+  }
+  return { ok: true, start: best.cand.start, end: best.cand.end, score: round(best.score) };
+}
+
+function decideWithoutContext(q: Query, candidates: Candidate[], strategy: Strategy): Decision {
+  const distinct = candidates.filter((c, i) => !candidates.slice(0, i).some((d) => overlaps(c, d)));
+  const n = distinct.length;
+  if (strategy === 'fuzzy') {
+    // Without context a loose match can only be trusted when it is nearly the quote and unique.
+    const c = distinct[0];
+    const sim = 1 - c.errors / q.quote.length;
+    if (n === 1 && sim >= 0.9) return { ok: true, start: c.start, end: c.end, score: round(0.8 * sim) };
+    return { ok: false, status: n > 1 ? 'ambiguous' : 'orphan', reason: n > 1 ? REASON_AMBIGUOUS_NO_CONTEXT : REASON_FUZZY_WEAK };
+  }
+  if (hasPosition(q) && strategy === 'exact') {
+    const byRank = distinct.find((c) => c.rank === q.position);
+    if (byRank && n > 1) return { ok: true, start: byRank.start, end: byRank.end, score: 0.8 };
+    if (byRank) return { ok: true, start: byRank.start, end: byRank.end, score: 0.9 };
+    if (n === 1 && q.quote.length >= 32) return { ok: true, start: distinct[0].start, end: distinct[0].end, score: 0.7 };
+    return { ok: false, status: 'orphan', reason: REASON_FEWER };
+  }
+  if (n === 1) return { ok: true, start: distinct[0].start, end: distinct[0].end, score: 0.9 };
+  return { ok: false, status: 'ambiguous', reason: REASON_AMBIGUOUS_NO_CONTEXT };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

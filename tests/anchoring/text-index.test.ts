@@ -1,0 +1,175 @@
+// @vitest-environment jsdom
+import { beforeEach, describe, expect, test } from 'vitest';
+import { TextIndex, normalizeText } from '../../lib/anchoring/index.js';
+import { loadFixture, rangeText, setPage } from './helpers.js';
+
+/** Range.toString() has no spaces for block boundaries; compare what the reader sees, letter for letter. */
+function sameLetters(range: Range, text: string): boolean {
+  return rangeText(range).replace(/ /g, '') === text.replace(/ /g, '');
+}
+
+function indexOf(html: string): TextIndex {
+  setPage(html);
+  return new TextIndex(document);
+}
+
+/** The DOM range for the first occurrence of `quote` in the index, checked to read back as `quote`. */
+function rangeOfQuote(index: TextIndex, quote: string): Range {
+  const start = index.text.indexOf(quote);
+  expect(start, `"${quote}" in index text`).toBeGreaterThanOrEqual(0);
+  const range = index.rangeFor(start, start + quote.length);
+  expect(sameLetters(range, quote)).toBe(true);
+  expect(index.offsetsOf(range)).toEqual({ start, end: start + quote.length });
+  return range;
+}
+
+describe('normalizeText', () => {
+  test('collapses whitespace, folds nbsp, drops soft hyphens and zero-width characters, trims', () => {
+    expect(normalizeText('  a \n\t b\u00a0\u00a0c\u202fd  ')).toBe('a b c d');
+    expect(normalizeText('inter\u00adnational zero\u200bwidth\u200c\u200d\ufeffjoin')).toBe('international zerowidthjoin');
+    expect(normalizeText('\u00ad \u200b')).toBe('');
+  });
+});
+
+describe('TextIndex: text of the page', () => {
+  beforeEach(() => setPage(''));
+
+  test('text split across inline elements reads as one run and maps back to the DOM', () => {
+    const index = indexOf('<p>Hel<b>lo</b> <i>wor</i>ld, <a href="#x">dear <em>reader</em></a>!</p>');
+    expect(index.text).toBe('Hello world, dear reader!');
+    const range = rangeOfQuote(index, 'lo world, dear re');
+    expect(range.startContainer.textContent).toBe('lo');
+    expect(range.endContainer.textContent).toBe('reader');
+    expect(range.endOffset).toBe(2);
+  });
+
+  test('block boundaries, <br> and table cells separate words', () => {
+    const index = indexOf(
+      '<div>one</div><div>two</div><p>three<br>four</p><ul><li>five</li><li>six</li></ul>' +
+        '<table><tr><td>seven</td><td>eight</td></tr></table><h2>nine</h2>ten',
+    );
+    expect(index.text).toBe('one two three four five six seven eight nine ten');
+    rangeOfQuote(index, 'two three four');
+    rangeOfQuote(index, 'seven eight');
+  });
+
+  test('whitespace runs, newlines and indentation collapse to one space', () => {
+    const index = indexOf('<p>\n    alpha   beta\n\t\tgamma   </p>\n\n   <p>  delta</p>');
+    expect(index.text).toBe('alpha beta gamma delta');
+  });
+
+  test('non-breaking spaces fold to spaces', () => {
+    const index = indexOf('<p>10&nbsp;km&nbsp;&nbsp;north of\u202fthe\u00a0 bay</p>');
+    expect(index.text).toBe('10 km north of the bay');
+    rangeOfQuote(index, 'km north');
+  });
+
+  test('soft hyphens and zero-width characters are dropped but ranges still cover them', () => {
+    const index = indexOf('<p>inter\u00adnational zero\u200bwidth\ufeff space</p>');
+    expect(index.text).toBe('international zerowidth space');
+    const range = rangeOfQuote(index, 'international zerowidth');
+    expect(range.toString()).toBe('inter\u00adnational zero\u200bwidth');
+  });
+
+  test('script, style, noscript, template and head content are skipped', () => {
+    setPage(
+      '<head><title>Title text</title><style>p { color: red }</style></head><body>' +
+        '<p>before</p><script>var secret = "script text";</script><style>.x{}</style>' +
+        '<noscript>noscript text</noscript><template><p>template text</p></template><p>after</p></body>',
+    );
+    const index = new TextIndex(document);
+    expect(index.text).toBe('before after');
+  });
+
+  test('hidden subtrees are skipped: hidden attribute and display:none; aria-hidden is kept', () => {
+    const index = indexOf(
+      '<p>visible one</p><div hidden><p>hidden by attribute</p></div>' +
+        '<p style="display:none">hidden by style</p>' +
+        '<p aria-hidden="true">aria hidden but shown</p><p>visible two</p>',
+    );
+    expect(index.text).toBe('visible one aria hidden but shown visible two');
+  });
+
+  test('visibility:hidden hides an element’s own text but a visible child still shows', () => {
+    const index = indexOf('<div style="visibility:hidden">ghost <span style="visibility:visible">shown</span></div>');
+    expect(index.text).toBe('shown');
+  });
+
+  test('stylesheet rules that hide content are honoured where computed style is available', () => {
+    setPage('<head><style>.collapsed { display: none }</style></head><body><p>kept</p><p class="collapsed">gone</p></body>');
+    expect(new TextIndex(document).text).toBe('kept');
+    // Without computed style only markup decides.
+    expect(new TextIndex(document, { computedStyle: false }).text).toBe('kept gone');
+  });
+
+  test('open shadow roots are walked in rendering order, slotted content included', () => {
+    setPage('<p>light before</p><div id="host"><span>slotted child</span></div><p>light after</p>');
+    const host = document.getElementById('host')!;
+    const shadow = host.attachShadow({ mode: 'open' });
+    shadow.innerHTML = '<p>shadow heading</p><slot></slot><p>shadow footer</p>';
+    const index = new TextIndex(document);
+    expect(index.text).toBe('light before shadow heading slotted child shadow footer light after');
+    const inside = rangeOfQuote(index, 'shadow heading');
+    expect(inside.startContainer.getRootNode()).toBe(shadow);
+    const slotted = rangeOfQuote(index, 'slotted child');
+    expect(slotted.startContainer.getRootNode()).toBe(document);
+    // A DOM Range cannot cross the shadow boundary: it is cut where the shadow tree's text ends.
+    const start = index.text.indexOf('heading slotted');
+    const across = index.rangeFor(start, start + 'heading slotted'.length);
+    expect(across.toString()).toBe('heading');
+  });
+
+  test('an element root indexes only its subtree', () => {
+    setPage('<p>outside</p><article id="a"><p>inside one</p><p>inside two</p></article>');
+    const index = new TextIndex(document.getElementById('a')!);
+    expect(index.text).toBe('inside one inside two');
+  });
+});
+
+describe('TextIndex: DOM positions to offsets', () => {
+  test('element boundary points map to the text they precede', () => {
+    const index = indexOf('<p id="a">alpha</p><p id="b">beta <b>gamma</b></p>');
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('b')!);
+    expect(index.offsetsOf(range)).toEqual({ start: 6, end: 16 });
+    range.selectNode(document.getElementById('a')!);
+    expect(index.text.slice(index.offsetsOf(range)!.start, index.offsetsOf(range)!.end).trim()).toBe('alpha');
+  });
+
+  test('points inside skipped content map to the next visible text', () => {
+    const index = indexOf('<p>alpha</p><script>var x = 1;</script><p>beta</p>');
+    const script = document.querySelector('script')!;
+    expect(index.offsetAt(script.firstChild!, 3)).toBe(index.text.indexOf('beta'));
+  });
+
+  test('a range built from normalised offsets never starts or ends on a synthetic space', () => {
+    const index = indexOf('<p>one</p><p>two</p>');
+    const range = index.rangeFor(3, 5); // " t": block-boundary space + "t"
+    expect(range.toString()).toBe('t');
+  });
+
+  test('every offset of a real page converts to a DOM point and back', () => {
+    loadFixture('article.html');
+    const index = new TextIndex(document);
+    expect(index.text.startsWith('Home | Archive | About Reading the Tide Tables')).toBe(true);
+    expect(index.text).not.toContain('should never be matched');
+    expect(index.text).not.toContain('Subscribe now');
+    expect(index.text).toContain("Related: the lock keeper's diary.");
+    for (let i = 0; i < index.text.length; i += 7) {
+      const j = Math.min(index.text.length, i + 1 + (i % 40));
+      const range = index.rangeFor(i, j);
+      const back = index.offsetsOf(range)!;
+      // Edge spaces are dropped from ranges; the non-space content must round-trip exactly.
+      expect(index.text.slice(back.start, back.end).trim()).toBe(index.text.slice(i, j).trim());
+      // The range starts on the span's first character and ends on its last one, except that
+      // synthetic spaces (block boundaries) have no DOM character and are left out.
+      const span = index.text.slice(i, j);
+      if (span.trim().length === 0) continue;
+      const asText = (c: string | undefined) => (c !== undefined && /\s/.test(c) ? ' ' : c);
+      const first = asText((range.startContainer as Text).data[range.startOffset]);
+      const last = asText((range.endContainer as Text).data[range.endOffset - 1]);
+      expect([span[0], span.trim()[0]], `start of ${i}-${j}`).toContain(first);
+      expect([span[span.length - 1], span.trim()[span.trim().length - 1]], `end of ${i}-${j}`).toContain(last);
+    }
+  });
+});
