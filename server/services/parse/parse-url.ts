@@ -1,0 +1,87 @@
+import { decodeHtml } from './decode-html.js';
+import { extractMetadata, isHtmlContentType, type PageMedia, type PageMetadata, type PageType } from './metadata.js';
+import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
+
+/** `item` of GET /import/url/parse. `parser` is present on the fallback item only. */
+export interface ParsedPageItem {
+  title: string;
+  excerpt: string;
+  media: (PageMedia | { type: 'image'; link: '<screenshot>' })[];
+  type: PageType;
+  parser?: 'local';
+  meta: {
+    possibleArticle: boolean;
+    canonical?: string;
+    site?: string;
+    tags: string[];
+  };
+}
+
+/**
+ * The GET /import/url/parse answer. Failures still have `result: true`, with `error`,
+ * `errorMessage` (invalid_url, url_status_404, url_status_503, timeout, too_large,
+ * blocked_address, dns_failure, too_many_redirects, ...) and the fallback item.
+ */
+export interface ParseResult {
+  result: true;
+  item: ParsedPageItem;
+  error?: 'not_found';
+  errorMessage?: string;
+  /** for logs and people, not part of the API reply: what went wrong, in words */
+  detail?: string;
+}
+
+export type ParseUrlOptions = Omit<FetchPageOptions, 'wantBody' | 'onTooLarge'>;
+
+/**
+ * Fetches `url` safely (see fetchPage) and reads its title, excerpt, media, type and meta.
+ * Never throws for a bad or unreachable URL: those answer the fallback item with an error.
+ */
+export async function parseUrl(url: string, options: ParseUrlOptions = {}): Promise<ParseResult> {
+  const input = typeof url === 'string' ? url.trim() : '';
+  if (!isHttpUrl(input)) return failure(input, 'invalid_url', `"${input}" is not a web address (http or https)`);
+
+  let page;
+  try {
+    page = await fetchPage(input, {
+      ...options,
+      // only a successful HTML answer is worth reading; for a PDF or an image the type is enough
+      wantBody: ({ status, contentType }) => status >= 200 && status < 300 && isHtmlContentType(contentType),
+    });
+  } catch (error) {
+    if (error instanceof FetchError) return failure(input, error.code, error.message);
+    throw error;
+  }
+  if (page.status < 200 || page.status >= 300) {
+    return failure(input, `url_status_${page.status}`, `${page.finalUrl} answered with HTTP status ${page.status}`);
+  }
+  const html = page.body.length ? decodeHtml(page.body, page.contentTypeHeader) : '';
+  const metadata: PageMetadata = extractMetadata(html, page.finalUrl, page.contentType);
+  return { result: true, item: metadata };
+}
+
+/** The item the reference service answers when it could not read a page. */
+export function fallbackItem(url: string): ParsedPageItem {
+  return {
+    title: url.length > 500 ? `${url.slice(0, 499)}…` : url,
+    excerpt: '',
+    media: [{ type: 'image', link: '<screenshot>' }],
+    type: 'link',
+    parser: 'local',
+    meta: { possibleArticle: false, tags: [] },
+  };
+}
+
+function failure(url: string, errorMessage: string, detail: string): ParseResult {
+  return { result: true, error: 'not_found', errorMessage, item: fallbackItem(url), detail };
+}
+
+function isHttpUrl(input: string): boolean {
+  if (!input) return false;
+  try {
+    const parsed = new URL(input);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+  } catch {
+    return false;
+  }
+}
