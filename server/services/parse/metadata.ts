@@ -97,9 +97,10 @@ export function extractMetadata(html: string, url: string, contentType: string):
     absoluteHttp(first('og:url'), base) ??
     pageUrl.href;
 
+  // article:tag is chosen per article, keywords often site-wide: the former go first
   const tags = tagList([
-    ...(meta.get('keywords') ?? []).flatMap((value) => value.split(',')),
     ...(meta.get('article:tag') ?? []),
+    ...(meta.get('keywords') ?? []).flatMap((value) => value.split(',')),
   ]);
 
   let excerpt = first('og:description', 'description', 'twitter:description');
