@@ -1,4 +1,5 @@
 import type { FlagName, SearchQuery, Term } from './ast.js';
+import { hasIndexableText } from './parse.js';
 
 /**
  * A search expression compiled to SQL: `where` is a boolean expression over the `bookmarks`
@@ -12,6 +13,11 @@ export interface CompiledSearch {
    * `bm25(bookmarks_fts)`; null when the expression has no positive full-text term.
    */
   rankMatch: string | null;
+  /**
+   * Set when every match must also match this FTS5 query (AND mode with a full-text term): the
+   * caller may then drive the query from the full-text index (see bookmark-queries.ts).
+   */
+  matchFilter: string | null;
 }
 
 /** Text as one FTS5 string: always quoted, inner quotes doubled, so no user text is read as FTS5 syntax. */
@@ -95,7 +101,7 @@ export function compileQuery(query: SearchQuery): CompiledSearch {
   const params: unknown[] = [];
   const positive: string[] = [];
   const negative: string[] = [];
-  const tagPrefilter: string[] = [];
+  const prefilter: string[] = [];
   const and = query.match === 'AND';
 
   for (const term of query.terms) {
@@ -107,23 +113,26 @@ export function compileQuery(query: SearchQuery): CompiledSearch {
     const { sql, params: p } = plainSql(term);
     clauses.push(term.negate ? `NOT (${sql})` : sql);
     params.push(...p);
-    if (term.kind === 'tag' && !term.negate && and && /[\p{L}\p{N}]/u.test(term.value)) {
-      // Prefilter through the index; the EXISTS clause above keeps only exact tag matches.
-      tagPrefilter.push(`tags : ${ftsString(term.value)}`);
+    if (!term.negate && and && (term.kind === 'tag' || term.kind === 'domain') && hasIndexableText(term.value)) {
+      // Prefilter through the index (its words are a superset of the exact matches); the clause
+      // above then keeps only exact, case-insensitive tag or domain matches.
+      prefilter.push(`${term.kind === 'tag' ? 'tags' : 'domain'} : ${ftsString(term.value)}`);
     }
   }
 
   let rankMatch: string | null = null;
+  let matchFilter: string | null = null;
   const ftsClauses: string[] = [];
   const ftsParams: unknown[] = [];
   if (and) {
-    const pos = [...positive, ...tagPrefilter];
+    const pos = [...positive, ...prefilter];
     if (pos.length > 0) {
       let match = pos.map((q) => `(${q})`).join(' AND ');
       if (negative.length > 0) match = `(${match}) NOT (${negative.map((q) => `(${q})`).join(' OR ')})`;
       ftsClauses.push(FTS_IN);
       ftsParams.push(match);
       rankMatch = match;
+      matchFilter = match;
     } else if (negative.length > 0) {
       ftsClauses.push(FTS_NOT_IN);
       ftsParams.push(negative.map((q) => `(${q})`).join(' OR '));
@@ -144,7 +153,7 @@ export function compileQuery(query: SearchQuery): CompiledSearch {
   // Full-text clauses first: in AND mode they are the most selective part.
   const all = [...ftsClauses, ...clauses];
   const allParams = [...ftsParams, ...params];
-  if (all.length === 0) return { where: '1', params: [], rankMatch: null };
+  if (all.length === 0) return { where: '1', params: [], rankMatch: null, matchFilter: null };
   const where = all.length === 1 ? all[0] : `(${all.join(and ? ' AND ' : ' OR ')})`;
-  return { where, params: allParams, rankMatch };
+  return { where, params: allParams, rankMatch, matchFilter };
 }
