@@ -1,5 +1,46 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LINKS_DEFAULT_LIMIT, LinksQuery, LinksResponse } from '../../../lib/api/links.js';
+import { LinksRepository } from '../../repositories/links.js';
 
-/** Compact saved-link index for the extension's badge (beyond the spec): GET /links. */
-const routes: FastifyPluginAsyncTypebox = async (_app) => {};
+const errors = { 400: { $ref: 'ErrorEnvelope#' } };
+
+/**
+ * Compact saved-link index for the extension's saved-page badge. BEYOND THE SPEC: the contract has
+ * no such route; it exists so the extension can answer "is this tab saved?" locally, without a
+ * request per navigation.
+ *
+ * - `GET /links` (optionally `after=<id>&limit=N` to page): `{result, items: [[id, link_key, collectionId]], cursor, more}`
+ *   of the caller's saved, not removed bookmarks, by id. `link_key` is `normalizeUrl(link)`, the same
+ *   key `url/exists` matches on.
+ * - `GET /links?since=<cursor>`: what changed after that cursor: `items` present now (new, moved,
+ *   restored, link changed) and `removed` ids (Trash, deleted, moved to another owner), oldest change
+ *   first; `cursor` to pass next time, `more` when the limit cut the answer short.
+ */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const links = new LinksRepository(app.repos.db);
+
+  app.get(
+    '/links',
+    {
+      schema: {
+        tags: ['Extension'],
+        summary: 'Saved-link index for the extension (beyond the spec): all links, or the changes since a cursor',
+        querystring: LinksQuery,
+        response: { 200: LinksResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = request.userId!;
+      const limit = request.query.limit ?? LINKS_DEFAULT_LIMIT;
+      if (request.query.since !== undefined) {
+        const { items, removed, cursor, more } = await links.changes(userId, request.query.since, limit);
+        return { result: true as const, items, removed, cursor, more };
+      }
+      // Cursor first: changes made while the client pages through the list are caught by `since`.
+      const cursor = await links.cursor();
+      const items = await links.list(userId, request.query.after ?? 0, limit);
+      return { result: true as const, items, cursor, more: items.length === limit };
+    },
+  );
+};
 export default routes;
