@@ -162,7 +162,7 @@ export class CollectionsRepository {
    * Changes fields and, when `parentId` is given (null = root), moves the collection. A move into
    * the collection itself or one of its descendants throws CollectionCycleError and changes nothing.
    */
-  async update(id: number, fields: CollectionFields, move?: { parentId: number | null }): Promise<CollectionRow> {
+  async update(id: number, fields: CollectionFields, move?: { parentId: number | null }): Promise<CollectionRow | undefined> {
     this.db.transaction(() => {
       const current = this.db.prepare('SELECT user_id, parent_id, sort FROM collections WHERE id = ?').get(id) as
         | { user_id: number; parent_id: number | null; sort: number }
@@ -185,7 +185,7 @@ export class CollectionsRepository {
       if (fields.cover !== undefined) (set.push('cover = ?'), args.push(JSON.stringify(fields.cover)));
       this.db.prepare(`UPDATE collections SET ${set.join(', ')} WHERE id = ?`).run(...args, id);
     })();
-    return (await this.byId(id))!;
+    return this.byId(id);
   }
 
   /**

@@ -252,6 +252,18 @@ describe('counts', () => {
     expect((await roots(u)).find((x) => x._id === a._id).count).toBe(3);
     expect((await childrens(u)).find((x) => x._id === b._id).count).toBe(2);
   });
+
+  it('stops counting a bookmark once it is removed', async () => {
+    const u = await s.createUser();
+    const a = await create(u, { title: 'A' });
+    const ids = [await addBookmark(s, u.token, a._id), await addBookmark(s, u.token, a._id)];
+    if (bookmarkRoute) {
+      expect((await s.api('DELETE', `/bookmark/${ids[0]}`, { token: u.token })).status).toBe(200);
+    } else {
+      s.app.repos.db.prepare('UPDATE bookmarks SET removed = 1, collection_id = -99 WHERE id = ?').run(ids[0]);
+    }
+    expect((await get(u, a._id)).body.item.count).toBe(1);
+  });
 });
 
 describe('remove', () => {

@@ -118,6 +118,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           },
           moves ? { parentId: parentId! } : undefined,
         );
+        if (!row) throw notFound();
         const [item] = await collectionRecords(app, userId, [row]);
         return { result: true as const, item };
       } catch (err) {
