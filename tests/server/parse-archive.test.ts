@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArchiveImageFetcher, sanitizeForArchive } from '../../server/services/parse/index.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
@@ -151,5 +152,35 @@ describe('sanitizeForArchive with an image fetcher', () => {
     const out = await sanitizeForArchive('<img src="small.png">', `${server.origin}/blog/`, { fetchImage: createArchiveImageFetcher() });
     expect(tagsOf(out).find((t) => t.name === 'img')!.attribs.src).toBe('small.png');
     expect(server.hits.get('/blog/small.png') ?? 0).toBe(before);
+  });
+});
+
+describe('sanitizeForArchive output read by a standards-conforming parser (jsdom)', () => {
+  const TRICKY = `<html><head><title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title></head><body>
+    <p title="a&quot; onmouseover=&quot;x()">&lt;script&gt;alert(2)&lt;/script&gt;</p>
+    <textarea>&lt;/textarea&gt;&lt;img src=x onerror=alert(3)&gt;</textarea>
+    <xmp><img src=x onerror=alert(4)></xmp>
+    <plaintext><img src=x onerror=alert(5)>
+  </body></html>`;
+
+  it('contains no script and no handler however the text was escaped in the source', async () => {
+    const out = await sanitizeForArchive(TRICKY, 'https://site.example.com/');
+    const { document } = new JSDOM(out).window;
+    expect(document.querySelectorAll('script')).toHaveLength(0);
+    for (const element of document.querySelectorAll('*')) {
+      for (const attribute of element.attributes) expect(attribute.name.startsWith('on'), attribute.name).toBe(false);
+    }
+    expect(document.querySelectorAll('img')).toHaveLength(0);
+  });
+
+  it('keeps the text a reader saw', async () => {
+    const out = await sanitizeForArchive(TRICKY, 'https://site.example.com/');
+    const { document } = new JSDOM(out).window;
+    expect(document.title).toBe('</title><script>alert(1)</script>');
+    expect(document.querySelector('p')!.textContent).toBe('<script>alert(2)</script>');
+    expect(document.querySelector('p')!.getAttribute('title')).toBe('a" onmouseover="x()');
+    expect(document.querySelector('textarea')!.value).toBe('</textarea><img src=x onerror=alert(3)>');
+    // <xmp> shows its content as text; it becomes a <pre> that shows the same
+    expect(document.querySelector('pre')!.textContent).toBe('<img src=x onerror=alert(4)>');
   });
 });

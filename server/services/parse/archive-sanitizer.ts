@@ -1,6 +1,7 @@
 import { loadHtmlDocument } from './load-document.js';
 import { absoluteHttp } from './metadata.js';
 import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
+import { serializeDocument } from './serialize-html.js';
 
 // Turns a fetched page into a permanent copy that is safe to show from our origin: nothing in it
 // can run (scripts, event handlers, javascript: URLs, frames and plugins are removed, and a
@@ -25,7 +26,9 @@ export interface SanitizeForArchiveOptions {
   concurrency?: number;
 }
 
-const REMOVED_ELEMENTS = ['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'base'];
+const REMOVED_ELEMENTS = ['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'base', 'noembed', 'noframes'];
+/** obsolete elements whose content browsers show as raw text; kept as <pre> */
+const RAW_TEXT_SHOWN = ['xmp', 'plaintext', 'listing'];
 const REMOVED_LINK_RELS = new Set(['import', 'preload', 'modulepreload', 'prefetch', 'prerender', 'dns-prefetch', 'preconnect', 'manifest', 'serviceworker']);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'data', 'poster', 'background', 'lowsrc', 'dynsrc', 'xlink:href', 'ping', 'srcset', 'codebase', 'cite', 'longdesc', 'manifest']);
 const CSP =
@@ -43,13 +46,21 @@ export async function sanitizeForArchive(html: string, baseUrl: string, options:
 
   removeActiveContent(document);
   unwrapNoscript(document);
+  replaceRawTextElements(document);
   stripDangerousAttributes(document);
   writeHead(document, base);
 
   if (options.fetchImage) await inlineImages(document, base, options.fetchImage, options);
 
-  const doctype = document.doctype ? '' : '<!DOCTYPE html>\n';
-  return doctype + document.toString();
+  return serializeDocument(document);
+}
+
+function replaceRawTextElements(document: Document): void {
+  for (const element of [...document.querySelectorAll(RAW_TEXT_SHOWN.join(','))]) {
+    const pre = document.createElement('pre');
+    pre.textContent = element.textContent ?? '';
+    element.replaceWith(pre);
+  }
 }
 
 function removeActiveContent(document: Document): void {
