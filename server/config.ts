@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { providersFromEnv, type ProvidersConfig } from './services/oauth/providers.js';
 
 /** Everything the service can be configured with. CLI flags and environment fill it in. */
 export interface ServerConfig {
@@ -17,6 +18,23 @@ export interface ServerConfig {
   /** Lets the URL fetcher reach loopback and private addresses. For local testing only. */
   allowPrivateNetwork: boolean;
   clock: Clock;
+  /** OAuth 2.0 authorization server settings. */
+  oauth: {
+    /** Live access tokens one application may hold before authorize answers invalid_application_status. */
+    maxTokensPerApp: number;
+    accessTokenTtlMs: number;
+    codeTtlMs: number;
+  };
+  /** Web sign-in sessions and login throttling. */
+  web: {
+    sessionTtlMs: number;
+    /** Failed sign-ins allowed per account and per IP address within `throttleWindowMs`. */
+    maxFailuresPerAccount: number;
+    maxFailuresPerIp: number;
+    throttleWindowMs: number;
+  };
+  /** Outside providers users can connect (client id/secret per provider); unset ones answer 400. */
+  oauthProviders: ProvidersConfig;
 }
 
 export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
@@ -29,6 +47,9 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     logLevel: process.env.LOG_LEVEL ?? 'info',
     allowPrivateNetwork: false,
     clock: systemClock,
+    oauth: { maxTokensPerApp: 10_000, accessTokenTtlMs: 14 * 24 * 3600_000, codeTtlMs: 10 * 60_000 },
+    web: { sessionTtlMs: 30 * 24 * 3600_000, maxFailuresPerAccount: 5, maxFailuresPerIp: 20, throttleWindowMs: 15 * 60_000 },
+    oauthProviders: providersFromEnv(process.env),
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
 import { DuplicateEmailError } from '../repositories/users.js';
+import { oauthStore } from './oauth/store.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 /**
@@ -40,11 +41,20 @@ export async function changeEmail(
 }
 
 /**
- * Ends every other sign-in of the user: web sessions and OAuth refresh tokens (the accounts/OAuth
- * work extends this with its tables). The caller's own token or session is kept.
+ * Ends every other sign-in of the user: web sessions, and OAuth authorizations (their refresh tokens
+ * and the access tokens issued under them). The caller's own session (`sessionId`, the session row
+ * id) or OAuth authorization (the grant of `tokenId`) is kept. Test tokens made in the app console
+ * are not sign-ins and stay.
  */
 export async function revokeOtherSignIns(
-  _app: FastifyInstance,
-  _userId: number,
-  _keep: { tokenId?: number; sessionId?: string },
-): Promise<void> {}
+  app: FastifyInstance,
+  userId: number,
+  keep: { tokenId?: number; sessionId?: string },
+): Promise<{ sessions: number; grants: number }> {
+  const store = oauthStore(app.repos.db, app.config.clock);
+  const keepSession = keep.sessionId !== undefined && /^\d+$/.test(keep.sessionId) ? Number(keep.sessionId) : undefined;
+  const keepGrant = keep.tokenId !== undefined ? await store.grants.grantOfAccessToken(keep.tokenId) : undefined;
+  const sessions = await store.sessions.revokeAllForUser(userId, keepSession);
+  const grants = await store.grants.revokeAllForUser(userId, keepGrant);
+  return { sessions, grants };
+}

@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import { changeEmail, changePassword } from '../../services/accounts.js';
+import { isProvider, PROVIDERS, providerSettings } from '../../services/oauth/providers.js';
+import { oauthStore } from '../../services/oauth/store.js';
+import { EMAIL_PATTERN, field, queryText } from '../forms.js';
+import { html } from '../html.js';
+import { csrfFailure, csrfField, errorPage, layout, notice, sendPage, signInRedirect } from '../layout.js';
+import { csrfOk, webState } from '../session.js';
+
+/** Confirmations shown after a change (fixed texts: nothing from the query string is echoed). */
+const DONE: Record<string, string> = {
+  profile: 'Your name was saved.',
+  email: 'Your email was changed.',
+  password: 'Your password was changed. You were signed out everywhere else, and apps you authorized must be authorized again.',
+  connected: 'The account was connected.',
+  disconnected: 'The account was disconnected.',
+};
+
+const PROVIDER_LABELS: Record<string, string> = {
+  facebook: 'Facebook',
+  google: 'Google',
+  twitter: 'X (Twitter)',
+  vkontakte: 'VK',
+  dropbox: 'Dropbox',
+  gdrive: 'Google Drive',
+};
+
+async function accountPage(app: FastifyInstance, request: FastifyRequest, errors: { form?: string; message?: string } = {}) {
+  const user = webState(request).user!;
+  const connections = await oauthStore(app.repos.db, app.config.clock).connections.listForUser(user.id);
+  const connected = new Set(connections.map((c) => c.provider));
+  const available = PROVIDERS.filter((p) => providerSettings(app.config.oauthProviders, p) || connected.has(p));
+  const done = DONE[queryText(request, 'done')];
+  const errorFor = (form: string) => notice('error', errors.form === form ? errors.message : undefined);
+  return layout(
+    request,
+    'Your account',
+    html`<h1>Your account</h1>
+${notice('ok', done)}
+<p>Signed in as <strong>${user.email}</strong>.</p>
+
+<h2 id="profile">Name</h2>
+${errorFor('profile')}
+<form method="post" action="/account/profile">
+  ${csrfField(request)}
+  <label for="fullName">Full name</label>
+  <input id="fullName" name="fullName" type="text" autocomplete="name" required maxlength="200" value="${user.full_name}">
+  <button type="submit">Save name</button>
+</form>
+
+<h2 id="email">Email</h2>
+${errorFor('email')}
+<form method="post" action="/account/email">
+  ${csrfField(request)}
+  <label for="new-email">New email</label>
+  <input id="new-email" name="email" type="email" autocomplete="email" required maxlength="320" value="${user.email}">
+  <label for="email-password">Current password</label>
+  <input id="email-password" name="password" type="password" autocomplete="current-password" required>
+  <button type="submit">Change email</button>
+</form>
+
+<h2 id="password">Password</h2>
+${errorFor('password')}
+<form method="post" action="/account/password">
+  ${csrfField(request)}
+  <label for="oldpassword">Current password</label>
+  <input id="oldpassword" name="oldpassword" type="password" autocomplete="current-password" required>
+  <label for="newpassword">New password</label>
+  <input id="newpassword" name="newpassword" type="password" autocomplete="new-password" required minlength="8" aria-describedby="newpassword-hint">
+  <p class="hint" id="newpassword-hint">At least 8 characters. Changing it signs you out everywhere else.</p>
+  <button type="submit">Change password</button>
+</form>
+
+<h2 id="connections">Connected accounts</h2>
+${errorFor('connections')}
+${
+  available.length === 0
+    ? html`<p class="hint">No outside accounts can be connected on this server.</p>`
+    : html`<ul>${available.map((p) =>
+        connected.has(p)
+          ? html`<li>${PROVIDER_LABELS[p]}: connected.
+              <form method="post" action="/account/connections/${p}/revoke" class="inline">${csrfField(request)}<button type="submit" class="link">Disconnect</button></form></li>`
+          : html`<li>${PROVIDER_LABELS[p]}: <a href="/rest/v1/user/connect/${p}">Connect</a></li>`,
+      )}</ul>`
+}
+<p><a href="/apps">Applications</a>: register your own apps, and see the apps you have authorized.</p>`,
+  );
+}
+
+/** The account page: name, email, password, connected accounts. */
+export function accountPages(app: FastifyInstance): void {
+  const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (webState(request).user) return true;
+    if (request.method === 'GET') signInRedirect(request, reply);
+    else reply.redirect('/signin?next=%2Faccount', 303);
+    return false;
+  };
+  const failed = async (request: FastifyRequest, reply: FastifyReply, form: string, message: string) =>
+    sendPage(reply, 400, await accountPage(app, request, { form, message }));
+
+  app.get('/account', async (request, reply) => {
+    if (!guard(request, reply)) return reply;
+    return sendPage(reply, 200, await accountPage(app, request));
+  });
+
+  app.post('/account/profile', async (request, reply) => {
+    if (!guard(request, reply)) return reply;
+    if (!csrfOk(request)) return csrfFailure(request, reply);
+    const fullName = field(request, 'fullName', 300).trim();
+    if (!fullName || fullName.length > 200) return failed(request, reply, 'profile', 'Enter a name of 1 to 200 characters.');
+    await app.repos.users.update(webState(request).user!.id, { fullName });
+    return reply.redirect('/account?done=profile', 303);
+  });
+
+  app.post('/account/email', async (request, reply) => {
+    if (!guard(request, reply)) return reply;
+    if (!csrfOk(request)) return csrfFailure(request, reply);
+    const email = field(request, 'email', 400).trim();
+    if (!EMAIL_PATTERN.test(email) || email.length > 320) return failed(request, reply, 'email', 'Enter a valid email address, like ann@example.com.');
+    try {
+      await changeEmail(app, webState(request).user!.id, { email, oldpassword: field(request, 'password') });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) {
+        const message = /oldpassword/.test(err.message) ? 'The current password is wrong: the email was not changed.' : 'Another account already uses this email.';
+        return failed(request, reply, 'email', message);
+      }
+      throw err;
+    }
+    return reply.redirect('/account?done=email', 303);
+  });
+
+  app.post('/account/password', async (request, reply) => {
+    if (!guard(request, reply)) return reply;
+    if (!csrfOk(request)) return csrfFailure(request, reply);
+    const state = webState(request);
+    const newpassword = field(request, 'newpassword');
+    if (newpassword.length < 8) return failed(request, reply, 'password', 'The new password must be at least 8 characters.');
+    try {
+      await changePassword(app, state.user!.id, { oldpassword: field(request, 'oldpassword'), newpassword }, { sessionId: String(state.session!.id) });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) return failed(request, reply, 'password', 'The current password is wrong: the password was not changed.');
+      throw err;
+    }
+    return reply.redirect('/account?done=password', 303);
+  });
+
+  app.post<{ Params: { provider: string } }>('/account/connections/:provider/revoke', async (request, reply) => {
+    if (!guard(request, reply)) return reply;
+    if (!csrfOk(request)) return csrfFailure(request, reply);
+    const { provider } = request.params;
+    if (!isProvider(provider)) return errorPage(request, reply, 404, 'Unknown provider', `There is no provider called "${provider}".`);
+    await oauthStore(app.repos.db, app.config.clock).connections.disconnect(webState(request).user!.id, provider);
+    return reply.redirect('/account?done=disconnected', 303);
+  });
+}
