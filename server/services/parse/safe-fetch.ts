@@ -69,6 +69,8 @@ export interface FetchPageOptions {
   signal?: AbortSignal;
   /** DNS resolver to use instead of the system one */
   resolve?: Resolver;
+  /** extra certificate authorities to trust for https (PEM), replacing the default set */
+  ca?: string | Buffer | (string | Buffer)[];
   /**
    * TESTS ONLY: skip the address check for the URL passed in (not for redirects), so a test can
    * serve the first hop from 127.0.0.1 and check that a redirect to a local address is refused.
@@ -123,7 +125,7 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
     for (let hop = 0; ; hop++) {
       const trusted = options.allowPrivateNetwork === true || (hop === 0 && options.testOnlyTrustInitialAddress === true);
       const address = await resolveChecked(current, trusted, options.resolve ?? systemResolver, controller.signal);
-      const response = await openRequest(current, address, requestHeaders(options), controller.signal);
+      const response = await openRequest(current, address, requestHeaders(options), controller.signal, options.ca);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
 
@@ -238,14 +240,22 @@ function openRequest(
   pinned: ResolvedAddress,
   headers: Record<string, string>,
   signal: AbortSignal,
+  ca: FetchPageOptions['ca'],
 ): Promise<IncomingMessage> {
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   };
-  const client = url.protocol === 'https:' ? https : http;
+  const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
-    const request = client.request(url, { method: 'GET', headers, agent: false, lookup, signal });
+    const request = (secure ? https : http).request(url, {
+      method: 'GET',
+      headers,
+      agent: false,
+      lookup,
+      signal,
+      ...(secure && ca ? { ca } : {}),
+    });
     request.once('response', resolve);
     request.once('error', reject);
     request.end();
