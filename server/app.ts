@@ -1,7 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
 import type { ServerConfig } from './config.js';
@@ -10,6 +8,7 @@ import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installOpenApi } from './plugins/openapi.js';
 import { installRateLimit } from './plugins/rate-limit.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
 import { createRepositories } from './repositories/index.js';
@@ -73,16 +72,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
     maxAge: 600,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Tidemark bookmark service', version: '1.0.0', description: 'The REST API under /rest/v1.' },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
-  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  await installOpenApi(app, API_PREFIX);
 
   await app.register(
     async (scope) => {

@@ -30,6 +30,9 @@ describe('transport', () => {
   it('serves the OpenAPI document and the docs page', async () => {
     const doc = await fetch(`${s.url}/openapi.json`).then((r) => r.json());
     expect(doc.openapi).toMatch(/^3\./);
+    for (const p of ['/rest/v1/bookmark/{id}', '/rest/v1/bookmarks/{collectionId}', '/rest/v1/collections', '/rest/v1/user']) {
+      expect(Object.keys(doc.paths)).toContain(p);
+    }
     const page = await fetch(`${s.url}/docs`, { redirect: 'follow' });
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/swagger/i);

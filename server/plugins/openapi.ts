@@ -1,0 +1,47 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The spec's `{$id: n}` references put a property literally named `$id` into our schemas. Schema
+ * resolvers read any `$id` key as a schema identifier, so for the generated document only such a
+ * property is described as `additionalProperties` with a note, instead of a property named `$id`.
+ */
+function describeDollarIdProperties(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(describeDollarIdProperties);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (key === 'properties' && value && typeof value === 'object' && '$id' in (value as object)) {
+      const { $id: idSchema, ...rest } = value as Record<string, unknown>;
+      out.properties = describeDollarIdProperties(rest);
+      out.additionalProperties = describeDollarIdProperties(idSchema);
+      out.description = [(node as { description?: string }).description, 'Holds one member named `$id`.']
+        .filter(Boolean)
+        .join(' ');
+      continue;
+    }
+    if (key === 'required' && Array.isArray(value)) {
+      out.required = value.filter((name) => name !== '$id');
+      if ((out.required as unknown[]).length === 0) delete out.required;
+      continue;
+    }
+    if (!(key in out)) out[key] = describeDollarIdProperties(value);
+  }
+  return out;
+}
+
+/** Serves the OpenAPI document built from the route schemas, and a docs page that renders it. */
+export async function installOpenApi(app: FastifyInstance, prefix: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Tidemark bookmark service', version: '1.0.0', description: `The REST API under ${prefix}.` },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema: describeDollarIdProperties(schema) as typeof schema, url }),
+  });
+  await app.register(swaggerUi, { routePrefix: `${prefix}/docs` });
+  app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+}
