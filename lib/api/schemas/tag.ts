@@ -12,3 +12,6 @@ export const TagsRename = Type.Object({
 export const TagsRemove = Type.Object({
   tags: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 }),
 });
+
+/** An item of `GET /tags/suggest/{bookmarkId}`: one of the user's existing tags. */
+export const TagSuggestion = Type.Object({ _id: Type.String() });
