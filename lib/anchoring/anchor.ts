@@ -66,12 +66,15 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
 
   if (q.quote.length >= opts.fuzzyMinLength) {
     const k = maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate);
-    const near = fuzzyNearContext(text, q, k);
+    // Places already judged as exact/whitespace matches are not judged again as fuzzy ones.
+    const judged = [...exact, ...spaced];
+    const fresh = (c: Candidate) => !judged.some((j) => c.start < j.end && j.start < c.end);
+    const near = fuzzyNearContext(text, q, k).filter(fresh);
     if (near.length > 0) {
       const d = decide(text, q, near, 'fuzzy');
       if (d.ok || d.status === 'ambiguous') return settle(d, 'fuzzy') as AnchorResult;
     }
-    const seeded = fuzzyBySeeds(index, q, k);
+    const seeded = fuzzyBySeeds(index, q, k).filter(fresh);
     const all = [...near, ...seeded.filter((c) => !near.some((n) => c.start < n.end && n.start < c.end))];
     if (all.length > 0) {
       const r = settle(decide(text, q, all, 'fuzzy'), 'fuzzy');
