@@ -132,8 +132,13 @@ export class BookmarksRepository {
       updateHighlight: db.prepare(
         `UPDATE highlights SET text = ?, note = ?, color = ?, position = ?, prefix = ?, suffix = ?, last_update = ? WHERE id = ?`,
       ),
-      minOrder: db.prepare('SELECT min(sort_order) AS v FROM bookmarks WHERE collection_id = ? AND user_id = ?'),
-      maxOrder: db.prepare('SELECT max(sort_order) AS v FROM bookmarks WHERE collection_id = ? AND user_id = ? AND id <> ?'),
+      // ORDER BY + LIMIT (not min()/max()) so SQLite walks bookmarks_collection_order and stops at the first row.
+      minOrder: db.prepare(
+        'SELECT sort_order AS v FROM bookmarks WHERE collection_id = ? AND user_id = ? ORDER BY sort_order LIMIT 1',
+      ),
+      maxOrder: db.prepare(
+        'SELECT sort_order AS v FROM bookmarks WHERE collection_id = ? AND user_id = ? AND id <> ? ORDER BY sort_order DESC LIMIT 1',
+      ),
       orderAt: db.prepare(
         `SELECT sort_order AS v FROM bookmarks WHERE collection_id = ? AND user_id = ? AND id <> ?
           ORDER BY sort_order, id LIMIT 1 OFFSET ?`,
@@ -408,8 +413,8 @@ export class BookmarksRepository {
 
   /** The smallest sort_order in a collection, or 0 when it is empty (so the first one gets -1). */
   private firstOrder(collectionId: number, ownerId: number): number {
-    const v = (this.stmt.minOrder.get(collectionId, ownerId) as { v: number | null }).v;
-    return v ?? 0;
+    const row = this.stmt.minOrder.get(collectionId, ownerId) as { v: number } | undefined;
+    return row ? row.v : 0;
   }
 
   /**
@@ -420,8 +425,8 @@ export class BookmarksRepository {
   private makeRoomAt(collectionId: number, ownerId: number, position: number, excludeId: number): number {
     const at = this.stmt.orderAt.get(collectionId, ownerId, excludeId, position) as { v: number } | undefined;
     if (!at) {
-      const last = (this.stmt.maxOrder.get(collectionId, ownerId, excludeId) as { v: number | null }).v;
-      return last === null ? 0 : Math.floor(last) + 1;
+      const last = this.stmt.maxOrder.get(collectionId, ownerId, excludeId) as { v: number } | undefined;
+      return last ? Math.floor(last.v) + 1 : 0;
     }
     this.stmt.shiftFrom.run(collectionId, ownerId, at.v, excludeId);
     return at.v;
