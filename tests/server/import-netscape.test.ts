@@ -130,6 +130,13 @@ describe('Netscape edge cases', () => {
     expect(folder.bookmarks[0]).toMatchObject({ link: 'https://t.example/x', title: 'https://t.example/x' });
   });
 
+  it('reads an old Windows-1252 export that is not valid UTF-8', () => {
+    const html = Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><p><DT><H3>Caf\xe9s</H3><DL><p><DT><A HREF="https://cafe.example/">Caf\xe9 cr\xe8me</A></DL></DL>', 'latin1');
+    const folder = convertImportFile(html).items[0]!;
+    expect(folder.title).toBe('Cafés');
+    expect(folder.bookmarks[0]!.title).toBe('Café crème');
+  });
+
   it('accepts a bookmark file with no bookmarks at all', () => {
     const html = `<!DOCTYPE NETSCAPE-Bookmark-file-1><TITLE>Bookmarks</TITLE><H1>Bookmarks</H1><DL><p></DL><p>`;
     expect(convertImportFile(Buffer.from(html))).toEqual({

@@ -7,8 +7,8 @@ const SNIFF_BYTES = 8192;
 
 /**
  * Turns an uploaded file into text: honours UTF-8 and UTF-16 byte-order marks, otherwise reads
- * UTF-8. Empty and binary files (images, archives, databases) are refused with a message that
- * says so.
+ * UTF-8, or Windows-1252 when the bytes are not valid UTF-8. Empty and binary files (images,
+ * archives, databases) are refused with a message that says so.
  */
 export function decodeImportText(buf: Buffer): string {
   if (buf.length === 0) {
@@ -26,7 +26,12 @@ export function decodeImportText(buf: Buffer): string {
       );
     }
     const start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-    text = buf.toString('utf8', start);
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(start));
+    } catch {
+      // not valid UTF-8: older exports (Internet Explorer, old Netscape) were written in Windows-1252
+      text = new TextDecoder('windows-1252').decode(buf);
+    }
   }
   if (text.trim().length === 0) {
     throw new ImportFormatError(`${UNSUPPORTED_FILE}: the file holds only blank space`);
