@@ -326,3 +326,22 @@ describe('DELETE /bookmark/{id}', () => {
     expect(res.body.errorMessage).toBe('Not found');
   });
 });
+
+describe('change tracking', () => {
+  it('every write records when the owner\'s bookmarks changed (user stats changedBookmarksDate)', async () => {
+    const u = await user();
+    const changed = async () => (await s.api('GET', '/user/stats', { token: u.token })).body.meta.changedBookmarksDate;
+    const step = async (call: () => Promise<unknown>) => {
+      clock.advance(5_000);
+      await call();
+      expect(await changed()).toBe(new Date(clock.now()).toISOString());
+    };
+    let id = 0;
+    await step(async () => (id = (await create(u.token, { link: 'https://track.example/' }))._id));
+    await step(() => s.api('PUT', `/bookmark/${id}`, { token: u.token, body: { title: 'T' } }));
+    await step(() => s.api('POST', '/bookmarks', { token: u.token, body: { items: [{ link: 'https://track.example/2' }] } }));
+    await step(() => s.api('PUT', '/bookmarks/-1', { token: u.token, body: { important: true } }));
+    await step(() => s.api('DELETE', `/bookmark/${id}`, { token: u.token }));
+    await step(() => s.api('DELETE', '/bookmarks/-99', { token: u.token }));
+  });
+});
