@@ -74,6 +74,9 @@ function readTerms(s: string, query: SearchQuery): void {
   const pushWord = (value: string, negate: boolean) => {
     if (hasIndexableText(value)) push({ kind: 'word', value, negate });
   };
+  const pushWords = (text: string, negate: boolean) => {
+    for (const w of text.split(/\s+/u)) pushWord(w, negate);
+  };
 
   while (i < n) {
     while (i < n && isSpace(s[i])) i++;
@@ -141,12 +144,12 @@ function readTerms(s: string, query: SearchQuery): void {
       if (name === 'match') {
         const v = value.toUpperCase();
         if (v === 'OR' || v === 'AND') query.match = v;
-        else pushWord(`${key[1]} ${value}`, negate);
+        else pushWords(`${key[1]} ${value}`, negate);
         continue;
       }
       const term = keyTerm(name, value, negate);
       if (term) push(term);
-      else pushWord(`${key[1]} ${value}`, negate); // not a valid value: plain words
+      else pushWords(`${key[1]} ${value}`, negate); // not a valid value: plain words
       continue;
     }
 
