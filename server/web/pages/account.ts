@@ -17,6 +17,12 @@ const DONE: Record<string, string> = {
   disconnected: 'The account was disconnected.',
 };
 
+/** Failures of a connection attempt, reported back to this page by the provider callback. */
+const FAILED: Record<string, string> = {
+  'connect-denied': 'The account was not connected: access was not granted on the provider\'s page.',
+  'connect-failed': 'The account could not be connected: the provider did not confirm it. Try again later.',
+};
+
 const PROVIDER_LABELS: Record<string, string> = {
   facebook: 'Facebook',
   google: 'Google',
@@ -38,6 +44,7 @@ async function accountPage(app: FastifyInstance, request: FastifyRequest, errors
     'Your account',
     html`<h1>Your account</h1>
 ${notice('ok', done)}
+${notice('error', FAILED[queryText(request, 'done')])}
 <p>Signed in as <strong>${user.email}</strong>.</p>
 
 <h2 id="profile">Name</h2>
