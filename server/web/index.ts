@@ -20,6 +20,7 @@ const CSS = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url
 function installPageErrors(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ApiError && err.status < 500) return errorPage(request, reply, err.status, 'Something is wrong with this request', err.message);
+    if (err instanceof SyntaxError || err.code?.startsWith('FST_ERR_CTP_')) err.statusCode ??= 400;
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       request.log.error({ err }, 'unhandled error on a web page');
