@@ -40,6 +40,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   app.decorate('permissions', new Permissions(repos.access));
   app.decorate('services', createServices(config, repos));
   app.addHook('onClose', async () => app.services.stop());
+  app.addHook('onReady', async () => app.services.jobs.start());
 
   installValidators(app);
   installErrorHandling(app);

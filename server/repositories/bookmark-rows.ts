@@ -98,7 +98,7 @@ export function loadBookmarks(db: Db, ids: number[]): Bookmark[] {
     const marks = chunk.map(() => '?').join(',');
     const rows = db.prepare(`SELECT * FROM bookmarks WHERE id IN (${marks})`).all(...chunk) as BookmarkRow[];
     const hl = db
-      .prepare(`SELECT * FROM highlights WHERE bookmark_id IN (${marks}) ORDER BY created, id`)
+      .prepare(`SELECT * FROM highlights WHERE bookmark_id IN (${marks}) ORDER BY created, rowid`)
       .all(...chunk) as HighlightRow[];
     const byBookmark = new Map<number, HighlightRow[]>();
     for (const h of hl) {

@@ -76,6 +76,7 @@ CREATE TABLE bookmarks (
 );
 CREATE INDEX bookmarks_user_collection_created ON bookmarks(user_id, collection_id, created);
 CREATE INDEX bookmarks_collection_order ON bookmarks(collection_id, sort_order);
+CREATE INDEX bookmarks_user_collection_order ON bookmarks(user_id, collection_id, sort_order);
 CREATE INDEX bookmarks_user_link_key ON bookmarks(user_id, link_key);
 CREATE INDEX bookmarks_user_created ON bookmarks(user_id, created);
 
