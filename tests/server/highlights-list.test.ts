@@ -27,7 +27,7 @@ afterAll(async () => s.close());
 describe('highlight listings', () => {
   let token: string;
   let collection: number;
-  let inColl: { _id: number };
+  let inColl: { _id: number; highlights: { _id: string }[] };
   let inUnsorted: { _id: number };
 
   beforeAll(async () => {
