@@ -1,14 +1,38 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import { EXTENSION_PUBLIC_KEY, FIREFOX_ADDON_ID } from './lib/extension-id';
 
-// The extension build. Entry points live in entrypoints/, UI in components/, logic in lib/.
+// The extension build (Chrome and Firefox, MV3). Entry points live in entrypoints/, UI in
+// components/, logic in lib/. `npm run build` builds both; scripts/build-extension.ts does the same
+// from code (npm start, the end-to-end tests).
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
+  manifestVersion: 3,
   vite: () => ({
     plugins: [preact()],
+    build: { sourcemap: false },
   }),
-  manifest: {
-    name: 'Tidemark',
-    description: 'Save pages, organise them into collections and highlight what matters.',
-  },
+  manifest: ({ browser }) => ({
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
+    // Pins the Chrome extension id, so the OAuth redirect URL (https://<id>.chromiumapp.org/oauth) never changes.
+    ...(browser === 'chrome' ? { key: EXTENSION_PUBLIC_KEY } : {}),
+    // Least privilege: everything else is optional and asked for when needed.
+    permissions: ['storage', 'contextMenus', 'activeTab', 'scripting', 'identity', 'alarms'],
+    // The default server (http://localhost:8787). Match patterns cannot name a port in every browser, so: the host.
+    host_permissions: ['http://localhost/*'],
+    // "tabs": the saved-page badge reads the address of tabs the user did not click on.
+    optional_permissions: ['tabs'],
+    // Another server: asked for on the options page when the user picks it.
+    optional_host_permissions: ['http://*/*', 'https://*/*'],
+    action: { default_title: '__MSG_actionTitle__' },
+    commands: {
+      'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: '__MSG_commandSavePage__' },
+      _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_commandOpenPopup__' },
+    },
+    ...(browser === 'firefox'
+      ? { browser_specific_settings: { gecko: { id: FIREFOX_ADDON_ID, strict_min_version: '128.0' } } }
+      : { minimum_chrome_version: '120' }),
+  }),
 });

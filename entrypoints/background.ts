@@ -1,2 +1,16 @@
-// Placeholder background; replaced by the extension work (issue 4).
-export default defineBackground(() => {});
+import { startBackground } from '../lib/background/main.js';
+
+// The service worker (Chrome) / event page (Firefox). Everything lives in lib/background.
+export default defineBackground({
+  main() {
+    const app = startBackground();
+    // The context-menu, command and alarm handlers the listeners call, reachable from the worker's
+    // console and the end-to-end tests (which cannot click native menus): the same functions.
+    (globalThis as { tidemark?: unknown }).tidemark = {
+      onMenuClicked: app.onMenuClicked,
+      onCommand: app.onCommand,
+      onAlarm: app.onAlarm,
+      indexState: () => ({ state: app.index.state, size: app.index.size }),
+    };
+  },
+});

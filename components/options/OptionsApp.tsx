@@ -1,0 +1,249 @@
+// Options: server URL, sign in / out, default collection, save-on-open, the badge, keyboard
+// shortcuts, and (advanced) signing in with a pasted test token.
+import { signal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { t } from '../../lib/i18n.js';
+import { onEvent, send } from '../../lib/messaging/client.js';
+import type { Account, CollectionOption } from '../../lib/model.js';
+import { badgeEnabledItem, defaultCollectionItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
+import { needsHostPermission, requestHostPermission, TABS_PERMISSION } from './permissions.js';
+
+const account = signal<Account | null>(null);
+const signedOutReason = signal<string | null>(null);
+const serverUrl = signal('');
+const busy = signal(false);
+const message = signal<{ kind: 'ok' | 'error'; text: string } | null>(null);
+const tokenMessage = signal<{ kind: 'ok' | 'error'; text: string } | null>(null);
+const testToken = signal('');
+const saveOnOpen = signal(true);
+const badgeEnabled = signal(true);
+const tabsGranted = signal(false);
+const defaultCollection = signal<number | null>(null);
+const collections = signal<CollectionOption[]>([]);
+
+async function refresh() {
+  const status = await send('getStatus', null);
+  account.value = status.account;
+  signedOutReason.value = status.signedOutReason;
+  serverUrl.value ||= status.serverUrl;
+  if (status.account) {
+    send('listCollections', { refresh: false }).then((c) => (collections.value = c.items), () => {});
+  }
+}
+
+function validServerUrl(): string | null {
+  try {
+    const u = new URL(serverUrl.value.trim());
+    if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
+  } catch {
+    /* fall through */
+  }
+  return null;
+}
+
+/** Sign-in and test-token sign-in share this: ask for the host first, in the click itself. */
+function withServer(run: (origin: string) => Promise<void>, report: typeof message) {
+  const origin = validServerUrl();
+  if (!origin) {
+    report.value = { kind: 'error', text: t('errorServerUrl') };
+    return;
+  }
+  const permission = needsHostPermission(origin) ? requestHostPermission(origin) : Promise.resolve(true);
+  busy.value = true;
+  report.value = null;
+  permission
+    .then(async (granted) => {
+      if (!granted) throw new Error(t('errorHostDenied', origin));
+      await run(origin);
+    })
+    .catch((err: Error) => (report.value = { kind: 'error', text: err.message }))
+    .finally(() => (busy.value = false));
+}
+
+function signIn() {
+  withServer(async (origin) => {
+    const acc = await send('signIn', { serverUrl: origin });
+    account.value = acc;
+    message.value = { kind: 'ok', text: t('signedInAs', acc.name) };
+    await refresh();
+  }, message);
+}
+
+function useToken() {
+  if (testToken.value.trim().length < 8) {
+    tokenMessage.value = { kind: 'error', text: t('errorTokenShort') };
+    return;
+  }
+  withServer(async (origin) => {
+    const acc = await send('useTestToken', { serverUrl: origin, token: testToken.value });
+    account.value = acc;
+    testToken.value = '';
+    tokenMessage.value = { kind: 'ok', text: t('signedInAs', acc.name) };
+    await refresh();
+  }, tokenMessage);
+}
+
+async function signOut() {
+  busy.value = true;
+  try {
+    await send('signOut', null);
+    account.value = null;
+    message.value = { kind: 'ok', text: t('signedOut') };
+  } catch (err) {
+    message.value = { kind: 'error', text: (err as Error).message };
+  } finally {
+    busy.value = false;
+  }
+}
+
+function toggleBadge(on: boolean) {
+  badgeEnabled.value = on;
+  void badgeEnabledItem.setValue(on);
+  // Seeing which page a tab shows needs the "tabs" permission: ask while the click lasts.
+  if (on && !tabsGranted.value) {
+    browser.permissions.request(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
+  }
+}
+
+function openShortcuts() {
+  const commands = browser.commands as { openShortcutSettings?: () => Promise<void> };
+  if (commands.openShortcutSettings) void commands.openShortcutSettings();
+  else void browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
+}
+
+const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
+  m ? (
+    <p role={m.kind === 'error' ? 'alert' : 'status'} class={m.kind === 'error' ? 'error' : 'ok'}>
+      {m.text}
+    </p>
+  ) : null;
+
+export function OptionsApp() {
+  useEffect(() => {
+    void refresh();
+    serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
+    saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
+    badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
+    defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
+    browser.permissions.contains(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
+    return onEvent('authChanged', () => void refresh());
+  }, []);
+
+  const acc = account.value;
+  const origin = validServerUrl();
+  const askHost = origin !== null && needsHostPermission(origin);
+  return (
+    <main class="options">
+      <h1>{t('optionsTitle')}</h1>
+
+      <section aria-labelledby="account-heading">
+        <h2 id="account-heading">{t('optionsAccount')}</h2>
+        {acc ? (
+          <p data-testid="account">{t('signedInAsOn', acc.name, acc.email, acc.serverUrl)}</p>
+        ) : (
+          <p data-testid="account">{signedOutReason.value ?? t('signedOutText')}</p>
+        )}
+        <div class="field">
+          <label for="server-url">{t('fieldServerUrl')}</label>
+          <input
+            id="server-url"
+            type="url"
+            value={serverUrl.value}
+            disabled={busy.value || !!acc}
+            onInput={(e) => (serverUrl.value = (e.target as HTMLInputElement).value)}
+          />
+        </div>
+        {askHost && !acc && <p class="hint">{t('hostPermissionExplain', origin!)}</p>}
+        {acc ? (
+          <button type="button" disabled={busy.value} onClick={() => void signOut()}>
+            {t('signOut')}
+          </button>
+        ) : (
+          <button type="button" class="primary" disabled={busy.value} onClick={signIn}>
+            {t('signIn')}
+          </button>
+        )}
+        <Notice m={message.value} />
+      </section>
+
+      <section aria-labelledby="saving-heading">
+        <h2 id="saving-heading">{t('optionsSaving')}</h2>
+        <div class="field inline">
+          <input
+            id="save-on-open"
+            type="checkbox"
+            checked={saveOnOpen.value}
+            onChange={(e) => {
+              saveOnOpen.value = (e.target as HTMLInputElement).checked;
+              void saveOnOpenItem.setValue(saveOnOpen.value);
+            }}
+          />
+          <label for="save-on-open">{t('fieldSaveOnOpen')}</label>
+        </div>
+        <div class="field">
+          <label for="default-collection">{t('fieldDefaultCollection')}</label>
+          <select
+            id="default-collection"
+            value={defaultCollection.value === null ? 'last' : String(defaultCollection.value)}
+            onChange={(e) => {
+              const v = (e.target as HTMLSelectElement).value;
+              defaultCollection.value = v === 'last' ? null : Number(v);
+              void defaultCollectionItem.setValue(defaultCollection.value);
+            }}
+          >
+            <option value="last">{t('collectionLastUsed')}</option>
+            {collections.value.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.path.join(' / ')}
+              </option>
+            ))}
+          </select>
+        </div>
+      </section>
+
+      <section aria-labelledby="badge-heading">
+        <h2 id="badge-heading">{t('optionsBadge')}</h2>
+        <div class="field inline">
+          <input id="badge-enabled" type="checkbox" checked={badgeEnabled.value} onChange={(e) => toggleBadge((e.target as HTMLInputElement).checked)} />
+          <label for="badge-enabled">{t('fieldBadge')}</label>
+        </div>
+        {badgeEnabled.value && !tabsGranted.value && (
+          <p class="hint">
+            {t('tabsPermissionExplain')}{' '}
+            <button type="button" class="link" onClick={() => toggleBadge(true)}>
+              {t('tabsPermissionAllow')}
+            </button>
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="shortcuts-heading">
+        <h2 id="shortcuts-heading">{t('optionsShortcuts')}</h2>
+        <p>{t('shortcutsText')}</p>
+        <button type="button" class="link" onClick={openShortcuts}>
+          {t('shortcutsOpen')}
+        </button>
+      </section>
+
+      <details>
+        <summary>{t('optionsAdvanced')}</summary>
+        <p class="hint">{t('testTokenText')}</p>
+        <div class="field">
+          <label for="test-token">{t('fieldTestToken')}</label>
+          <input
+            id="test-token"
+            type="password"
+            autocomplete="off"
+            value={testToken.value}
+            onInput={(e) => (testToken.value = (e.target as HTMLInputElement).value)}
+          />
+        </div>
+        <button type="button" disabled={busy.value} onClick={useToken}>
+          {t('useToken')}
+        </button>
+        <Notice m={tokenMessage.value} />
+      </details>
+    </main>
+  );
+}

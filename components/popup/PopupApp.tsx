@@ -1,0 +1,269 @@
+// The toolbar popup: saves the page (or opens its existing bookmark) and edits it. All data goes
+// through the background; everything from pages or the server is rendered as text.
+import { signal } from '@preact/signals';
+import { useEffect, useMemo } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import type { Tag } from '../../lib/api/types.js';
+import { t } from '../../lib/i18n.js';
+import { onEvent, send } from '../../lib/messaging/client.js';
+import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../../lib/messaging/protocol.js';
+import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
+import { saveOnOpenItem } from '../../lib/storage/items.js';
+import { AutoSaver, type SaveState } from '../shared/autosave.js';
+import { CollectionPicker } from './CollectionPicker.js';
+import { QueueList } from './QueueList.js';
+import { TagsInput } from './TagsInput.js';
+
+type View =
+  | { kind: 'loading' }
+  | { kind: 'signed-out'; reason: string | null }
+  | { kind: 'unsupported'; reason: string }
+  | { kind: 'unsaved'; page: PageInfo }
+  | { kind: 'editing'; opened: 'created' | 'queued' | 'existing' }
+  | { kind: 'error'; message: string };
+
+const view = signal<View>({ kind: 'loading' });
+const draft = signal<BookmarkDraft | null>(null);
+const saveState = signal<SaveState>('idle');
+const saveError = signal('');
+const collections = signal<CollectionsView>({ items: [], recent: [] });
+const tags = signal<Tag[]>([]);
+const suggested = signal<string[]>([]);
+const queue = signal<QueueView>({ entries: [], failures: [] });
+const saveOnOpen = signal<boolean | null>(null);
+/** The collection a removed bookmark was in, for Undo. */
+const removedFrom = signal<number | null>(null);
+let tabId = -1;
+
+const saver = new AutoSaver(
+  (changes) => send('updateBookmark', { ref: draft.value!.ref, changes }),
+  (state, error) => {
+    saveState.value = state;
+    saveError.value = error ?? '';
+  },
+);
+
+function edit(changes: BookmarkChanges, immediate = false) {
+  if (!draft.value) return;
+  draft.value = { ...draft.value, ...changes };
+  saver.change(changes, immediate);
+}
+
+function apply(result: PopupOpenResult) {
+  if (result.state === 'signed-out') view.value = { kind: 'signed-out', reason: result.reason };
+  else if (result.state === 'unsupported') view.value = { kind: 'unsupported', reason: result.reason };
+  else if (result.state === 'unsaved') view.value = { kind: 'unsaved', page: result.page };
+  else {
+    draft.value = result.bookmark;
+    view.value = { kind: 'editing', opened: result.queued ? 'queued' : result.created ? 'created' : 'existing' };
+    if (result.bookmark.ref.startsWith('b:')) {
+      send('suggestTags', { ref: result.bookmark.ref }).then((s) => (suggested.value = s), () => {});
+    }
+  }
+}
+
+async function open() {
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  if (tab?.id === undefined) {
+    view.value = { kind: 'unsupported', reason: t('errorNoTab') };
+    return;
+  }
+  tabId = tab.id;
+  try {
+    apply(await send('popupOpened', { tabId }));
+  } catch (err) {
+    view.value = { kind: 'error', message: (err as Error).message };
+  }
+}
+
+async function saveNow() {
+  view.value = { kind: 'loading' };
+  saveOnOpen.value = true;
+  try {
+    apply(await send('saveTab', { tabId }));
+  } catch (err) {
+    view.value = { kind: 'error', message: (err as Error).message };
+  }
+}
+
+async function remove() {
+  const d = draft.value;
+  if (!d) return;
+  await saver.flush();
+  saveState.value = 'saving';
+  try {
+    const r = await send('removeBookmark', { ref: d.ref });
+    removedFrom.value = d.collectionId;
+    draft.value = { ...d, removed: true };
+    saveState.value = r.state === 'queued' ? 'queued' : 'saved';
+  } catch (err) {
+    saveState.value = 'error';
+    saveError.value = (err as Error).message;
+  }
+}
+
+async function undo() {
+  const d = draft.value;
+  if (!d || removedFrom.value === null) return;
+  saveState.value = 'saving';
+  try {
+    const r = await send('restoreBookmark', { ref: d.ref, collectionId: removedFrom.value });
+    draft.value = { ...d, removed: false, collectionId: removedFrom.value };
+    removedFrom.value = null;
+    saveState.value = r.state === 'queued' ? 'queued' : 'saved';
+  } catch (err) {
+    saveState.value = 'error';
+    saveError.value = (err as Error).message;
+  }
+}
+
+function statusText(): string {
+  const v = view.value;
+  if (v.kind === 'loading') return saveOnOpen.value === false ? t('statusChecking') : saveOnOpen.value ? t('statusSaving') : t('statusChecking');
+  if (v.kind !== 'editing') return '';
+  if (draft.value?.removed) return saveState.value === 'queued' ? t('statusRemovedQueued') : t('statusRemoved');
+  switch (saveState.value) {
+    case 'saving':
+      return t('statusSaving');
+    case 'saved':
+      return t('statusSaved');
+    case 'queued':
+      return t('statusQueued');
+    case 'error':
+      return t('statusError', saveError.value);
+  }
+  return v.opened === 'created' ? t('statusSaved') : v.opened === 'queued' ? t('statusQueued') : t('statusExisting');
+}
+
+export function PopupApp() {
+  useEffect(() => {
+    saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
+    void open();
+    send('listCollections', { refresh: false }).then((c) => (collections.value = c), () => {});
+    send('listTags', null).then((x) => (tags.value = x), () => {});
+    send('getQueue', null).then((q) => (queue.value = q), () => {});
+    const offs = [
+      onEvent('queueChanged', (q) => (queue.value = q)),
+      onEvent('collectionsChanged', (c) => (collections.value = c)),
+      onEvent('authChanged', ({ account, signedOutReason }) => {
+        if (!account) view.value = { kind: 'signed-out', reason: signedOutReason };
+      }),
+    ];
+    // Closing the popup must not lose the last edit.
+    const flush = () => void saver.flush();
+    addEventListener('pagehide', flush);
+    addEventListener('blur', flush);
+    return () => {
+      offs.forEach((off) => off());
+      removeEventListener('pagehide', flush);
+      removeEventListener('blur', flush);
+    };
+  }, []);
+
+  const v = view.value;
+  const d = draft.value;
+  const status = statusText();
+  const disabled = !!d?.removed;
+  const cols = collections.value;
+  const collectionItems = useMemo(() => cols.items, [cols]);
+
+  return (
+    <main class="popup">
+      <header>
+        <h1>{t('extName')}</h1>
+        <p role="status" aria-live="polite" class={`status ${saveState.value}`} data-state={v.kind === 'editing' ? saveState.value : v.kind}>
+          {status}
+        </p>
+      </header>
+
+      {v.kind === 'signed-out' && (
+        <section>
+          <p>{v.reason ?? t('signedOutText')}</p>
+          <button type="button" onClick={() => browser.runtime.openOptionsPage()}>
+            {t('openOptions')}
+          </button>
+        </section>
+      )}
+      {v.kind === 'unsupported' && <p>{v.reason}</p>}
+      {v.kind === 'error' && (
+        <section>
+          <p role="alert" class="error">
+            {v.message}
+          </p>
+          <button type="button" onClick={() => void open()}>
+            {t('tryAgain')}
+          </button>
+        </section>
+      )}
+      {v.kind === 'unsaved' && (
+        <section>
+          <p class="page-title">{v.page.title}</p>
+          <p class="hint url">{v.page.url}</p>
+          <button type="button" class="primary" onClick={() => void saveNow()}>
+            {t('save')}
+          </button>
+        </section>
+      )}
+
+      {v.kind === 'editing' && d && (
+        <form onSubmit={(e) => e.preventDefault()}>
+          <div class="field">
+            <label for="title-input">{t('fieldTitle')}</label>
+            <input id="title-input" value={d.title} disabled={disabled} onInput={(e) => edit({ title: (e.target as HTMLInputElement).value })} />
+          </div>
+          <CollectionPicker
+            items={collectionItems}
+            recent={cols.recent}
+            value={d.collectionId}
+            disabled={disabled}
+            onChange={(id) => edit({ collectionId: id }, true)}
+            onCreate={(title, parentId) => send('createCollection', { title, parentId })}
+          />
+          <TagsInput value={d.tags} known={tags.value} suggested={suggested.value} disabled={disabled} onChange={(x) => edit({ tags: x }, true)} />
+          <div class="field inline">
+            <input
+              id="favorite-input"
+              type="checkbox"
+              checked={d.important}
+              disabled={disabled}
+              onChange={(e) => edit({ important: (e.target as HTMLInputElement).checked }, true)}
+            />
+            <label for="favorite-input">{t('fieldFavorite')}</label>
+          </div>
+          <div class="field">
+            <label for="note-input">{t('fieldNote')}</label>
+            <textarea id="note-input" rows={3} value={d.note} disabled={disabled} onInput={(e) => edit({ note: (e.target as HTMLTextAreaElement).value })} />
+          </div>
+          <div class="field">
+            <label for="excerpt-input">{t('fieldExcerpt')}</label>
+            <textarea
+              id="excerpt-input"
+              rows={3}
+              value={d.excerpt}
+              disabled={disabled}
+              onInput={(e) => edit({ excerpt: (e.target as HTMLTextAreaElement).value })}
+            />
+          </div>
+          <div class="actions">
+            {d.removed ? (
+              <button type="button" onClick={() => void undo()}>
+                {t('undo')}
+              </button>
+            ) : (
+              <button type="button" class="danger" onClick={() => void remove()}>
+                {t('remove')}
+              </button>
+            )}
+          </div>
+        </form>
+      )}
+
+      <QueueList queue={queue.value} onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})} />
+      <footer>
+        <button type="button" class="link" onClick={() => browser.runtime.openOptionsPage()}>
+          {t('openOptions')}
+        </button>
+      </footer>
+    </main>
+  );
+}

@@ -1,0 +1,40 @@
+// What is waiting in the offline queue, and queued writes the server refused.
+import type { QueueView } from '../../lib/messaging/protocol.js';
+import { t } from '../../lib/i18n.js';
+
+const opText = (op: string) => (op === 'create' ? t('queueOpCreate') : op === 'update' ? t('queueOpUpdate') : t('queueOpRemove'));
+
+export function QueueList({ queue, onRetry }: { queue: QueueView; onRetry: () => void }) {
+  if (!queue.entries.length && !queue.failures.length) return null;
+  return (
+    <section class="queue" aria-label={t('queueTitle')}>
+      {queue.entries.length > 0 && (
+        <>
+          <h2>{t('queueWaiting', queue.entries.length)}</h2>
+          <ul>
+            {queue.entries.map((e, i) => (
+              <li key={i}>
+                <span class="hint">{opText(e.op)}</span> {e.label}
+              </li>
+            ))}
+          </ul>
+          <button type="button" class="link" onClick={onRetry}>
+            {t('queueRetry')}
+          </button>
+        </>
+      )}
+      {queue.failures.length > 0 && (
+        <>
+          <h2>{t('queueFailed')}</h2>
+          <ul>
+            {queue.failures.map((f, i) => (
+              <li key={i}>
+                <span class="hint">{opText(f.op)}</span> {f.label}: {f.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

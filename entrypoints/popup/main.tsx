@@ -1,0 +1,8 @@
+import { render } from 'preact';
+import { t } from '../../lib/i18n.js';
+import { PopupApp } from '../../components/popup/PopupApp.js';
+import '../../components/shared/base.css';
+import '../../components/popup/popup.css';
+
+document.title = t('actionTitle');
+render(<PopupApp />, document.getElementById('app')!);

@@ -1,0 +1,152 @@
+// The request core of the API client: JSON over fetch, bearer token, retries with backoff on
+// network errors, 5xx and 429 (honouring Retry-After), and one token refresh on a 401.
+// Pure: fetch only, no extension APIs. The token comes from a callback.
+import { ApiClientError, messageOf } from './errors.js';
+
+export interface TokenSource {
+  /** The current access token (refreshed ahead of expiry by the owner), or null when signed out. */
+  getAccessToken(): Promise<string | null>;
+  /** Called once on a 401: a fresh token, or null when refreshing failed (the owner signs out). */
+  refreshAfterUnauthorized(rejected: string): Promise<string | null>;
+}
+
+export interface RetryPolicy {
+  /** Extra attempts after the first. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A 429 whose Retry-After is longer than this is not waited for: the call fails with 429. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 4000, maxRetryAfterMs: 10_000 };
+
+export interface HttpOptions {
+  /** Origin of the service, e.g. `http://localhost:8787` (the API is under /rest/v1). */
+  serverUrl: () => string | Promise<string>;
+  tokens: TokenSource;
+  fetch?: typeof fetch;
+  retry?: Partial<RetryPolicy>;
+  /** Per-attempt timeout. */
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as `Idempotency-Key`: the server runs the write once however often it is repeated. */
+  idempotencyKey?: string;
+  /** Overrides the client's retry count for this call (interactive writes fail over to the queue fast). */
+  retries?: number;
+  /** Use this token instead of the signed-in one, with no refresh (checking a pasted test token). */
+  token?: string;
+}
+
+export type Http = <T>(method: string, path: string, opts?: RequestOptions) => Promise<T>;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Seconds or an HTTP date, as milliseconds from now; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function apiBase(serverUrl: string): string {
+  return `${serverUrl.replace(/\/+$/, '')}/rest/v1`;
+}
+
+export function createHttp(options: HttpOptions): Http {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+
+  const backoff = (attempt: number) => {
+    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  };
+
+  return async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const base = apiBase(await options.serverUrl());
+    const url = new URL(base + path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const retries = opts.retries ?? policy.retries;
+    let token = opts.token ?? (await options.tokens.getAccessToken());
+    if (!token) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
+    let refreshed = opts.token !== undefined;
+
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      if (opts.body !== undefined) headers['content-type'] = 'application/json';
+      if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+      let res: Response;
+      try {
+        res = await doFetch(url.toString(), {
+          method,
+          headers,
+          body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        if (attempt < retries) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        const timedOut = (err as Error)?.name === 'TimeoutError';
+        throw new ApiClientError(
+          'network',
+          timedOut
+            ? `The Tidemark server at ${new URL(base).origin} did not answer in time.`
+            : `Could not reach the Tidemark server at ${new URL(base).origin}. Check that it is running and that you are online.`,
+        );
+      }
+
+      if (res.status === 401 && !refreshed) {
+        refreshed = true;
+        const fresh = await options.tokens.refreshAfterUnauthorized(token);
+        if (!fresh) throw new ApiClientError('unauthorized', 'Your sign-in has expired. Open Tidemark\'s options and sign in again.', 401);
+        token = fresh;
+        attempt--; // the refresh is not a retry
+        continue;
+      }
+
+      const body = await readBody(res);
+      if (res.ok) return body as T;
+
+      if (res.status === 401) {
+        throw new ApiClientError('unauthorized', 'Your sign-in has expired. Open Tidemark\'s options and sign in again.', 401, body);
+      }
+      const retryable = res.status >= 500 || res.status === 429 || res.status === 408 || (res.status === 409 && !!opts.idempotencyKey);
+      if (retryable && attempt < retries) {
+        let delay = backoff(attempt);
+        if (res.status === 429 || res.status === 503) {
+          const after = parseRetryAfter(res.headers.get('retry-after'));
+          if (after !== undefined) {
+            if (after > policy.maxRetryAfterMs) throw new ApiClientError('http', messageOf(res.status, body), res.status, body);
+            delay = Math.max(after, 0);
+          }
+        }
+        await sleep(delay);
+        continue;
+      }
+      throw new ApiClientError('http', messageOf(res.status, body), res.status, body);
+    }
+  };
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text().catch(() => '');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,273 @@
+// Saving and editing bookmarks: the popup's flow (find the page's bookmark or create it), edits,
+// remove/undo, and saves from the context menu and the keyboard. Online first; when the server
+// cannot be reached the write goes to the offline queue with the same idempotency key.
+import { browser, type Browser } from 'wxt/browser';
+import { ApiClientError, type TidemarkApi } from '../api/client/index.js';
+import type { Bookmark, BookmarkCreate } from '../api/types.js';
+import { TRASH, UNSORTED } from '../api/constants.js';
+import { isHttpUrl, normalizeUrl } from '../api/url.js';
+import { t } from '../i18n.js';
+import {
+  draftOf,
+  isLocalRef,
+  refOf,
+  serverIdOf,
+  toUpdateBody,
+  type Account,
+  type BookmarkChanges,
+  type BookmarkDraft,
+  type BookmarkRef,
+} from '../model.js';
+import type { PageInfo, PopupOpenResult, WriteResult } from '../messaging/protocol.js';
+import { UserFacingError } from '../messaging/router.js';
+import { defaultCollectionItem, lastCollectionItem, saveOnOpenItem, signedOutReasonItem } from '../storage/items.js';
+import type { WriteQueue } from './queue.js';
+import { readPageInfo } from './page-info.js';
+
+export interface BookmarksDeps {
+  api: TidemarkApi;
+  queue: WriteQueue;
+  account: () => Promise<Account | null>;
+  /** The saved-link index: hit, null (not saved) or undefined (cannot say). */
+  lookup: (key: string) => { id: number; collectionId: number } | null | undefined;
+  /** A bookmark was saved, changed or removed: update the index, the url/exists cache and the badges. */
+  onSaved: (bookmark: Bookmark) => void;
+  onRemoved: (id: number, link: string) => void;
+  /** Remember a collection as used. */
+  usedCollection: (id: number) => Promise<void>;
+  readPage?: (tab: Browser.tabs.Tab & { url: string }) => Promise<PageInfo>;
+  newKey?: () => string;
+}
+
+/** Server errors as messages for people; "offline" is not an error here (the write is queued). */
+function userError(err: unknown): Error {
+  if (err instanceof ApiClientError) return new UserFacingError(err.message, err.kind === 'unauthorized' ? 'signed-out' : 'server');
+  return err as Error;
+}
+
+const offline = (err: unknown) => err instanceof ApiClientError && err.temporary;
+
+export class BookmarksService {
+  private readonly newKey: () => string;
+
+  constructor(private deps: BookmarksDeps) {
+    this.newKey = deps.newKey ?? (() => crypto.randomUUID());
+  }
+
+  private async requireAccount(): Promise<Account> {
+    const account = await this.deps.account();
+    if (!account) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
+    return account;
+  }
+
+  /** Where new bookmarks go: the default collection from the options, else the last one used. */
+  async targetCollection(): Promise<number> {
+    return (await defaultCollectionItem.getValue()) ?? (await lastCollectionItem.getValue()) ?? UNSORTED;
+  }
+
+  private async pageTab(tabId: number): Promise<Browser.tabs.Tab & { url: string }> {
+    const tab = await browser.tabs.get(tabId).catch(() => null);
+    if (!tab?.url) throw new UserFacingError(t('errorNoTabAccess'), 'unsupported');
+    return tab as Browser.tabs.Tab & { url: string };
+  }
+
+  /**
+   * The popup opened on a tab: the page's bookmark for editing, created first when the page is
+   * not saved yet and "save on open" is on. Never creates a duplicate: the index answers first,
+   * then url/exists (authoritative) is asked before any create.
+   */
+  async openForTab(tabId: number, opts: { create?: boolean } = {}): Promise<PopupOpenResult> {
+    const account = await this.deps.account();
+    if (!account) return { state: 'signed-out', reason: await signedOutReasonItem.getValue() };
+    let tab: Browser.tabs.Tab & { url: string };
+    try {
+      tab = await this.pageTab(tabId);
+    } catch (err) {
+      return { state: 'unsupported', reason: (err as Error).message };
+    }
+    if (!isHttpUrl(tab.url)) return { state: 'unsupported', reason: t('errorNotWebPage') };
+    const key = normalizeUrl(tab.url)!;
+    const pageInfo = (this.deps.readPage ?? readPageInfo)(tab);
+
+    // Already in the queue from an earlier, offline save of this page.
+    const queued = await this.deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
+    if (queued) return { state: 'saved', bookmark: this.draftFromCreate(queued.ref, queued.body), created: false, queued: true };
+
+    const hit = this.deps.lookup(key);
+    if (hit) {
+      try {
+        const existing = await this.loadExisting(hit.id);
+        if (existing) return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
+      } catch (err) {
+        if (!offline(err)) throw userError(err);
+        // Offline, but the index knows it: edit what the page says; changes wait in the queue.
+        const page = await pageInfo;
+        const draft = this.draftFromCreate(refOf(hit.id), this.createBody(page, hit.collectionId));
+        return { state: 'saved', bookmark: draft, created: false, queued: false };
+      }
+    }
+    let found: number | null | undefined;
+    try {
+      const res = await this.deps.api.urlExists([tab.url], { retries: 1 });
+      found = res.duplicates?.find((d) => normalizeUrl(d.link) === key)?._id ?? (res.result ? res.ids[0] ?? null : null);
+    } catch (err) {
+      if (!offline(err)) throw userError(err);
+      found = undefined; // cannot ask: trust the index, or save (queued)
+    }
+    if (found) {
+      const existing = await this.loadExisting(found).catch((err) => {
+        throw userError(err);
+      });
+      if (existing) {
+        this.deps.onSaved(existing);
+        return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
+      }
+    }
+    const page = await pageInfo;
+    const create = opts.create ?? (await saveOnOpenItem.getValue());
+    if (!create) return { state: 'unsaved', page };
+    const result = await this.create(this.createBody(page, await this.targetCollection()), page.title, account);
+    return { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
+  }
+
+  private async loadExisting(id: number): Promise<Bookmark | null> {
+    try {
+      const b = await this.deps.api.getBookmark(id);
+      if (b.removed || b.collectionId === TRASH) return null;
+      return b;
+    } catch (err) {
+      if (err instanceof ApiClientError && err.status === 404) {
+        this.deps.onRemoved(id, '');
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  createBody(page: PageInfo, collectionId: number): BookmarkCreate {
+    const body: BookmarkCreate = { link: page.url, title: page.title, collection: { $id: collectionId }, pleaseParse: {} };
+    if (page.excerpt) body.excerpt = page.excerpt;
+    if (page.cover) {
+      body.cover = page.cover;
+      body.media = [{ type: 'image', link: page.cover }];
+    }
+    return body;
+  }
+
+  private draftFromCreate(ref: BookmarkRef, body: BookmarkCreate): BookmarkDraft {
+    return {
+      ref,
+      link: body.link,
+      title: body.title ?? body.link,
+      excerpt: body.excerpt ?? '',
+      note: body.note ?? '',
+      tags: body.tags ?? [],
+      important: body.important ?? false,
+      collectionId: body.collection?.$id ?? UNSORTED,
+      cover: body.cover ?? '',
+      removed: false,
+    };
+  }
+
+  /** Creates a bookmark, or queues the create when the server is unreachable. */
+  async create(body: BookmarkCreate, label: string, account?: Account): Promise<WriteResult> {
+    account ??= await this.requireAccount();
+    const key = this.newKey();
+    const localRef = `l:${key}` as const;
+    const collectionId = body.collection?.$id ?? UNSORTED;
+    await this.deps.usedCollection(collectionId);
+    if (!(await this.deps.queue.busy())) {
+      try {
+        const bookmark = await this.deps.api.createBookmark(body, { idempotencyKey: key, retries: 1 });
+        this.deps.onSaved(bookmark);
+        return { state: 'saved', bookmark: draftOf(bookmark) };
+      } catch (err) {
+        if (!offline(err)) throw userError(err);
+      }
+    }
+    await this.deps.queue.enqueue({ op: 'create', ref: localRef, body, key, userId: account.userId, serverUrl: account.serverUrl, label });
+    return { state: 'queued', bookmark: this.draftFromCreate(localRef, body) };
+  }
+
+  async update(ref: BookmarkRef, changes: BookmarkChanges, label = ''): Promise<WriteResult> {
+    const account = await this.requireAccount();
+    if (changes.collectionId !== undefined) {
+      await lastCollectionItem.setValue(changes.collectionId);
+      await this.deps.usedCollection(changes.collectionId);
+    }
+    const body = toUpdateBody(changes);
+    return this.write(ref, account, label, 'update', (id, key) => this.deps.api.updateBookmark(id, body, { idempotencyKey: key, retries: 1 }), body);
+  }
+
+  /** Moves to Trash (the popup offers Undo). */
+  async remove(ref: BookmarkRef, label = ''): Promise<WriteResult> {
+    const account = await this.requireAccount();
+    return this.write(ref, account, label, 'remove', (id, key) => this.deps.api.removeBookmark(id, { idempotencyKey: key, retries: 1 }));
+  }
+
+  /** Undo of Remove: back to the collection it was in. */
+  async restore(ref: BookmarkRef, collectionId: number, label = ''): Promise<WriteResult> {
+    return this.update(ref, { collectionId: collectionId === TRASH ? UNSORTED : collectionId }, label);
+  }
+
+  private async write(
+    ref: BookmarkRef,
+    account: Account,
+    label: string,
+    op: 'update' | 'remove',
+    send: (id: number, key: string) => Promise<Bookmark | null>,
+    body?: ReturnType<typeof toUpdateBody>,
+  ): Promise<WriteResult> {
+    const resolved = await this.deps.queue.serverRef(ref);
+    const key = this.newKey();
+    const id = serverIdOf(resolved);
+    if (id !== null && !isLocalRef(resolved) && !(await this.deps.queue.busy())) {
+      try {
+        const bookmark = await send(id, key);
+        if (op === 'remove' || !bookmark || bookmark.removed) this.deps.onRemoved(id, bookmark?.link ?? '');
+        else this.deps.onSaved(bookmark);
+        return { state: 'saved', bookmark: bookmark ? draftOf(bookmark) : null };
+      } catch (err) {
+        if (!offline(err)) throw userError(err);
+      }
+    }
+    const common = { key, userId: account.userId, serverUrl: account.serverUrl, label };
+    if (op === 'update') await this.deps.queue.enqueue({ op, ref: resolved, body: body!, ...common });
+    else await this.deps.queue.enqueue({ op, ref: resolved, ...common });
+    return { state: 'queued', bookmark: null };
+  }
+
+  /** Context menu "Save link": the link, unless it is saved already. */
+  async saveLink(link: string, title: string | undefined): Promise<WriteResult & { exists?: boolean }> {
+    const account = await this.requireAccount();
+    if (!isHttpUrl(link)) throw new UserFacingError(t('errorNotWebPage'), 'unsupported');
+    const key = normalizeUrl(link)!;
+    if (this.deps.lookup(key)) return { state: 'saved', bookmark: null, exists: true };
+    try {
+      const res = await this.deps.api.urlExists([link], { retries: 1 });
+      if (res.result && res.ids.length) return { state: 'saved', bookmark: null, exists: true };
+    } catch (err) {
+      if (!offline(err)) throw userError(err);
+    }
+    const body: BookmarkCreate = { link, collection: { $id: await this.targetCollection() }, pleaseParse: {} };
+    if (title) body.title = title;
+    return this.create(body, title || link, account);
+  }
+
+  /** Context menu "Save image": an image bookmark whose cover is the image. */
+  async saveImage(src: string, pageTitle: string | undefined): Promise<WriteResult> {
+    const account = await this.requireAccount();
+    if (!isHttpUrl(src)) throw new UserFacingError(t('errorImageNotWeb'), 'unsupported');
+    const body: BookmarkCreate = {
+      link: src,
+      type: 'image',
+      cover: src,
+      media: [{ type: 'image', link: src }],
+      collection: { $id: await this.targetCollection() },
+    };
+    if (pageTitle) body.title = pageTitle;
+    return this.create(body, pageTitle || src, account);
+  }
+}
+
+export { refOf };

@@ -1,0 +1,115 @@
+// The collection list for the popup's picker: cached in extension storage so the popup can show it
+// on its first paint, refreshed from the server in the background.
+import type { TidemarkApi } from '../api/client/index.js';
+import type { Collection } from '../api/types.js';
+import { UNSORTED } from '../api/constants.js';
+import type { Account, CollectionOption } from '../model.js';
+import type { CollectionsView } from '../messaging/protocol.js';
+import { collectionsCacheItem, recentCollectionsItem } from '../storage/items.js';
+
+export const COLLECTIONS_MAX_AGE_MS = 60_000;
+const RECENT_MAX = 8;
+
+/** Flat options with full paths ("Work / Reading"), sorted by path; Unsorted first. */
+export function toOptions(collections: Collection[], unsortedTitle = 'Unsorted'): CollectionOption[] {
+  const byId = new Map(collections.map((c) => [c._id, c]));
+  const pathOf = (c: Collection): string[] => {
+    const path: string[] = [];
+    const seen = new Set<number>();
+    for (let cur: Collection | undefined = c; cur && !seen.has(cur._id); cur = cur.parent?.$id ? byId.get(cur.parent.$id) : undefined) {
+      seen.add(cur._id);
+      path.unshift(cur.title);
+    }
+    return path;
+  };
+  const items = collections.map((c) => ({
+    id: c._id,
+    title: c.title,
+    path: pathOf(c),
+    parentId: c.parent?.$id ?? null,
+    count: c.count,
+  }));
+  items.sort((a, b) => a.path.join('\u0000').localeCompare(b.path.join('\u0000'), undefined, { sensitivity: 'base' }));
+  return [{ id: UNSORTED, title: unsortedTitle, path: [unsortedTitle], parentId: null, count: 0 }, ...items];
+}
+
+export class CollectionsService {
+  private refreshing: Promise<CollectionOption[]> | null = null;
+
+  constructor(
+    private deps: {
+      api: TidemarkApi;
+      account: () => Promise<Account | null>;
+      now?: () => number;
+      unsortedTitle?: () => string;
+      onChange?: (view: CollectionsView) => void;
+    },
+  ) {}
+
+  private now() {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  private static owner(a: Account) {
+    return `${a.serverUrl}|${a.userId}`;
+  }
+
+  /** The cached list at once (fetching only when there is none), refreshing a stale one in the background. */
+  async view(refresh = false): Promise<CollectionsView> {
+    const account = await this.deps.account();
+    if (!account) return { items: [], recent: [] };
+    const cache = await collectionsCacheItem.getValue();
+    const fresh = cache && cache.owner === CollectionsService.owner(account);
+    let items: CollectionOption[];
+    if (fresh && !refresh) {
+      items = cache.items;
+      if (this.now() - cache.fetchedAt > COLLECTIONS_MAX_AGE_MS) this.refresh().catch(() => {});
+    } else {
+      try {
+        items = await this.refresh();
+      } catch (err) {
+        if (!fresh) throw err;
+        items = cache.items; // offline: the last known list
+      }
+    }
+    return { items, recent: await recentCollectionsItem.getValue() };
+  }
+
+  refresh(): Promise<CollectionOption[]> {
+    this.refreshing ??= (async () => {
+      const account = await this.deps.account();
+      if (!account) return [];
+      const items = toOptions(await this.deps.api.getCollections(), this.deps.unsortedTitle?.());
+      await collectionsCacheItem.setValue({ owner: CollectionsService.owner(account), items, fetchedAt: this.now() });
+      this.deps.onChange?.({ items, recent: await recentCollectionsItem.getValue() });
+      return items;
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  async create(title: string, parentId: number | null): Promise<CollectionOption> {
+    const created = await this.deps.api.createCollection({ title: title.trim(), ...(parentId ? { parent: { $id: parentId } } : {}) });
+    const items = await this.refresh().catch(() => null);
+    return (
+      items?.find((c) => c.id === created._id) ?? { id: created._id, title: created.title, path: [created.title], parentId, count: 0 }
+    );
+  }
+
+  async title(id: number): Promise<string | null> {
+    const cache = await collectionsCacheItem.getValue();
+    return cache?.items.find((c) => c.id === id)?.path.join(' / ') ?? null;
+  }
+
+  /** Puts `id` first in the recently used list. */
+  async used(id: number): Promise<void> {
+    const recent = await recentCollectionsItem.getValue();
+    await recentCollectionsItem.setValue([id, ...recent.filter((r) => r !== id)].slice(0, RECENT_MAX));
+  }
+
+  async forget(): Promise<void> {
+    await collectionsCacheItem.setValue(null);
+    await recentCollectionsItem.setValue([]);
+  }
+}

@@ -1,0 +1,162 @@
+// Keeps the saved-link index in step with the server: one full listing (paged) after sign-in, then
+// only the changes since the last cursor (GET /links?since=). The index is kept in IndexedDB, so a
+// restarted service worker has it at once. Until it is synced (first run, after sign-in, after an
+// error) lookups say "unknown" and the badge asks url/exists instead.
+import type { TidemarkApi } from '../api/client/index.js';
+import type { Account } from '../model.js';
+import { savedIndexRecord } from '../storage/items.js';
+import { IndexBuilder, SavedLinkIndex, type IndexHit } from './saved-index.js';
+
+export type IndexState = 'empty' | 'syncing' | 'ready' | 'error';
+
+export interface IndexSyncDeps {
+  api: TidemarkApi;
+  account: () => Promise<Account | null>;
+  now?: () => number;
+  pageSize?: number;
+  /** Called after a sync that changed the index (the badge refreshes open tabs). */
+  onSynced?: () => void;
+}
+
+export class SavedIndexService {
+  private index: SavedLinkIndex | null = null;
+  private owner: string | null = null;
+  private cursor = 0;
+  private syncedAt = 0;
+  private status: IndexState = 'empty';
+  private loading: Promise<void> | null = null;
+  private syncing: Promise<void> | null = null;
+  private readonly now: () => number;
+
+  constructor(private deps: IndexSyncDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  get state(): IndexState {
+    return this.status;
+  }
+
+  get lastSyncedAt(): number {
+    return this.syncedAt;
+  }
+
+  get size(): number {
+    return this.index?.size ?? 0;
+  }
+
+  private static ownerOf(account: Account): string {
+    return `${account.serverUrl}|${account.userId}`;
+  }
+
+  /** Loads the stored index once per service-worker life. */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      const account = await this.deps.account();
+      if (!account) return;
+      const snap = await savedIndexRecord.get().catch(() => undefined);
+      if (!snap || `${snap.serverUrl}|${snap.userId}` !== SavedIndexService.ownerOf(account)) return;
+      if (this.index) return; // a sync finished first
+      this.index = new SavedLinkIndex({ hashes: snap.hashes, ids: snap.ids, collections: snap.collections });
+      this.owner = SavedIndexService.ownerOf(account);
+      this.cursor = snap.cursor;
+      this.syncedAt = snap.syncedAt;
+      this.status = 'ready';
+    })();
+    return this.loading;
+  }
+
+  /**
+   * The bookmark saved under this link key: a hit, null (not saved), or undefined when the index
+   * cannot say (not synced, or the last sync failed).
+   */
+  lookup(key: string): IndexHit | null | undefined {
+    if (this.status !== 'ready' || !this.index) return undefined;
+    return this.index.lookup(key);
+  }
+
+  /** A save the extension just made (the next sync confirms it). */
+  noteSaved(id: number, key: string, collectionId: number): void {
+    this.index?.upsert(id, key, collectionId);
+  }
+
+  noteRemoved(id: number): void {
+    this.index?.remove(id);
+  }
+
+  /** Forgets everything (sign-out, another account). */
+  async reset(): Promise<void> {
+    this.index = null;
+    this.owner = null;
+    this.cursor = 0;
+    this.syncedAt = 0;
+    this.status = 'empty';
+    this.loading = null;
+    await savedIndexRecord.remove().catch(() => {});
+  }
+
+  /** Brings the index up to date. One sync at a time; a failure leaves the state 'error'. */
+  sync(): Promise<void> {
+    this.syncing ??= this.doSync().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  private async doSync(): Promise<void> {
+    await this.load();
+    const account = await this.deps.account();
+    if (!account) return;
+    const owner = SavedIndexService.ownerOf(account);
+    const previous = this.status;
+    if (previous !== 'ready') this.status = 'syncing';
+    try {
+      if (this.index && this.owner === owner) await this.syncChanges();
+      else await this.syncAll(owner);
+      this.status = 'ready';
+      this.syncedAt = this.now();
+      await this.persist(account);
+      this.deps.onSynced?.();
+    } catch (err) {
+      this.status = 'error';
+      throw err;
+    }
+  }
+
+  private async syncAll(owner: string): Promise<void> {
+    const limit = this.deps.pageSize ?? 5000;
+    const builder = new IndexBuilder();
+    let after = 0;
+    let cursor: number | null = null;
+    for (;;) {
+      const page = await this.deps.api.links({ after, limit });
+      cursor ??= page.cursor; // the first page's cursor: later changes come with `since`
+      for (const [id, key, col] of page.items) builder.add(id, key, col);
+      if (!page.more || page.items.length === 0) break;
+      after = page.items[page.items.length - 1][0];
+    }
+    this.index = builder.finish();
+    this.owner = owner;
+    this.cursor = cursor ?? 0;
+    // Changes made while paging are picked up right away.
+    await this.syncChanges();
+  }
+
+  private async syncChanges(): Promise<void> {
+    const limit = this.deps.pageSize ?? 5000;
+    for (;;) {
+      const page = await this.deps.api.links({ since: this.cursor, limit });
+      for (const id of page.removed ?? []) this.index!.remove(id);
+      for (const [id, key, col] of page.items) this.index!.upsert(id, key, col);
+      this.cursor = page.cursor;
+      if (!page.more) break;
+    }
+  }
+
+  private async persist(account: Account): Promise<void> {
+    if (!this.index) return;
+    const arrays = this.index.arrays();
+    await savedIndexRecord
+      .set({ serverUrl: account.serverUrl, userId: account.userId, cursor: this.cursor, syncedAt: this.syncedAt, ...arrays })
+      .catch(() => {});
+  }
+}

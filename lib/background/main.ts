@@ -1,0 +1,296 @@
+// The background service worker: wires the services together and registers every listener
+// synchronously (MV3 wakes the worker for an event only if its listener was added at startup).
+import { browser, type Browser } from 'wxt/browser';
+import { normalizeUrl } from '../api/url.js';
+import type { Bookmark } from '../api/types.js';
+import { t } from '../i18n.js';
+import type { Account, BookmarkRef } from '../model.js';
+import { emit } from '../messaging/client.js';
+import { createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
+import { badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
+import { Auth } from './auth.js';
+import { BadgeService } from './badge.js';
+import { BookmarksService } from './bookmarks.js';
+import { CollectionsService } from './collections.js';
+import { ExistsBatcher } from './exists-batcher.js';
+import { SavedIndexService } from './index-sync.js';
+import { viewOf, WriteQueue } from './queue.js';
+
+export const ALARM_DRAIN = 'queue-drain';
+export const ALARM_SYNC = 'index-sync';
+export const MENU_SAVE_PAGE = 'save-page';
+export const MENU_SAVE_LINK = 'save-link';
+export const MENU_SAVE_IMAGE = 'save-image';
+export const COMMAND_SAVE_PAGE = 'save-page';
+
+const TAGS_MAX_AGE_MS = 60_000;
+const SYNC_EVERY_MINUTES = 5;
+const DRAIN_EVERY_MINUTES = 0.5;
+
+export function startBackground() {
+  const auth = new Auth({ onChange: (account, reason, userInitiated) => void onAuthChanged(account, reason, userInitiated) });
+  const api = auth.api;
+  const account = () => auth.account();
+
+  const queue = new WriteQueue({
+    api,
+    account,
+    onChange: (view, pending) => {
+      emit('queueChanged', view);
+      void scheduleDrain(pending > 0);
+    },
+    onDelivered: (write, bookmark, id) => {
+      if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
+      else noteSaved(bookmark);
+      emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: null } });
+    },
+  });
+  const index = new SavedIndexService({ api, account, onSynced: () => void badge.refreshAll() });
+  const exists = new ExistsBatcher({ check: (urls) => api.urlExists(urls, { retries: 0 }) });
+  const collections = new CollectionsService({
+    api,
+    account,
+    unsortedTitle: () => t('collectionUnsorted'),
+    onChange: (view) => emit('collectionsChanged', view),
+  });
+  const badge = new BadgeService({
+    enabled: () => badgeEnabledItem.getValue(),
+    signedIn: async () => (await account()) !== null,
+    status: async (url) => {
+      const key = normalizeUrl(url);
+      if (!key) return { saved: false };
+      await index.load();
+      const hit = index.lookup(key);
+      if (hit !== undefined) return hit ? { saved: true, collectionId: hit.collectionId } : { saved: false };
+      const id = await exists.check(url);
+      return id === undefined ? undefined : { saved: id !== null };
+    },
+    collectionTitle: (id) => collections.title(id),
+  });
+
+  function noteSaved(bookmark: Bookmark) {
+    const key = normalizeUrl(bookmark.link);
+    if (!key) return;
+    index.noteSaved(bookmark._id, key, bookmark.collectionId);
+    exists.set(key, bookmark._id);
+    void badge.refreshAll();
+  }
+  function noteRemoved(id: number, link: string) {
+    index.noteRemoved(id);
+    const key = link ? normalizeUrl(link) : null;
+    if (key) exists.set(key, null);
+    else exists.invalidate();
+    void badge.refreshAll();
+  }
+
+  const bookmarks = new BookmarksService({
+    api,
+    queue,
+    account,
+    lookup: (key) => index.lookup(key),
+    onSaved: noteSaved,
+    onRemoved: noteRemoved,
+    usedCollection: (id) => collections.used(id),
+  });
+
+  async function scheduleDrain(pending: boolean) {
+    if (pending) {
+      const existing = await browser.alarms.get(ALARM_DRAIN);
+      if (!existing) await browser.alarms.create(ALARM_DRAIN, { periodInMinutes: DRAIN_EVERY_MINUTES, delayInMinutes: DRAIN_EVERY_MINUTES });
+    } else {
+      await browser.alarms.clear(ALARM_DRAIN);
+    }
+  }
+
+  async function ensureSyncAlarm() {
+    if (!(await browser.alarms.get(ALARM_SYNC))) await browser.alarms.create(ALARM_SYNC, { periodInMinutes: SYNC_EVERY_MINUTES });
+  }
+
+  async function onAuthChanged(acc: Account | null, reason: string | null, userInitiated: boolean) {
+    exists.invalidate();
+    await index.reset();
+    if (acc) {
+      await ensureSyncAlarm();
+      index.sync().catch(() => {});
+      collections.refresh().catch(() => {});
+      queue.drain().catch(() => {});
+    } else {
+      if (userInitiated) {
+        await queue.clear();
+        await collections.forget();
+        await tagsCacheItem.setValue(null);
+      }
+      await browser.alarms.clear(ALARM_SYNC);
+    }
+    emit('authChanged', { account: acc, signedOutReason: reason });
+    await badge.refreshAll();
+  }
+
+  const drainSoon = () => {
+    queue.drain().catch(() => {});
+  };
+
+  // --- handlers shared by listeners and (for tests) exposed on the worker ---
+
+  async function saveTabFromShortcut(tab: Browser.tabs.Tab | undefined) {
+    const target = tab?.id !== undefined ? tab : (await browser.tabs.query({ active: true, currentWindow: true }))[0];
+    if (target?.id === undefined) return;
+    try {
+      const result = await bookmarks.openForTab(target.id, { create: true });
+      if (result.state === 'saved') {
+        await badge.flash(target.id, result.queued ? 'queued' : 'saved', result.queued ? t('badgeQueued') : result.created ? t('badgeSaved') : t('badgeAlreadySaved'));
+      } else if (result.state === 'signed-out') {
+        await badge.flash(target.id, 'error', t('errorSignedOut'));
+      } else if (result.state === 'unsupported') {
+        await badge.flash(target.id, 'error', result.reason);
+      }
+    } catch (err) {
+      await badge.flash(target.id, 'error', (err as Error).message);
+    }
+  }
+
+  /** Feedback on the tab for a save that was not of the tab's own page, then the real badge again. */
+  async function flashThenRestore(tabId: number | undefined, outcome: 'saved' | 'queued' | 'exists' | 'error', title: string) {
+    if (tabId === undefined) return;
+    await badge.flash(tabId, outcome, title);
+    setTimeout(() => void badge.showForTab(tabId), 2500);
+  }
+
+  async function onMenuClicked(info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab) {
+    try {
+      if (info.menuItemId === MENU_SAVE_PAGE) return await saveTabFromShortcut(tab);
+      if (info.menuItemId === MENU_SAVE_LINK && info.linkUrl) {
+        const linkText = (info as { linkText?: string }).linkText;
+        const r = await bookmarks.saveLink(info.linkUrl, linkText || info.selectionText);
+        return await flashThenRestore(tab?.id, r.exists ? 'exists' : r.state, r.exists ? t('badgeLinkAlreadySaved') : r.state === 'queued' ? t('badgeQueued') : t('badgeLinkSaved'));
+      }
+      if (info.menuItemId === MENU_SAVE_IMAGE && info.srcUrl) {
+        const r = await bookmarks.saveImage(info.srcUrl, tab?.title);
+        return await flashThenRestore(tab?.id, r.state, r.state === 'queued' ? t('badgeQueued') : t('badgeImageSaved'));
+      }
+    } catch (err) {
+      await flashThenRestore(tab?.id, 'error', (err as Error).message);
+    }
+  }
+
+  async function onCommand(command: string, tab?: Browser.tabs.Tab) {
+    if (command === COMMAND_SAVE_PAGE) await saveTabFromShortcut(tab);
+  }
+
+  async function onAlarm(alarm: Browser.alarms.Alarm) {
+    if (alarm.name === ALARM_DRAIN) await queue.drain().catch(() => {});
+    if (alarm.name === ALARM_SYNC) await index.sync().catch(() => {});
+  }
+
+  function createMenus() {
+    browser.contextMenus.removeAll().then(() => {
+      browser.contextMenus.create({ id: MENU_SAVE_PAGE, title: t('menuSavePage'), contexts: ['page'] });
+      browser.contextMenus.create({ id: MENU_SAVE_LINK, title: t('menuSaveLink'), contexts: ['link'] });
+      browser.contextMenus.create({ id: MENU_SAVE_IMAGE, title: t('menuSaveImage'), contexts: ['image'] });
+    });
+  }
+
+  async function resolveRef(ref: BookmarkRef): Promise<number | null> {
+    const r = await queue.serverRef(ref);
+    return r.startsWith('b:') ? Number(r.slice(2)) : null;
+  }
+
+  const handlers: Handlers = {
+    getStatus: async () => ({
+      account: await account(),
+      signedOutReason: await signedOutReasonItem.getValue(),
+      serverUrl: await auth.serverUrl(),
+      queue: await queue.view(),
+    }),
+    popupOpened: async ({ tabId }) => {
+      const result = await bookmarks.openForTab(tabId);
+      if ((await queue.state()).entries.length) drainSoon();
+      return result;
+    },
+    saveTab: ({ tabId }) => bookmarks.openForTab(tabId, { create: true }),
+    updateBookmark: async ({ ref, changes }) => {
+      const result = await bookmarks.update(ref, changes);
+      emit('bookmarkWritten', { ref, result });
+      return result;
+    },
+    removeBookmark: ({ ref }) => bookmarks.remove(ref),
+    restoreBookmark: ({ ref, collectionId }) => bookmarks.restore(ref, collectionId),
+    listCollections: ({ refresh }) => collections.view(refresh),
+    createCollection: async ({ title, parentId }) => {
+      try {
+        return await collections.create(title, parentId);
+      } catch (err) {
+        throw new UserFacingError(t('errorCreateCollection', (err as Error).message));
+      }
+    },
+    listTags: async () => {
+      const acc = await account();
+      if (!acc) return [];
+      const owner = `${acc.serverUrl}|${acc.userId}`;
+      const cache = await tagsCacheItem.getValue();
+      const fresh = cache?.owner === owner ? cache : null;
+      const load = async () => {
+        const items = await api.getTags();
+        await tagsCacheItem.setValue({ owner, items, fetchedAt: Date.now() });
+        return items;
+      };
+      if (fresh) {
+        if (Date.now() - fresh.fetchedAt > TAGS_MAX_AGE_MS) load().catch(() => {});
+        return fresh.items;
+      }
+      return load().catch(() => []);
+    },
+    suggestTags: async ({ ref }) => {
+      const id = await resolveRef(ref);
+      if (id === null) return [];
+      return api.suggestTags(id).catch(() => []);
+    },
+    getQueue: () => queue.view(),
+    drainQueue: async () => {
+      await queue.drain().catch(() => {});
+      return queue.view();
+    },
+    signIn: ({ serverUrl }) => auth.signInWithOAuth(serverUrl),
+    useTestToken: ({ serverUrl, token }) => auth.signInWithTestToken(serverUrl, token),
+    signOut: async () => {
+      await auth.signOut();
+      return null;
+    },
+  };
+
+  // --- listeners: all registered synchronously, before any await ---
+  browser.runtime.onMessage.addListener(
+    createMessageListener(handlers, () => ({ id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') }), (msg) =>
+      console.warn(`Tidemark: ${msg}`),
+    ),
+  );
+  browser.runtime.onInstalled.addListener(() => createMenus());
+  browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClicked(info, tab));
+  browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
+  browser.alarms.onAlarm.addListener((alarm) => void onAlarm(alarm));
+  browser.tabs.onActivated.addListener(({ tabId }) => void badge.showForTab(tabId));
+  browser.tabs.onUpdated.addListener((tabId, change, tab) => {
+    if (change.url || change.status === 'complete') void badge.showForTab(tabId, tab.url);
+  });
+  browser.tabs.onRemoved.addListener((tabId) => badge.forget(tabId));
+  browser.permissions.onAdded.addListener(() => void badge.refreshAll());
+  badgeEnabledItem.watch(() => void badge.refreshAll());
+  globalThis.addEventListener?.('online', drainSoon);
+
+  // --- start-up work (after the listeners) ---
+  void (async () => {
+    await index.load();
+    if (!(await account())) return;
+    await ensureSyncAlarm();
+    if ((await queue.state()).entries.length) {
+      await scheduleDrain(true);
+      drainSoon();
+    }
+    if (index.state !== 'ready' || Date.now() - index.lastSyncedAt > 60_000) await index.sync().catch(() => {});
+    else await badge.refreshAll();
+  })();
+
+  return { auth, api, queue, index, badge, bookmarks, collections, handlers, onMenuClicked, onCommand, onAlarm, viewOf };
+}
+
+export type BackgroundApp = ReturnType<typeof startBackground>;

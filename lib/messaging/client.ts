@@ -1,0 +1,38 @@
+// The pages' side of the protocol (popup, options): typed requests to the background, and the
+// background's broadcast events.
+import { browser } from 'wxt/browser';
+import type { DataOf, EventEnvelope, EventMap, MessageType, Reply, ResultOf } from './protocol.js';
+import { isEventEnvelope } from './protocol.js';
+
+export class MessageError extends Error {
+  constructor(
+    message: string,
+    readonly kind: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function send<K extends MessageType>(type: K, data: DataOf<K>): Promise<ResultOf<K>> {
+  const reply = (await browser.runtime.sendMessage({ type, data })) as Reply<ResultOf<K>> | undefined;
+  if (!reply) throw new MessageError('Tidemark\'s background did not answer. Reload the extension and try again.', 'no-answer');
+  if (!reply.ok) throw new MessageError(reply.error.message, reply.error.kind);
+  return reply.value;
+}
+
+/** Calls `cb` for each broadcast of `event` from the background; returns the unsubscribe function. */
+export function onEvent<E extends keyof EventMap>(event: E, cb: (data: EventMap[E]) => void): () => void {
+  const listener = (message: unknown, sender: { id?: string; tab?: unknown }) => {
+    if (sender.id !== browser.runtime.id || sender.tab) return undefined;
+    if (isEventEnvelope(message) && message.event === event) cb(message.data as EventMap[E]);
+    return undefined;
+  };
+  browser.runtime.onMessage.addListener(listener);
+  return () => browser.runtime.onMessage.removeListener(listener);
+}
+
+/** Background: tells every open page. Nobody listening (no popup open) is fine. */
+export function emit<E extends keyof EventMap>(event: E, data: EventMap[E]): void {
+  const envelope: EventEnvelope<E> = { event, data };
+  browser.runtime.sendMessage(envelope).catch(() => {});
+}

@@ -1,0 +1,136 @@
+// THE message protocol of the extension: every runtime message between the popup, the options page,
+// content scripts and the background is declared here, with who may send it and a check of its
+// payload. The background (lib/messaging/router.ts) refuses anything that does not match.
+import type { Tag } from '../api/types.js';
+import type { Account, BookmarkChanges, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
+import * as v from './validate.js';
+
+/** Who sent a message: one of the extension's own pages, or a content script in a web page. */
+export type SenderKind = 'page' | 'content';
+
+/** What the page looks like, read from its metadata (or the tab's title and URL). */
+export interface PageInfo {
+  url: string;
+  title: string;
+  excerpt: string;
+  cover: string;
+}
+
+export type PopupOpenResult =
+  | { state: 'signed-out'; reason: string | null }
+  | { state: 'unsupported'; reason: string }
+  /** Not saved and "save on open" is off: the popup offers a Save button. */
+  | { state: 'unsaved'; page: PageInfo }
+  /** `created`: saved just now; `queued`: the server is unreachable and the save waits in the queue. */
+  | { state: 'saved'; bookmark: BookmarkDraft; created: boolean; queued: boolean };
+
+export type WriteResult = { state: 'saved' | 'queued'; bookmark: BookmarkDraft | null };
+
+export interface CollectionsView {
+  items: CollectionOption[];
+  /** Most recently used collection ids, newest first. */
+  recent: number[];
+}
+
+export interface QueueView {
+  entries: Pick<QueuedWrite, 'op' | 'label' | 'queuedAt' | 'attempts'>[];
+  failures: FailedWrite[];
+}
+
+export interface StatusView {
+  account: Account | null;
+  signedOutReason: string | null;
+  serverUrl: string;
+  queue: QueueView;
+}
+
+interface Message<Data, Result> {
+  data: Data;
+  result: Result;
+}
+
+export interface ProtocolMap {
+  getStatus: Message<null, StatusView>;
+  /** The popup opened on tab `tabId`: find or create its bookmark. */
+  popupOpened: Message<{ tabId: number }, PopupOpenResult>;
+  /** The popup's Save button (when "save on open" is off). */
+  saveTab: Message<{ tabId: number }, PopupOpenResult>;
+  updateBookmark: Message<{ ref: BookmarkRef; changes: BookmarkChanges }, WriteResult>;
+  removeBookmark: Message<{ ref: BookmarkRef }, WriteResult>;
+  /** Undo of Remove: moves the bookmark back out of Trash. */
+  restoreBookmark: Message<{ ref: BookmarkRef; collectionId: number }, WriteResult>;
+  listCollections: Message<{ refresh: boolean }, CollectionsView>;
+  createCollection: Message<{ title: string; parentId: number | null }, CollectionOption>;
+  listTags: Message<null, Tag[]>;
+  suggestTags: Message<{ ref: BookmarkRef }, string[]>;
+  getQueue: Message<null, QueueView>;
+  /** Send queued writes now. */
+  drainQueue: Message<null, QueueView>;
+  signIn: Message<{ serverUrl: string }, Account>;
+  useTestToken: Message<{ serverUrl: string; token: string }, Account>;
+  signOut: Message<null, null>;
+}
+
+export type MessageType = keyof ProtocolMap;
+export type DataOf<K extends MessageType> = ProtocolMap[K]['data'];
+export type ResultOf<K extends MessageType> = ProtocolMap[K]['result'];
+
+/** The envelope on the wire. */
+export interface Envelope<K extends MessageType = MessageType> {
+  type: K;
+  data: DataOf<K>;
+}
+
+/** Answers carry errors as data: thrown errors lose their kind on the way through the browser. */
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: { message: string; kind: string } };
+
+const changes = v.object({
+  title: v.optional(v.str(10_000)),
+  excerpt: v.optional(v.str(100_000)),
+  note: v.optional(v.str(100_000)),
+  tags: v.optional(v.array(v.str(200, 1), 500)),
+  important: v.optional(v.bool),
+  collectionId: v.optional(v.int()),
+});
+const tabId = v.object({ tabId: v.int(0) });
+
+/** Per message: which senders may send it and what its payload must look like. */
+export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v.Check } } = {
+  getStatus: { from: ['page'], data: v.nothing },
+  popupOpened: { from: ['page'], data: tabId },
+  saveTab: { from: ['page'], data: tabId },
+  updateBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, changes }) },
+  removeBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef }) },
+  restoreBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, collectionId: v.int() }) },
+  listCollections: { from: ['page'], data: v.object({ refresh: v.bool }) },
+  createCollection: { from: ['page'], data: v.object({ title: v.str(500, 1), parentId: v.nullable(v.int(1)) }) },
+  listTags: { from: ['page'], data: v.nothing },
+  suggestTags: { from: ['page'], data: v.object({ ref: v.bookmarkRef }) },
+  getQueue: { from: ['page'], data: v.nothing },
+  drainQueue: { from: ['page'], data: v.nothing },
+  signIn: { from: ['page'], data: v.object({ serverUrl: v.httpUrl }) },
+  useTestToken: { from: ['page'], data: v.object({ serverUrl: v.httpUrl, token: v.str(500, 8) }) },
+  signOut: { from: ['page'], data: v.nothing },
+};
+
+/** Background -> pages notifications (broadcast; pages re-read what changed). */
+export interface EventMap {
+  authChanged: { account: Account | null; signedOutReason: string | null };
+  queueChanged: QueueView;
+  /** A write finished: the popup updates its Saving/Saved/Queued state. */
+  bookmarkWritten: { ref: BookmarkRef; result: WriteResult };
+  collectionsChanged: CollectionsView;
+}
+
+export interface EventEnvelope<E extends keyof EventMap = keyof EventMap> {
+  event: E;
+  data: EventMap[E];
+}
+
+export function isEnvelope(x: unknown): x is { type: string; data: unknown } {
+  return !!x && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string' && Object.hasOwn(RULES, (x as { type: string }).type);
+}
+
+export function isEventEnvelope(x: unknown): x is EventEnvelope {
+  return !!x && typeof x === 'object' && typeof (x as { event?: unknown }).event === 'string';
+}

@@ -1,0 +1,72 @@
+// The background's side of the protocol: checks who sent a message and what it carries, then runs
+// its handler. Registered synchronously; answers by returning a Promise (never an async listener).
+import type { Browser } from 'wxt/browser';
+import { isEnvelope, RULES, type DataOf, type MessageType, type Reply, type ResultOf, type SenderKind } from './protocol.js';
+
+type Sender = Browser.runtime.MessageSender;
+
+export type Handlers = {
+  [K in MessageType]: (data: DataOf<K>, sender: Sender) => Promise<ResultOf<K>> | ResultOf<K>;
+};
+
+export interface ExtensionIdentity {
+  /** runtime.id */
+  id: string;
+  /** runtime.getURL('/') */
+  baseUrl: string;
+}
+
+/**
+ * One of the extension's own pages (popup, options, also when opened in a tab), a content script of
+ * this extension in a web page, or null for anything else (another extension, a web page).
+ */
+export function classifySender(sender: Sender, self: ExtensionIdentity): SenderKind | null {
+  if (sender.id !== self.id) return null;
+  const url = sender.url ?? '';
+  if (url.startsWith(self.baseUrl)) return 'page';
+  if (sender.tab && /^https?:/.test(url)) return 'content';
+  return null;
+}
+
+/** An error whose message is meant for the person using the extension. */
+export class UserFacingError extends Error {
+  constructor(
+    message: string,
+    readonly kind = 'error',
+  ) {
+    super(message);
+  }
+}
+
+function fail(message: string, kind: string): Reply<never> {
+  return { ok: false, error: { message, kind } };
+}
+
+/**
+ * A `runtime.onMessage` listener. Messages that are not ours (events the background itself
+ * broadcasts, other shapes) get `undefined`, so the browser does not wait for an answer.
+ */
+export function createMessageListener(handlers: Handlers, self: () => ExtensionIdentity, log: (msg: string) => void = () => {}) {
+  return (message: unknown, sender: Sender): Promise<Reply<unknown>> | undefined => {
+    if (!isEnvelope(message)) return undefined;
+    const type = message.type as MessageType;
+    const rule = RULES[type];
+    const kind = classifySender(sender, self());
+    if (!kind || !rule.from.includes(kind)) {
+      log(`refused ${type} from ${sender.url ?? sender.id ?? 'unknown sender'}`);
+      return Promise.resolve(fail(`The message "${type}" is not accepted from this sender.`, 'forbidden'));
+    }
+    const problem = rule.data(message.data ?? null, 'data');
+    if (problem) return Promise.resolve(fail(`Invalid "${type}" message: ${problem}.`, 'invalid'));
+    const handler = handlers[type] as (data: unknown, sender: Sender) => unknown;
+    return Promise.resolve()
+      .then(() => handler(message.data ?? null, sender))
+      .then(
+        (value): Reply<unknown> => ({ ok: true, value: value ?? null }),
+        (err: unknown): Reply<unknown> => {
+          const e = err as { message?: string; kind?: string };
+          return fail(e?.message || 'Something went wrong in Tidemark.', e?.kind ?? 'error');
+        },
+      );
+  };
+}

@@ -1,0 +1,121 @@
+// Shapes the extension keeps and passes around (background <-> popup/options). Server resource
+// types come from lib/api/types.ts; these are the extension's own views of them.
+import type { Bookmark, BookmarkCreate, BookmarkUpdate } from './api/types.js';
+
+/**
+ * Names a bookmark for a write: `b:<id>` once the server has it, `l:<local id>` while its create
+ * is still in the offline queue.
+ */
+export type BookmarkRef = `b:${number}` | `l:${string}`;
+
+export const refOf = (id: number): BookmarkRef => `b:${id}`;
+export const isLocalRef = (ref: BookmarkRef): ref is `l:${string}` => ref.startsWith('l:');
+export function serverIdOf(ref: BookmarkRef): number | null {
+  return ref.startsWith('b:') ? Number(ref.slice(2)) : null;
+}
+
+/** The signed-in account as shown in the UI (no secrets). */
+export interface Account {
+  userId: number;
+  name: string;
+  email: string;
+  serverUrl: string;
+  method: 'oauth' | 'test-token';
+}
+
+/** The long-lived credential, kept in the extension's IndexedDB (trusted contexts only). */
+export type Credential =
+  | { kind: 'oauth'; serverUrl: string; refreshToken: string }
+  | { kind: 'test-token'; serverUrl: string; token: string };
+
+/** The short-lived access token, in storage.session (trusted contexts only, gone on browser exit). */
+export interface SessionToken {
+  serverUrl: string;
+  token: string;
+  /** Epoch ms; null for test tokens, which do not expire. */
+  expiresAt: number | null;
+}
+
+/** A collection as the picker shows it. */
+export interface CollectionOption {
+  id: number;
+  title: string;
+  /** Titles from the root down, e.g. ["Work", "Reading"]. */
+  path: string[];
+  parentId: number | null;
+  count: number;
+}
+
+/** What the popup's form edits. */
+export interface BookmarkDraft {
+  ref: BookmarkRef;
+  link: string;
+  title: string;
+  excerpt: string;
+  note: string;
+  tags: string[];
+  important: boolean;
+  collectionId: number;
+  cover: string;
+  removed: boolean;
+}
+
+export function draftOf(b: Bookmark): BookmarkDraft {
+  return {
+    ref: refOf(b._id),
+    link: b.link,
+    title: b.title,
+    excerpt: b.excerpt,
+    note: b.note,
+    tags: b.tags,
+    important: b.important,
+    collectionId: b.collectionId,
+    cover: b.cover,
+    removed: b.removed,
+  };
+}
+
+/** Fields the popup changes on a bookmark. */
+export type BookmarkChanges = Partial<Pick<BookmarkDraft, 'title' | 'excerpt' | 'note' | 'tags' | 'important' | 'collectionId'>>;
+
+export function toUpdateBody(changes: BookmarkChanges): BookmarkUpdate {
+  const { collectionId, ...rest } = changes;
+  const body: BookmarkUpdate = { ...rest };
+  if (collectionId !== undefined) body.collection = { $id: collectionId };
+  return body;
+}
+
+/** One write waiting in the offline queue. */
+export type QueuedWrite =
+  | { seq: number; op: 'create'; ref: `l:${string}`; body: BookmarkCreate; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
+  | { seq: number; op: 'update'; ref: BookmarkRef; body: BookmarkUpdate; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
+  | { seq: number; op: 'remove'; ref: BookmarkRef; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number };
+
+/** A queued write the server refused for good (shown to the user, then dropped). */
+export interface FailedWrite {
+  op: QueuedWrite['op'];
+  label: string;
+  message: string;
+  at: number;
+}
+
+export interface QueueState {
+  nextSeq: number;
+  entries: QueuedWrite[];
+  /** Local ref -> server id, once the queued create went through. */
+  resolved: Record<string, number>;
+  failures: FailedWrite[];
+}
+
+export const EMPTY_QUEUE: QueueState = { nextSeq: 1, entries: [], resolved: {}, failures: [] };
+
+/** The persisted saved-link index (see lib/background/saved-index.ts). */
+export interface SavedIndexSnapshot {
+  serverUrl: string;
+  userId: number;
+  cursor: number;
+  syncedAt: number;
+  hashes: Float64Array;
+  ids: Int32Array;
+  collections: Int32Array;
+}
