@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { providersFromEnv, type ProvidersConfig } from './services/oauth/providers.js';
+import { smtpFromEnv, type SmtpSettings } from './services/mail/settings.js';
 
 /** Everything the service can be configured with. CLI flags and environment fill it in. */
 export interface ServerConfig {
@@ -35,6 +36,18 @@ export interface ServerConfig {
   };
   /** Outside providers users can connect (client id/secret per provider); unset ones answer 400. */
   oauthProviders: ProvidersConfig;
+  /**
+   * Outbound mail (sharing invitations). Unset: each message is written as an .eml file to
+   * `<dataDir>/outbox/` and the join link is logged. Environment: TIDEMARK_SMTP_HOST and friends.
+   */
+  smtp?: SmtpSettings;
+  /** Days an invitation's join link stays valid (TIDEMARK_INVITATION_TTL_DAYS, default 14). */
+  invitationTtlDays: number;
+}
+
+function positiveNumber(value: string | undefined, fallback: number): number {
+  const n = value ? Number(value) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
 export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
@@ -50,6 +63,9 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     oauth: { maxTokensPerApp: 10_000, accessTokenTtlMs: 14 * 24 * 3600_000, codeTtlMs: 10 * 60_000 },
     web: { sessionTtlMs: 30 * 24 * 3600_000, maxFailuresPerAccount: 5, maxFailuresPerIp: 20, throttleWindowMs: 15 * 60_000 },
     oauthProviders: providersFromEnv(process.env),
+    publicUrl: process.env.TIDEMARK_PUBLIC_URL || undefined,
+    smtp: smtpFromEnv(process.env),
+    invitationTtlDays: positiveNumber(process.env.TIDEMARK_INVITATION_TTL_DAYS, 14),
     ...overrides,
   };
 }

@@ -40,14 +40,51 @@ export class AccessRepository {
 
   /**
    * The role `userId` holds on any of `collectionIds` through sharing (nearest first wins), or null.
-   * Sharing (a later migration) fills this in; until then nobody but the owner has a role.
+   * `collectionIds` is a chain: the collection first, then its ancestors.
    */
-  async sharedRole(_userId: number, _collectionIds: number[]): Promise<'member' | 'viewer' | null> {
-    return null;
+  async sharedRole(userId: number, collectionIds: number[]): Promise<'member' | 'viewer' | null> {
+    const grants = await this.sharedGrants(userId, collectionIds);
+    return grants.length ? grants[0].role : null;
+  }
+
+  /** The caller's share rows on the chain `collectionIds` (collection first, then ancestors), nearest first. */
+  async sharedGrants(userId: number, collectionIds: number[]): Promise<{ collection_id: number; role: 'member' | 'viewer' }[]> {
+    if (collectionIds.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT collection_id, role FROM collaborators
+          WHERE user_id = ? AND collection_id IN (${collectionIds.map(() => '?').join(',')})`,
+      )
+      .all(userId, ...collectionIds) as { collection_id: number; role: 'member' | 'viewer' }[];
+    const at = new Map(collectionIds.map((id, i) => [id, i]));
+    return rows.sort((a, b) => at.get(a.collection_id)! - at.get(b.collection_id)!);
+  }
+
+  /** The nearest collection of the chain `collectionIds` that has any collaborator, or null. */
+  async nearestShared(collectionIds: number[]): Promise<number | null> {
+    if (collectionIds.length === 0) return null;
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT collection_id FROM collaborators
+          WHERE collection_id IN (${collectionIds.map(() => '?').join(',')})`,
+      )
+      .all(...collectionIds) as { collection_id: number }[];
+    const shared = new Set(rows.map((r) => r.collection_id));
+    return collectionIds.find((id) => shared.has(id)) ?? null;
   }
 
   /** Ids of other users' collections shared with `userId`, including their descendants. */
-  async sharedCollectionIds(_userId: number): Promise<number[]> {
-    return [];
+  async sharedCollectionIds(userId: number): Promise<number[]> {
+    const rows = this.db
+      .prepare(
+        `WITH RECURSIVE tree(id, depth) AS (
+           SELECT s.collection_id, 0 FROM collaborators s JOIN collections c ON c.id = s.collection_id
+            WHERE s.user_id = ? AND c.user_id <> ?
+           UNION
+           SELECT c.id, tree.depth + 1 FROM collections c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64)
+         SELECT DISTINCT id FROM tree ORDER BY id`,
+      )
+      .all(userId, userId) as { id: number }[];
+    return rows.map((r) => r.id);
   }
 }

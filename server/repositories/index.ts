@@ -6,6 +6,7 @@ import { BookmarksRepository } from './bookmarks.js';
 import { CollectionsRepository } from './collections.js';
 import { FullTextIndex } from './fts.js';
 import { HighlightsRepository } from './highlights.js';
+import { SharingRepository } from './sharing.js';
 import { StatsRepository } from './stats.js';
 import { TagsRepository } from './tags.js';
 import { TokensRepository } from './tokens.js';
@@ -27,6 +28,7 @@ export interface Repositories {
   highlights: HighlightsRepository;
   tags: TagsRepository;
   stats: StatsRepository;
+  sharing: SharingRepository;
 }
 
 export function createRepositories(db: Db, clock: Clock): Repositories {
@@ -43,5 +45,6 @@ export function createRepositories(db: Db, clock: Clock): Repositories {
     highlights: new HighlightsRepository(db, clock, fts),
     tags: new TagsRepository(db, clock, fts),
     stats: new StatsRepository(db),
+    sharing: new SharingRepository(db, clock),
   };
 }

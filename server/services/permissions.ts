@@ -1,5 +1,5 @@
 import { ACCESS_LEVEL, SYSTEM_COLLECTION_IDS } from '../../lib/api/constants.js';
-import { ApiError, forbidden, notFound } from '../errors.js';
+import { ApiError, badRequest, forbidden, notFound } from '../errors.js';
 import type { AccessRepository } from '../repositories/access.js';
 
 export type Role = 'owner' | 'member' | 'viewer' | 'public' | 'none';
@@ -13,7 +13,32 @@ export interface CollectionAccess {
   level: number;
   /** Whether the caller may drag (reorder, move) the collection. */
   draggable: boolean;
+  /**
+   * For the owner and collaborators: the nearest collection of the chain (this one or an ancestor)
+   * that is shared with anyone, whose collaborators apply here. Null when not shared, or when the
+   * caller is no collaborator.
+   */
+  sharedVia: number | null;
+  /**
+   * True when the caller is a collaborator through a share on this very collection and on none of
+   * its ancestors: the caller cannot see the parent, so for them this collection is a root.
+   */
+  sharedRoot: boolean;
 }
+
+/** What a sharing request wants to do; each has its own rule. */
+export type SharingAction =
+  /** POST /collection/{id}/sharing: owners and members. */
+  | 'invite'
+  /** GET /collection/{id}/sharing: the owner and every collaborator. */
+  | 'list'
+  /** Changing roles, removing others, unsharing: the owner only. */
+  | 'manage'
+  /** Leaving: a member or viewer. */
+  | 'leave';
+
+/** The exact text the contract gives for an invite without the right to. */
+export const NO_INVITE_PERMISSION = 'you dont have permissions to invite more people';
 
 const LEVEL: Record<Role, number> = {
   owner: ACCESS_LEVEL.owner,
@@ -45,19 +70,34 @@ export class Permissions {
   async collection(userId: number | null, collectionId: number): Promise<CollectionAccess> {
     if ((SYSTEM_COLLECTION_IDS as readonly number[]).includes(collectionId)) {
       if (userId === null) throw unauthenticated();
-      return { collectionId, ownerId: userId, role: 'owner', level: LEVEL.owner, draggable: false };
+      return { collectionId, ownerId: userId, role: 'owner', level: LEVEL.owner, draggable: false, sharedVia: null, sharedRoot: false };
     }
     const chain = await this.access.collectionWithAncestors(collectionId);
     if (chain.length === 0) throw notFound();
     const ownerId = chain[0].user_id;
+    const ids = chain.map((c) => c.id);
     let role: Role = 'none';
+    let sharedRoot = false;
     if (userId !== null && ownerId === userId) role = 'owner';
     else if (userId !== null) {
-      const shared = await this.access.sharedRole(userId, chain.map((c) => c.id));
-      if (shared) role = shared;
+      // Shares are inherited down the tree; the nearest one decides the role.
+      const grants = await this.access.sharedGrants(userId, ids);
+      if (grants.length) {
+        role = grants[0].role;
+        sharedRoot = grants.every((g) => g.collection_id === collectionId);
+      }
     }
     if (role === 'none' && chain[0].public) role = 'public';
-    return { collectionId, ownerId, role, level: LEVEL[role], draggable: role === 'owner' || role === 'member' };
+    const collaborator = role === 'owner' || role === 'member' || role === 'viewer';
+    return {
+      collectionId,
+      ownerId,
+      role,
+      level: LEVEL[role],
+      draggable: role === 'owner' || role === 'member',
+      sharedVia: collaborator ? await this.access.nearestShared(ids) : null,
+      sharedRoot,
+    };
   }
 
   /** Throws 401 (no token and not public), 403 (no right) or 404 (no such collection). */
@@ -79,7 +119,15 @@ export class Permissions {
     if (loc.collection_id < 0) {
       if (userId === null) throw unauthenticated();
       if (loc.user_id !== userId) throw forbidden('You do not have access to this bookmark');
-      return { collectionId: loc.collection_id, ownerId: userId, role: 'owner', level: LEVEL.owner, draggable: true };
+      return {
+        collectionId: loc.collection_id,
+        ownerId: userId,
+        role: 'owner',
+        level: LEVEL.owner,
+        draggable: true,
+        sharedVia: null,
+        sharedRoot: false,
+      };
     }
     return this.requireCollection(userId, loc.collection_id, need);
   }
@@ -87,5 +135,44 @@ export class Permissions {
   /** Collections of other users the caller can read through sharing (for search across "all"). */
   async sharedCollectionIds(userId: number): Promise<number[]> {
     return this.access.sharedCollectionIds(userId);
+  }
+
+  /**
+   * Sharing rules (contract: Calls and permissions). Owners and members invite; the owner and every
+   * collaborator see the collaborator list; only the owner changes roles, removes others and
+   * unshares; members and viewers may leave. System collections cannot be shared (400); unknown
+   * collections are 404; anyone else is refused with 403.
+   */
+  async requireSharing(userId: number | null, collectionId: number, action: SharingAction): Promise<CollectionAccess> {
+    if ((SYSTEM_COLLECTION_IDS as readonly number[]).includes(collectionId)) {
+      throw new ApiError(400, `Collection ${collectionId} is a system collection (0 All, -1 Unsorted, -99 Trash) and cannot be shared. Share one of your own collections.`);
+    }
+    const access = await this.collection(userId, collectionId);
+    if (userId === null) throw unauthenticated();
+    const { role } = access;
+    switch (action) {
+      case 'invite':
+        if (role !== 'owner' && role !== 'member') throw forbidden(NO_INVITE_PERMISSION);
+        break;
+      case 'list':
+        if (role !== 'owner' && role !== 'member' && role !== 'viewer') throw forbidden('You do not have access to this collection');
+        break;
+      case 'manage':
+        if (role === 'member' || role === 'viewer') {
+          throw forbidden('Only the owner of this collection can change roles, remove collaborators or unshare it.');
+        }
+        if (role !== 'owner') throw forbidden('You do not have access to this collection');
+        break;
+      case 'leave':
+        if (role === 'owner') throw badRequest('You own this collection and cannot leave it: unshare it instead, or remove collaborators one by one.');
+        if (role !== 'member' && role !== 'viewer') throw forbidden('You are not a collaborator of this collection.');
+        break;
+    }
+    return access;
+  }
+
+  /** Collaborator emails are hidden from read-only callers (contract: Collaborator.email). */
+  seesCollaboratorEmails(access: CollectionAccess): boolean {
+    return access.role === 'owner' || access.role === 'member';
   }
 }
