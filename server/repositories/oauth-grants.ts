@@ -26,6 +26,7 @@ export interface IssuedPair {
   accessToken: string;
   refreshToken: string;
   accessTokenId: number;
+  issuedAt: number;
   expiresAt: number;
   grantId: number;
 }
@@ -60,7 +61,7 @@ export class OAuthGrantsRepository {
     this.db
       .prepare('INSERT INTO oauth_refresh_tokens (grant_id, token_hash, access_token_id, created_at) VALUES (?, ?, ?, ?)')
       .run(grantId, hashSecret(refreshToken), accessTokenId, now);
-    return { accessToken, refreshToken, accessTokenId, expiresAt, grantId };
+    return { accessToken, refreshToken, accessTokenId, issuedAt: now, expiresAt, grantId };
   }
 
   /** Starts a grant from an exchanged code and issues its first access and refresh tokens. */

@@ -64,7 +64,7 @@ describe('registering an application', () => {
 
   it('refuses bad names, client types and redirect URLs with the reason', async () => {
     const dev = await developer('console-bad@example.test');
-    const cases: [Record<string, string>, RegExp][] = [
+    const cases: [{ name: string; redirect_uris: string; kind: string }, RegExp][] = [
       [{ name: '', redirect_uris: 'https://a.example/cb', kind: 'confidential' }, /Enter a name/],
       [{ name: 'A', redirect_uris: 'https://a.example/cb', kind: 'weird' }, /Choose the client type/],
       [{ name: 'A', redirect_uris: '', kind: 'public' }, /at least one redirect URL/],

@@ -70,7 +70,8 @@ export async function authenticateClient(app: FastifyInstance, params: TokenPara
 function response(app: FastifyInstance, pair: IssuedPair): TokenResponseBody {
   // Advertise one second less than the true lifetime (the reference service says 1209599 for two
   // weeks), so a client that refreshes at `expires_in` never sends an already-expired token.
-  const expiresIn = Math.max(0, Math.floor((pair.expiresAt - app.config.clock.now()) / 1000) - 1);
+  // (Taken from the lifetime, not from "expiry minus now", which can lose a millisecond in between.)
+  const expiresIn = Math.max(0, Math.floor((pair.expiresAt - pair.issuedAt) / 1000) - 1);
   return {
     access_token: pair.accessToken,
     refresh_token: pair.refreshToken,
