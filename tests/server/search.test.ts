@@ -50,6 +50,14 @@ beforeAll(async () => {
   db.prepare('UPDATE bookmarks SET broken = 1 WHERE id = ?').run(id.dupA);
   db.prepare("UPDATE bookmarks SET lang = 'en' WHERE id IN (?, ?)").run(id.rust, id.js);
   db.prepare("UPDATE bookmarks SET lang = 'de' WHERE id = ?").run(id.cake);
+  // The upload route (PUT /bookmark/file) records an uploaded file like this; a cover is not a file.
+  const file = db.prepare(
+    `INSERT INTO files (id, user_id, kind, bookmark_id, name, mime, size, sha256, path, created)
+     VALUES (?, ?, ?, ?, 'manual.pdf', 'application/pdf', 10, '', ?, '2021-06-01T00:00:00.000Z')`,
+  );
+  const owner = (db.prepare('SELECT user_id FROM bookmarks WHERE id = ?').get(id.pdf) as { user_id: number }).user_id;
+  file.run('searchtestfile1', owner, 'file', id.pdf, 'search-test/1');
+  file.run('searchtestcover', owner, 'cover', id.cake, 'search-test/2');
   // Another user's bookmark never shows up.
   const other = await s.createUser();
   await s.api('POST', '/bookmark', { token: other.token, body: { link: 'https://blog.rust-lang.org/other', title: 'Rust ownership too' } });

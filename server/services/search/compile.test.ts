@@ -73,6 +73,13 @@ beforeAll(() => {
   seed('dup1', { title: 'Same page', link: 'https://dup.example.net/a', broken: true });
   seed('dup2', { title: 'Same page again', link: 'https://dup.example.net/a', type: 'video' });
   seed('file', { title: 'Upload', link: 'https://tidemark.test/files/abc.pdf', type: 'document', lang: 'fr' });
+  // An uploaded file, and a cover (which does not make a bookmark a file).
+  const file = db.prepare(
+    `INSERT INTO files (id, user_id, kind, bookmark_id, name, mime, size, sha256, path, created)
+     VALUES (?, 1, ?, ?, 'x', 'application/pdf', 1, '', ?, '2024-01-01T00:00:00.000Z')`,
+  );
+  file.run('f1', 'file', ids.file, 'p1');
+  file.run('f2', 'cover', ids.cake, 'p2');
   new FullTextIndex(db).reindex(Object.values(ids));
 });
 afterAll(() => {

@@ -52,8 +52,9 @@ const FLAG_SQL: Record<FlagName, string> = {
   notag: 'NOT EXISTS (SELECT 1 FROM bookmark_tags bt WHERE bt.bookmark_id = b.id)',
   note: "b.note <> ''",
   highlights: 'EXISTS (SELECT 1 FROM highlights h WHERE h.bookmark_id = b.id)',
-  // Uploaded files are served from /files/ on this service and saved as documents or images.
-  file: "(b.type IN ('document', 'image') AND b.link LIKE '%/files/%')",
+  // A bookmark made from an uploaded file (PUT /bookmark/file) owns a `files` row of kind 'file'
+  // (migration 0004); covers are kind 'cover' and do not count.
+  file: "EXISTS (SELECT 1 FROM files f WHERE f.bookmark_id = b.id AND f.kind = 'file')",
   broken: 'b.broken = 1',
   duplicate:
     'EXISTS (SELECT 1 FROM bookmarks d WHERE d.user_id = b.user_id AND d.link_key = b.link_key AND d.id <> b.id AND d.removed = 0)',
