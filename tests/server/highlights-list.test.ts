@@ -97,6 +97,22 @@ describe('highlight listings', () => {
   });
 });
 
+describe('highlights in shared collections', () => {
+  it('shows a collaborator the highlights of collections shared with them', async () => {
+    const owner = await s.createUser();
+    const friend = await s.createUser();
+    const coll = (await s.api('POST', '/collection', { token: owner.token, body: { title: 'Club' } })).body.item._id;
+    await bookmark(owner.token, { link: 'https://club.example.com/1', collectionId: coll, highlights: [{ text: 'shared words' }] });
+    await bookmark(friend.token, { link: 'https://club.example.com/2', highlights: [{ text: 'my words' }] });
+    expect((await s.api('GET', `/highlights/${coll}`, { token: friend.token })).status).toBe(403);
+    expect(texts(await s.api('GET', '/highlights', { token: friend.token }))).toEqual(['my words']);
+    await s.app.repos.sharing.setRole(coll, friend.id, 'viewer', owner.id);
+    expect(texts(await s.api('GET', `/highlights/${coll}`, { token: friend.token }))).toEqual(['shared words']);
+    expect(texts(await s.api('GET', '/highlights', { token: friend.token }))).toEqual(['my words', 'shared words']);
+    expect(texts(await s.api('GET', '/highlights', { token: owner.token }))).toEqual(['shared words']);
+  });
+});
+
 describe('highlight paging', () => {
   let token: string;
 

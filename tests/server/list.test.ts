@@ -252,6 +252,31 @@ describe('access', () => {
     expect((await list('/bookmarks/abc')).status).toBe(400);
   });
 
+  it('lets a collaborator list a shared collection, and finds its bookmarks under 0 too', async () => {
+    const owner = await s.createUser();
+    const friend = await s.createUser();
+    const shared = await createCollection('Shared trip', {}, owner.token);
+    const sub = await createCollection('Day one', { parent: { $id: shared } }, owner.token);
+    const [a, b] = await create(
+      [
+        { link: 'https://share.example.com/a', title: 'Mountain hut', collectionId: shared, created: '2024-01-02T00:00:00Z' },
+        { link: 'https://share.example.com/b', title: 'Mountain lake', collectionId: sub, created: '2024-01-01T00:00:00Z' },
+      ],
+      owner.token,
+    );
+    const [own] = await create([{ link: 'https://share.example.com/own', title: 'My mountain', created: '2024-01-03T00:00:00Z' }], friend.token);
+    expect((await list(`/bookmarks/${shared}`, friend.token)).status).toBe(403);
+    await s.app.repos.sharing.setRole(shared, friend.id, 'viewer', owner.id);
+    expect(idsOf(await list(`/bookmarks/${shared}`, friend.token))).toEqual([a]);
+    expect(idsOf(await list(`/bookmarks/${shared}?nested=true`, friend.token))).toEqual([a, b]);
+    const all = await list(`/bookmarks/0?search=mountain`, friend.token);
+    expect(idsOf(all)).toEqual([own, a, b]);
+    expect(all.body.count).toBe(3);
+    // The owner's own "all" is unchanged, and Unsorted stays personal.
+    expect(idsOf(await list(`/bookmarks/0?search=mountain`, owner.token))).toEqual([a, b]);
+    expect(idsOf(await list('/bookmarks/-1', friend.token))).toEqual([own]);
+  });
+
   it("never shows another user's bookmarks in their own system collections", async () => {
     const res = await list('/bookmarks/0?perpage=50', other.token);
     expect(res.body.count).toBe(0);
