@@ -113,7 +113,7 @@ export class BookmarkQueriesRepository {
     const offset = opts.page * opts.perpage;
     if (count === 0 || offset >= count) return { items: [], count };
 
-    const sort = opts.sort && (opts.sort in ORDER || (opts.sort === 'score' && search.rankMatch)) ? opts.sort : '-created';
+    const sort = opts.sort && (Object.hasOwn(ORDER, opts.sort) || (opts.sort === 'score' && search.rankMatch)) ? opts.sort : '-created';
     let sql: string;
     let params: unknown[];
     if (sort === 'score' && search.matchFilter) {

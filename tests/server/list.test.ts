@@ -71,6 +71,9 @@ describe('sorting', () => {
     expect(await order('nonsense')).toBe('abc');
     expect(await order('')).toBe('abc');
     expect(await order('score')).toBe('abc'); // score without a search
+    for (const odd of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'CREATED', ' -created', 'title;DROP']) {
+      expect(await order(odd), odd).toBe('abc');
+    }
   });
 
   it('sorts by created, title, -title, domain, -domain and -lastUpdate', async () => {
