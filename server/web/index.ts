@@ -49,6 +49,9 @@ const web: FastifyPluginAsyncTypebox = async (app) => {
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(CSS),
   );
 
+  // Browsers ask for it on every page; there is none.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.status(204).send());
+
   await app.register(async (pages) => {
     pages.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true };

@@ -71,6 +71,7 @@ ${errorFor('email')}
 ${errorFor('password')}
 <form method="post" action="/account/password">
   ${csrfField(request)}
+  <input type="email" name="username" autocomplete="username" value="${user.email}" hidden>
   <label for="oldpassword">Current password</label>
   <input id="oldpassword" name="oldpassword" type="password" autocomplete="current-password" required>
   <label for="newpassword">New password</label>
