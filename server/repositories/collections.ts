@@ -110,6 +110,22 @@ export class CollectionsRepository {
     return this.db.prepare(`${SELECT_WITH_COUNT} WHERE c.user_id = ? AND c.parent_id IS NOT NULL ${ORDER}`).all(userId) as CollectionRow[];
   }
 
+  /**
+   * Other users' collections shared with `userId` and everything below them, by sort descending.
+   */
+  async sharedWith(userId: number): Promise<CollectionRow[]> {
+    return this.db
+      .prepare(
+        `WITH RECURSIVE tree(id, depth) AS (
+           SELECT s.collection_id, 0 FROM collaborators s JOIN collections o ON o.id = s.collection_id
+            WHERE s.user_id = ? AND o.user_id <> ?
+           UNION
+           SELECT c.id, tree.depth + 1 FROM collections c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64)
+         ${SELECT_WITH_COUNT} WHERE c.id IN (SELECT id FROM tree) ${ORDER}`,
+      )
+      .all(userId, userId) as CollectionRow[];
+  }
+
   /** The collection and all collections below it (the collection first). Empty when unknown. */
   async descendantIds(id: number): Promise<number[]> {
     return this.descendantsSync(id);

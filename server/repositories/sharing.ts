@@ -211,8 +211,9 @@ export class SharingRepository {
   /**
    * Accepts an invitation: `userId` gets its role on its collection and the secret is used up, in
    * one transaction. False when it was accepted (or expired) in the meantime: nothing changes then.
+   * With `grant` false the secret is used up but no role is written (the user already has as much).
    */
-  async accept(invitationId: number, userId: number): Promise<boolean> {
+  async accept(invitationId: number, userId: number, grant = true): Promise<boolean> {
     const now = this.clock.now();
     return this.db.transaction(() => {
       const inv = this.db.prepare('SELECT * FROM invitations WHERE id = ?').get(invitationId) as InvitationRow | undefined;
@@ -221,6 +222,7 @@ export class SharingRepository {
         .prepare('UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE id = ? AND accepted_at IS NULL AND expires_at > ?')
         .run(now, userId, invitationId, now).changes;
       if (taken === 0) return false;
+      if (!grant) return true;
       this.db
         .prepare(
           `INSERT INTO collaborators (collection_id, user_id, role, invited_by, joined_at) VALUES (?, ?, ?, ?, ?)

@@ -9,10 +9,22 @@ const tags = ['collections'];
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/collections',
-    { schema: { tags, summary: 'Root collections of the caller, by sort descending', response: { 200: ItemsEnvelope(Collection) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Root collections of the caller, by sort descending, then collections shared with the caller',
+        description:
+          'Collections other users shared with the caller follow the caller\'s own roots: each topmost shared collection ' +
+          '(one whose parent the caller cannot see) appears here without `parent`; the collections below it are in ' +
+          '/collections/childrens. Their `user.$id` is the owner and `access.level` the caller\'s role (3 member, 2 viewer).',
+        response: { 200: ItemsEnvelope(Collection) },
+      },
+    },
     async (request) => {
-      const rows = await app.repos.collections.roots(request.userId!);
-      return { result: true as const, items: await collectionRecords(app, request.userId, rows) };
+      const userId = request.userId!;
+      const own = await collectionRecords(app, userId, await app.repos.collections.roots(userId));
+      const shared = await collectionRecords(app, userId, await app.repos.collections.sharedWith(userId));
+      return { result: true as const, items: [...own, ...shared.filter((c) => c.parent === undefined)] };
     },
   );
 
@@ -21,13 +33,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Nested collections of the caller (any depth), by sort descending',
+        summary: 'Nested collections of the caller (any depth), by sort descending, then those inside collections shared with the caller',
         response: { 200: ItemsEnvelope(Collection) },
       },
     },
     async (request) => {
-      const rows = await app.repos.collections.children(request.userId!);
-      return { result: true as const, items: await collectionRecords(app, request.userId, rows) };
+      const userId = request.userId!;
+      const own = await collectionRecords(app, userId, await app.repos.collections.children(userId));
+      const shared = await collectionRecords(app, userId, await app.repos.collections.sharedWith(userId));
+      return { result: true as const, items: [...own, ...shared.filter((c) => c.parent !== undefined)] };
     },
   );
 };

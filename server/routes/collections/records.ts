@@ -4,10 +4,22 @@ import { SYSTEM_COLLECTION_IDS } from '../../../lib/api/constants.js';
 import { badRequest } from '../../errors.js';
 import { toCollection, type CollectionRow } from '../../repositories/collections.js';
 
-/** The collection records for rows, each with the caller's access as the permission module sees it. */
+/**
+ * The collection records for rows, each with the caller's access as the permission module sees it.
+ * While a collection (or one above it) is shared, its owner and collaborators see
+ * `collaborators: {$id}`, where `$id` is the id (as text) of the shared collection whose
+ * collaborators apply. A collaborator who cannot see a collection's parent gets it without
+ * `parent`: for them it is a root.
+ */
 export async function collectionRecords(app: FastifyInstance, userId: number | null, rows: CollectionRow[]): Promise<Collection[]> {
   const items: Collection[] = [];
-  for (const row of rows) items.push(toCollection(row, await app.permissions.collection(userId, row.id)));
+  for (const row of rows) {
+    const access = await app.permissions.collection(userId, row.id);
+    const item = toCollection(row, access);
+    if (access.sharedVia !== null) item.collaborators = { $id: String(access.sharedVia) };
+    if (access.sharedRoot) delete item.parent;
+    items.push(item);
+  }
   return items;
 }
 

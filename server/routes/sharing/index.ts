@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import collaborators from './collaborators.js';
+import invite from './invite.js';
+import join from './join.js';
 
-/** Sharing: invitations, join, collaborators. */
-const routes: FastifyPluginAsyncTypebox = async (_app) => {};
+/** Sharing (the contract's Sharing table): invitations, join, collaborators, leave and unshare. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(invite);
+  await app.register(join);
+  await app.register(collaborators);
+};
 export default routes;
