@@ -153,7 +153,7 @@ export class Auth {
     ).catch((err) => {
       throw new UserFacingError(`The server did not accept the sign-in: ${(err as Error).message}`, 'exchange');
     });
-    const user = await this.api.getUser(tokens.accessToken);
+    const user = await this.checkedUser(serverUrl, tokens.accessToken);
     await this.store(serverUrl, tokens);
     return this.finishSignIn(user, serverUrl, 'oauth');
   }
@@ -162,23 +162,27 @@ export class Auth {
   async signInWithTestToken(serverInput: string, token: string): Promise<Account> {
     const serverUrl = normaliseServerUrl(serverInput);
     const trimmed = token.trim();
-    let user: User;
+    const user = await this.checkedUser(serverUrl, trimmed);
+    await credentialRecord.set({ kind: 'test-token', serverUrl, token: trimmed });
+    await sessionTokenItem.setValue({ serverUrl, token: trimmed, expiresAt: null });
+    return this.finishSignIn(user, serverUrl, 'test-token');
+  }
+
+  /** GET /user on `serverUrl` with `token` (not the signed-in account's server or token). */
+  private async checkedUser(serverUrl: string, token: string): Promise<User> {
     try {
-      user = await new TidemarkApi({
+      return await new TidemarkApi({
         serverUrl: () => serverUrl,
-        tokens: { getAccessToken: async () => trimmed, refreshAfterUnauthorized: async () => null },
+        tokens: { getAccessToken: async () => token, refreshAfterUnauthorized: async () => null },
         fetch: this.fetchImpl,
         retry: { retries: 1 },
-      }).getUser(trimmed);
+      }).getUser(token);
     } catch (err) {
       if (err instanceof ApiClientError && err.kind === 'unauthorized') {
         throw new UserFacingError('The server did not accept this token. Copy the test token again and paste it exactly.', 'unauthorized');
       }
       throw new UserFacingError((err as Error).message, (err as ApiClientError).kind ?? 'error');
     }
-    await credentialRecord.set({ kind: 'test-token', serverUrl, token: trimmed });
-    await sessionTokenItem.setValue({ serverUrl, token: trimmed, expiresAt: null });
-    return this.finishSignIn(user, serverUrl, 'test-token');
   }
 
   private async finishSignIn(user: User, serverUrl: string, method: Account['method']): Promise<Account> {

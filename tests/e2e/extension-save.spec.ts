@@ -1,0 +1,71 @@
+// The extension end to end in Chromium against the real server: OAuth sign-in through the real
+// pages, saving from the real popup, editing, and re-opening a saved page.
+import { expect, test } from '@playwright/test';
+import { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { TestSite } from './helpers/test-pages.js';
+import { TidemarkServer } from './helpers/tidemark-server.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+const EMAIL = 'reader@example.test';
+const PASSWORD = 'correct horse battery';
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  const dir = await ensureExtensionBuilt();
+  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  token = (await server.createUser(EMAIL, PASSWORD, 'Ada Reader')).token;
+  browser = await ExtensionBrowser.launch(dir);
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await server?.close();
+});
+
+test('signs in through the real OAuth pages from the options page', async () => {
+  const options = await browser.options();
+  await options.getByLabel('Server URL').fill(server.origin);
+  await options.getByRole('button', { name: 'Sign in' }).click();
+  // identity.launchWebAuthFlow opens the server's sign-in page in its own window.
+  const auth = await browser.waitForPage(`${server.origin}/signin`);
+  await auth.waitForLoadState();
+  await auth.getByLabel('Email').fill(EMAIL);
+  await auth.getByLabel('Password').fill(PASSWORD);
+  await auth.getByRole('button', { name: 'Sign in' }).click();
+  await auth.getByRole('button', { name: 'Allow' }).click();
+  await expect(options.getByTestId('account')).toContainText('Ada Reader', { timeout: 15_000 });
+  await expect(options.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  // The tokens stay in the background: nothing a page can read holds them.
+  const local = await options.evaluate(() => chrome.storage.local.get(null));
+  expect(JSON.stringify(local)).not.toContain('token":"');
+  await options.close();
+});
+
+test('opening the popup on an unsaved page creates the bookmark with the page metadata', async () => {
+  const url = site.add('/article', {
+    title: 'Plain title',
+    ogTitle: 'The Tides of March',
+    description: 'How the sea keeps time.',
+    image: `${site.origin}/cover.png`,
+  });
+  const page = await browser.context.newPage();
+  await page.goto(url);
+  const popup = await browser.openPopup(page);
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+  const list = await server.api('GET', '/bookmarks/0', token);
+  expect(list.body.items).toHaveLength(1);
+  expect(list.body.items[0]).toMatchObject({
+    link: url,
+    title: 'The Tides of March',
+    excerpt: 'How the sea keeps time.',
+    cover: `${site.origin}/cover.png`,
+    collectionId: -1,
+  });
+  await expect(popup.getByLabel('Title')).toHaveValue('The Tides of March');
+});

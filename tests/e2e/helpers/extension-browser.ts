@@ -1,0 +1,136 @@
+// Chromium with the built extension loaded (new headless mode supports extensions), and the ways a
+// test reaches the extension: its service worker, its real popup (chrome.action.openPopup() from the
+// worker, then found over CDP), its options page, and stopping the worker like the browser does.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../playwright.config.js';
+import { EXTENSION_ID } from '../../../lib/extension-id.js';
+import { freePort } from './tidemark-server.js';
+
+export class ExtensionBrowser {
+  private cdp: Browser | null = null;
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly userDataDir: string,
+    readonly debugPort: number,
+  ) {}
+
+  static async launch(extensionDir: string): Promise<ExtensionBrowser> {
+    const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-chromium-'));
+    const debugPort = await freePort();
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      headless: true,
+      executablePath: CHROMIUM_PATH,
+      args: [
+        ...CHROMIUM_ARGS,
+        `--disable-extensions-except=${extensionDir}`,
+        `--load-extension=${extensionDir}`,
+        `--remote-debugging-port=${debugPort}`,
+      ],
+    });
+    const b = new ExtensionBrowser(context, userDataDir, debugPort);
+    await b.worker();
+    return b;
+  }
+
+  get extensionId(): string {
+    return EXTENSION_ID;
+  }
+
+  url(file: string): string {
+    return `chrome-extension://${EXTENSION_ID}/${file}`;
+  }
+
+  /** The running service worker, starting it (by opening an extension page) when it was stopped. */
+  async worker(): Promise<Worker> {
+    const live = this.context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`));
+    if (live) return live;
+    return this.context.waitForEvent('serviceworker', { timeout: 15_000 });
+  }
+
+  /** Runs `fn` in the service worker. */
+  async inWorker<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
+    const w = await this.worker();
+    return w.evaluate(fn as never, arg as never) as Promise<T>;
+  }
+
+  async options(): Promise<Page> {
+    const page = await this.context.newPage();
+    await page.goto(this.url('options.html'));
+    return page;
+  }
+
+  private async cdpBrowser(): Promise<Browser> {
+    this.cdp ??= await chromium.connectOverCDP(`http://127.0.0.1:${this.debugPort}`);
+    return this.cdp;
+  }
+
+  /** Opens the real toolbar popup for the active tab of `page`, and returns it (reached over CDP). */
+  async openPopup(page: Page): Promise<Page> {
+    await page.bringToFront();
+    // A fresh CDP connection sees the popup's target (an earlier one is not told about new popups).
+    await this.cdp?.close().catch(() => {});
+    this.cdp = null;
+    await this.inWorker(() => (globalThis as unknown as { chrome: { action: { openPopup(): Promise<void> } } }).chrome.action.openPopup());
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const cdp = await this.cdpBrowser();
+      for (const ctx of cdp.contexts()) {
+        const popup = ctx.pages().find((p) => p.url().endsWith('/popup.html'));
+        if (popup) {
+          await popup.waitForLoadState('domcontentloaded');
+          return popup;
+        }
+      }
+      await this.cdp?.close().catch(() => {});
+      this.cdp = null;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('The popup did not open.');
+  }
+
+  /** A page (tab or window) whose URL starts with `prefix`, waiting for it to appear. */
+  async waitForPage(prefix: string, timeoutMs = 10_000): Promise<Page> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const page = this.context.pages().find((p) => p.url().startsWith(prefix));
+      if (page) return page;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`No page at ${prefix} appeared.`);
+  }
+
+  /** Stops the extension's service worker, as the browser does when it is idle. */
+  async stopWorker(): Promise<void> {
+    // ServiceWorker.* is a page-target domain: use a throwaway page's session.
+    const page = await this.context.newPage();
+    const client = await this.context.newCDPSession(page);
+    await client.send('ServiceWorker.enable');
+    await client.send('ServiceWorker.stopAllWorkers');
+    await client.detach();
+    await page.close();
+    const deadline = Date.now() + 5000;
+    while (this.context.serviceWorkers().some((w) => w.url().includes(EXTENSION_ID)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** The badge text and title the toolbar button shows for a tab. */
+  async badgeOf(tabUrl: string): Promise<{ text: string; title: string }> {
+    return this.inWorker(async (url) => {
+      const c = (globalThis as unknown as { chrome: any }).chrome;
+      const tab = (await c.tabs.query({})).find((t: { url?: string }) => t.url === url);
+      if (!tab) throw new Error(`No tab with ${url}`);
+      return { text: await c.action.getBadgeText({ tabId: tab.id }), title: await c.action.getTitle({ tabId: tab.id }) };
+    }, tabUrl);
+  }
+
+  async close(): Promise<void> {
+    await this.cdp?.close().catch(() => {});
+    await this.context.close().catch(() => {});
+    fs.rmSync(this.userDataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,90 @@
+// The real Tidemark server for browser tests: on a fixed loopback port and data directory, so it
+// can be stopped and started again at the same address (the offline-queue test). The extension
+// reaches it as http://localhost:<port> (its built-in host permission).
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../server/app.js';
+import { defaultConfig } from '../../../server/config.js';
+import { openDatabase } from '../../../server/db/open.js';
+import { ensureExtensionClient } from '../../../server/services/oauth/extension-client.js';
+import { hashPassword } from '../../../server/services/passwords.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/extension-id.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export class TidemarkServer {
+  app: FastifyInstance | null = null;
+  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-e2e-'));
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<TidemarkServer> {
+    const s = new TidemarkServer(await freePort());
+    await s.start();
+    return s;
+  }
+
+  /** What the extension is told: the server's origin. */
+  get origin(): string {
+    return `http://localhost:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const config = defaultConfig({
+      port: this.port,
+      dataDir: this.dataDir,
+      logLevel: 'silent',
+      publicUrl: this.origin,
+      rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
+    });
+    const db = openDatabase(this.dataDir);
+    const app = await buildApp(config, db);
+    await ensureExtensionClient(app.repos, { name: 'Tidemark for Chrome and Firefox', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] });
+    await app.listen({ port: this.port, host: '127.0.0.1' });
+    this.app = app;
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+    this.app = null;
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private get repos() {
+    if (!this.app) throw new Error('The server is stopped.');
+    return this.app.repos;
+  }
+
+  async createUser(email: string, password: string, name = 'Test Reader'): Promise<{ id: number; token: string }> {
+    const row = await this.repos.users.create({ email, passwordHash: await hashPassword(password), fullName: name });
+    const { token } = await this.repos.tokens.create({ userId: row.id, kind: 'test' });
+    return { id: row.id, token };
+  }
+
+  /** Calls the API over HTTP, as any client would. */
+  async api<T = any>(method: string, p: string, token: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const res = await fetch(`http://127.0.0.1:${this.port}/rest/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+}
