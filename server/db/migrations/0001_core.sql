@@ -79,6 +79,10 @@ CREATE INDEX bookmarks_collection_order ON bookmarks(collection_id, sort_order);
 CREATE INDEX bookmarks_user_collection_order ON bookmarks(user_id, collection_id, sort_order);
 CREATE INDEX bookmarks_user_link_key ON bookmarks(user_id, link_key);
 CREATE INDEX bookmarks_user_created ON bookmarks(user_id, created);
+-- Narrow covering index: counting full-text matches per owner/collection without reading whole rows.
+CREATE INDEX bookmarks_scope ON bookmarks(id, user_id, collection_id);
+CREATE INDEX bookmarks_user_domain ON bookmarks(user_id, domain);
+CREATE INDEX bookmarks_user_type ON bookmarks(user_id, type);
 
 -- Index of bookmarks.tags for counts and filters. Written only together with bookmarks.tags.
 CREATE TABLE bookmark_tags (
