@@ -23,5 +23,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function safeNext(next: string): string {
   if (!next || next.length > 4000 || !next.startsWith('/') || next.startsWith('//') || /[\\\s\x00-\x1f]/.test(next)) return '/account';
   const base = 'http://this.invalid';
-  return new URL(next, base).origin === base ? next : '/account';
+  const url = new URL(next, base);
+  // Re-serialised, so characters a Location header cannot carry arrive percent-encoded.
+  return url.origin === base ? url.pathname + url.search + url.hash : '/account';
 }

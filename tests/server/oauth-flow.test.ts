@@ -199,6 +199,14 @@ describe('open redirects', () => {
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
+  it('sign-in returns to a page of this site given with any characters', async () => {
+    await s.createUser('next-unicode@example.test', { password: 'next-password' });
+    const browser = new WebClient(s.origin);
+    const res = await browser.signIn('next-unicode@example.test', 'next-password', '/apps?q=中文');
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`${s.origin}/apps?q=%E4%B8%AD%E6%96%87`);
+  });
+
   it('sign-in never sends the browser to another site afterwards', async () => {
     await s.createUser('next-check@example.test', { password: 'next-password' });
     for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '\\\\evil.example', 'javascript:alert(1)', '/%0d%0aSet-Cookie:x=1']) {
