@@ -43,7 +43,50 @@ export interface ServerConfig {
   smtp?: SmtpSettings;
   /** Days an invitation's join link stays valid (TIDEMARK_INVITATION_TTL_DAYS, default 14). */
   invitationTtlDays: number;
+  /** Upload size limits in bytes (PUT /bookmark/file and covers; import files; uploaded permanent copies). */
+  uploads: UploadLimits;
+  /** The background job runner (pleaseParse, permanent copies). */
+  jobs: JobSettings;
 }
+
+export interface UploadLimits {
+  /** PUT /bookmark/file, PUT /bookmark/{id}/cover, PUT /collection/{id}/cover; default 10 MB (env TIDEMARK_UPLOAD_MAX_MB) */
+  maxBytes: number;
+  /** POST/PUT /import/file; default 50 MB */
+  importMaxBytes: number;
+  /** PUT /bookmark/{id}/cache (a page copy captured by the extension); default 20 MB */
+  cacheMaxBytes: number;
+}
+
+export interface JobSettings {
+  /** How often the runner looks for due jobs when idle. */
+  pollMs: number;
+  /** Jobs run at the same time. */
+  concurrency: number;
+  /** Tries before a job is given up (state 'failed', last_error kept). */
+  maxAttempts: number;
+  /** Wait before the first retry; doubles with every further failure, up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** A running job not finished within this time is taken up again (its process died). */
+  leaseMs: number;
+}
+
+const MB = 1024 * 1024;
+
+function megabytesFromEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? Math.floor(value * MB) : fallback;
+}
+
+export const DEFAULT_JOB_SETTINGS: JobSettings = {
+  pollMs: 1000,
+  concurrency: 2,
+  maxAttempts: 5,
+  backoffMs: 30_000,
+  maxBackoffMs: 6 * 3600_000,
+  leaseMs: 5 * 60_000,
+};
 
 function positiveNumber(value: string | undefined, fallback: number): number {
   const n = value ? Number(value) : NaN;
@@ -66,6 +109,8 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     publicUrl: process.env.TIDEMARK_PUBLIC_URL || undefined,
     smtp: smtpFromEnv(process.env),
     invitationTtlDays: positiveNumber(process.env.TIDEMARK_INVITATION_TTL_DAYS, 14),
+    uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, cacheMaxBytes: 20 * MB },
+    jobs: { ...DEFAULT_JOB_SETTINGS },
     ...overrides,
   };
 }

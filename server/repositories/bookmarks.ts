@@ -7,6 +7,7 @@ import { badRequest } from '../errors.js';
 import { objectId } from '../services/secrets.js';
 import { loadBookmarks, type BookmarkRow, type HighlightRow } from './bookmark-rows.js';
 import type { FullTextIndex } from './fts.js';
+import { enqueuePageParse } from './jobs.js';
 
 /** A highlight to add: text is already checked to be non-blank. */
 export interface NewHighlight {
@@ -404,10 +405,13 @@ export class BookmarksRepository {
   }
 
   /**
-   * Hook for `pleaseParse: {}` on create/update: the background metadata parse. Does nothing
-   * yet; the issue that adds the parse job table replaces this with an enqueue.
+   * `pleaseParse: {}` on create/update: queues the background page parse (jobs.ts), all ids in
+   * one transaction; the job runner fills the fields the owner left empty.
    */
-  async onPleaseParse(_bookmarkIds: number[], _on: 'create' | 'update'): Promise<void> {}
+  async onPleaseParse(bookmarkIds: number[], on: 'create' | 'update'): Promise<void> {
+    if (bookmarkIds.length === 0) return;
+    this.db.transaction(() => enqueuePageParse(this.db, bookmarkIds, on, this.clock.now()))();
+  }
 
   // --- internals (synchronous: they run inside the callers' transactions) ---
 

@@ -32,3 +32,46 @@ export const ParseResponse = Type.Object({
   error: Type.Optional(Type.String()),
   errorMessage: Type.Optional(Type.String()),
 });
+
+/** One bookmark of a converted export (POST /import/file). */
+export const ImportedBookmark = Type.Object({
+  link: Type.String(),
+  title: Type.String(),
+  excerpt: Type.String(),
+  note: Type.String(),
+  tags: Type.Array(Type.String()),
+  created: Type.String(),
+  lastUpdate: Type.String(),
+  cover: Type.String(),
+  media: Type.Array(Media),
+  important: Type.Boolean(),
+});
+
+/** A folder of a converted export, with its nested folders. */
+export const ImportedFolder = Type.Recursive(
+  (Folder) =>
+    Type.Object({
+      title: Type.String(),
+      folders: Type.Array(Folder),
+      bookmarks: Type.Array(ImportedBookmark),
+    }),
+  { $id: 'ImportedFolder' },
+);
+
+/**
+ * POST/PUT /import/file: the file converted to JSON (nothing is saved). `duplicates` counts
+ * bookmarks whose link the caller has saved already; `skipped` (ours) counts entries dropped
+ * because their link is not http(s).
+ */
+export const ImportFileResponse = Type.Object({
+  result: Type.Literal(true),
+  items: Type.Array(ImportedFolder),
+  count: Type.Object({
+    bookmarks: Type.Integer(),
+    folders: Type.Integer(),
+    tags: Type.Integer(),
+    highlights: Type.Integer(),
+    duplicates: Type.Integer(),
+    skipped: Type.Integer(),
+  }),
+});

@@ -1,12 +1,176 @@
+import pino, { type Logger } from 'pino';
 import type { ServerConfig } from '../../config.js';
 import type { Repositories } from '../../repositories/index.js';
+import { FilesRepository } from '../../repositories/files.js';
+import { JobsRepository, type JobRow, type PageJobPayload } from '../../repositories/jobs.js';
+import { FileStore } from '../files/storage.js';
+import { runPageJob, type JobOutcome } from './page-job.js';
 
 /** Background work (page parsing for `pleaseParse`, permanent copies): durable, retried, survives restarts. */
 export interface JobRunner {
   start(): void;
+  /** Stops taking jobs, cancels the running ones (they go back to the queue uncounted) and waits for them. */
   stop(): Promise<void>;
+  /** Looks for due jobs now instead of at the next poll. */
+  wake(): void;
+  /** Runs due jobs until none is left (for tools and tests; works without start()). Returns how many ran. */
+  drain(): Promise<number>;
 }
 
-export function createJobRunner(_config: ServerConfig, _repos: Repositories): JobRunner {
-  return { start() {}, async stop() {} };
+const HOUSEKEEPING_MS = 60_000;
+const ORPHAN_AGE_MS = 3600_000;
+const FINISHED_JOB_AGE_MS = 7 * 24 * 3600_000;
+
+/** Wait before retry number `attempt` (1 = first retry): backoff doubling each time, capped. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/**
+ * Polls the `jobs` table (every `config.jobs.pollMs` when idle, at once when a job finishes), runs
+ * up to `config.jobs.concurrency` jobs at a time, and records each outcome: done; back to the
+ * queue after an exponential backoff; or failed for good after `maxAttempts` (with last_error).
+ * Jobs are rows, so a restart picks up where the last process stopped; a job whose process died
+ * mid-run is taken up again once its lease expires. Timers are unref'd: the runner never keeps
+ * a process alive on its own. Also deletes the bytes of removed files from disk.
+ */
+export function createJobRunner(config: ServerConfig, repos: Repositories, log?: Logger): JobRunner {
+  const settings = config.jobs;
+  const logger = log ?? pino({ level: config.logLevel, name: 'jobs' });
+  const jobs = new JobsRepository(repos.db, config.clock, repos.fts);
+  const files = new FilesRepository(repos.db, config.clock);
+  const store = new FileStore(config.dataDir);
+  const deps = { jobs, files, users: repos.users, store, allowPrivateNetwork: config.allowPrivateNetwork };
+
+  let started = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | null = null;
+  let controller = new AbortController();
+  const active = new Map<number, Promise<void>>();
+  let ticking: Promise<void> | null = null;
+  let tickAgain = false;
+  let lastHousekeeping = 0;
+
+  const schedule = (ms: number) => {
+    if (!started || stopping) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void tick(), ms);
+    timer.unref();
+  };
+
+  async function execute(job: JobRow, signal: AbortSignal): Promise<JobOutcome> {
+    switch (job.kind) {
+      case 'page':
+        return runPageJob(deps, JSON.parse(job.payload) as PageJobPayload, signal);
+      default:
+        return { ok: false, error: `unknown job kind "${job.kind}"`, retry: false };
+    }
+  }
+
+  async function runJob(job: JobRow): Promise<void> {
+    const signal = controller.signal;
+    let outcome: JobOutcome;
+    try {
+      outcome = await execute(job, signal);
+    } catch (error) {
+      outcome = { ok: false, error: (error as Error).message || String(error), retry: true };
+    }
+    if (signal.aborted) {
+      // Stopping: give the job back uncounted; the next start (or another process) runs it.
+      await jobs.release(job.id);
+      return;
+    }
+    if (outcome.ok) {
+      await jobs.complete(job.id, outcome.note ?? null);
+      logger.debug({ job: job.id, kind: job.kind, note: outcome.note }, 'job done');
+      return;
+    }
+    const retryIn =
+      outcome.retry && job.attempts < settings.maxAttempts
+        ? backoffDelay(job.attempts, settings.backoffMs, settings.maxBackoffMs)
+        : null;
+    const state = await jobs.fail(job.id, outcome.error, retryIn);
+    logger.info({ job: job.id, kind: job.kind, attempt: job.attempts, error: outcome.error, state, retryInMs: retryIn }, 'job failed');
+  }
+
+  function launch(job: JobRow): void {
+    const running = runJob(job)
+      .catch((error) => logger.error({ err: error, job: job.id }, 'job bookkeeping failed'))
+      .finally(() => {
+        active.delete(job.id);
+        schedule(0);
+      });
+    active.set(job.id, running);
+  }
+
+  async function housekeeping(): Promise<void> {
+    for (const relative of await files.garbage(100)) {
+      await store.remove(relative);
+      await files.forgetGarbage(relative);
+    }
+    const now = Date.now();
+    if (now - lastHousekeeping < HOUSEKEEPING_MS) return;
+    lastHousekeeping = now;
+    await files.dropOrphans(ORPHAN_AGE_MS);
+    await store.sweepTemp(ORPHAN_AGE_MS, now);
+    await jobs.prune(FINISHED_JOB_AGE_MS);
+  }
+
+  async function tickOnce(): Promise<void> {
+    while (!stopping && active.size < settings.concurrency) {
+      const job = await jobs.claim(settings.leaseMs);
+      if (!job) break;
+      launch(job);
+    }
+    if (!stopping) await housekeeping();
+  }
+
+  async function tick(): Promise<void> {
+    if (ticking) {
+      tickAgain = true;
+      return;
+    }
+    do {
+      tickAgain = false;
+      ticking = tickOnce().catch((error) => {
+        logger.error({ err: error }, 'job runner tick failed');
+      });
+      await ticking;
+      ticking = null;
+    } while (tickAgain && !stopping);
+    schedule(settings.pollMs);
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      stopping = false;
+      controller = new AbortController();
+      schedule(0);
+    },
+    wake() {
+      schedule(0);
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      controller.abort();
+      if (ticking) await ticking;
+      await Promise.allSettled([...active.values()]);
+      started = false;
+    },
+    async drain() {
+      let ran = 0;
+      for (;;) {
+        const job = await jobs.claim(settings.leaseMs);
+        if (!job) break;
+        ran++;
+        await runJob(job);
+      }
+      await housekeeping();
+      return ran;
+    },
+  };
 }

@@ -1,4 +1,12 @@
-export { parseUrl, fallbackItem, type ParseResult, type ParsedPageItem, type ParseUrlOptions } from './parse-url.js';
+export {
+  parseUrl,
+  readPage,
+  fallbackItem,
+  type PageReading,
+  type ParseResult,
+  type ParsedPageItem,
+  type ParseUrlOptions,
+} from './parse-url.js';
 export {
   fetchPage,
   FetchError,

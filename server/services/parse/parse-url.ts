@@ -1,6 +1,6 @@
 import { decodeHtml } from './decode-html.js';
 import { extractMetadata, isHtmlContentType, type PageMedia, type PageMetadata, type PageType } from './metadata.js';
-import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
+import { FetchError, fetchPage, type FetchedPage, type FetchPageOptions } from './safe-fetch.js';
 
 /** `item` of GET /import/url/parse. `parser` is present on the fallback item only. */
 export interface ParsedPageItem {
@@ -38,8 +38,24 @@ export type ParseUrlOptions = Omit<FetchPageOptions, 'wantBody' | 'onTooLarge'>;
  * Never throws for a bad or unreachable URL: those answer the fallback item with an error.
  */
 export async function parseUrl(url: string, options: ParseUrlOptions = {}): Promise<ParseResult> {
+  return (await readPage(url, options)).result;
+}
+
+/** A page read by readPage: the parse answer, plus the fetched page and its HTML text when it was HTML. */
+export interface PageReading {
+  result: ParseResult;
+  page?: FetchedPage;
+  /** decoded body of a successful HTML answer ('' for other types) */
+  html?: string;
+}
+
+/**
+ * parseUrl that also hands back what it fetched, so a caller that keeps a copy of the page (the
+ * background job) reads it once.
+ */
+export async function readPage(url: string, options: ParseUrlOptions = {}): Promise<PageReading> {
   const input = typeof url === 'string' ? url.trim() : '';
-  if (!isHttpUrl(input)) return failure(input, 'invalid_url', `"${input}" is not a web address (http or https)`);
+  if (!isHttpUrl(input)) return { result: failure(input, 'invalid_url', `"${input}" is not a web address (http or https)`) };
 
   let page;
   try {
@@ -49,15 +65,15 @@ export async function parseUrl(url: string, options: ParseUrlOptions = {}): Prom
       wantBody: ({ status, contentType }) => status >= 200 && status < 300 && isHtmlContentType(contentType),
     });
   } catch (error) {
-    if (error instanceof FetchError) return failure(input, error.code, error.message);
+    if (error instanceof FetchError) return { result: failure(input, error.code, error.message) };
     throw error;
   }
   if (page.status < 200 || page.status >= 300) {
-    return failure(input, `url_status_${page.status}`, `${page.finalUrl} answered with HTTP status ${page.status}`);
+    return { result: failure(input, `url_status_${page.status}`, `${page.finalUrl} answered with HTTP status ${page.status}`), page };
   }
   const html = page.body.length ? decodeHtml(page.body, page.contentTypeHeader) : '';
   const metadata: PageMetadata = extractMetadata(html, page.finalUrl, page.contentType);
-  return { result: true, item: metadata };
+  return { result: { result: true, item: metadata }, page, html };
 }
 
 /** The item the reference service answers when it could not read a page. */

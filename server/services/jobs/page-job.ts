@@ -1,0 +1,95 @@
+import { SCREENSHOT_COVER } from '../../../lib/api/constants.js';
+import type { Media } from '../../../lib/api/types.js';
+import type { FilesRepository } from '../../repositories/files.js';
+import type { JobsRepository, PageFill, PageJobPayload } from '../../repositories/jobs.js';
+import type { UsersRepository } from '../../repositories/users.js';
+import { storePageCopy } from '../files/page-copies.js';
+import type { FileStore } from '../files/storage.js';
+import { createArchiveImageFetcher, readPage, sanitizeForArchive, type ParsedPageItem } from '../parse/index.js';
+
+/** How a job ended: done (with a note for the record), or failed with a reason and whether retrying can help. */
+export type JobOutcome = { ok: true; note?: string } | { ok: false; error: string; retry: boolean };
+
+export interface PageJobDeps {
+  jobs: JobsRepository;
+  files: FilesRepository;
+  users: UsersRepository;
+  store: FileStore;
+  allowPrivateNetwork: boolean;
+}
+
+/** Failures a later try may not have: the site was slow, down or overloaded. */
+const TRANSIENT = new Set(['timeout', 'dns_failure', 'connection_failed', 'tls_failure', 'bad_response', 'aborted']);
+
+function retryable(code: string): boolean {
+  if (TRANSIENT.has(code)) return true;
+  const status = /^url_status_(\d{3})$/.exec(code);
+  if (!status) return false;
+  const n = Number(status[1]);
+  return n >= 500 || n === 408 || n === 425 || n === 429;
+}
+
+/** The parse answer as fields to fill: the first image becomes the cover, media keeps real links only. */
+export function pageFill(item: ParsedPageItem): PageFill {
+  const media: Media[] = item.media.filter((m) => m.link !== SCREENSHOT_COVER).map((m) => ({ type: m.type, link: m.link }));
+  const cover = media.find((m) => m.type === 'image')?.link;
+  return {
+    title: item.title || undefined,
+    excerpt: item.excerpt || undefined,
+    type: item.type,
+    cover,
+    media,
+  };
+}
+
+/**
+ * A 'page' job: read the bookmark's page once; with `parse` (pleaseParse) fill the fields its
+ * owner left empty, and for a pro owner keep a sanitised permanent copy (unless the extension
+ * uploaded one, which sees what the person saw and wins).
+ */
+export async function runPageJob(deps: PageJobDeps, payload: PageJobPayload, signal: AbortSignal): Promise<JobOutcome> {
+  const bookmark = await deps.jobs.bookmark(payload.bookmarkId);
+  if (!bookmark) return { ok: true, note: 'the bookmark was removed before its page was read' };
+  if ((await deps.files.ofBookmark(bookmark.id, 'file')).length > 0) {
+    return { ok: true, note: 'an uploaded file: there is no page to read' };
+  }
+  const owner = await deps.users.byId(bookmark.user_id);
+  const existing = await deps.files.cacheOf(bookmark.id);
+  const wantCopy = !!owner?.pro && existing?.source !== 'upload';
+  if (!payload.parse && !wantCopy) return { ok: true, note: 'nothing to do: no parse asked and no permanent copy needed' };
+
+  const fetchOptions = { allowPrivateNetwork: deps.allowPrivateNetwork, signal };
+  const reading = await readPage(bookmark.link, fetchOptions);
+  const { result } = reading;
+  if (result.error) {
+    const code = result.errorMessage ?? 'failed';
+    if (code === 'url_status_404' || code === 'url_status_410') await deps.jobs.setBroken(bookmark.id, true);
+    return { ok: false, error: `${code}: ${result.detail ?? 'the page could not be read'}`, retry: retryable(code) };
+  }
+  if (bookmark.broken) await deps.jobs.setBroken(bookmark.id, false);
+
+  const notes: string[] = [];
+  if (payload.parse) {
+    const written = await deps.jobs.fillFromPage(bookmark.id, pageFill(result.item));
+    notes.push(written.length ? `filled ${written.join(', ')}` : 'nothing to fill');
+  }
+  if (wantCopy) {
+    if (reading.html && reading.page) {
+      const html = await sanitizeForArchive(reading.html, reading.page.finalUrl, {
+        fetchImage: createArchiveImageFetcher(fetchOptions),
+      });
+      if (signal.aborted) return { ok: false, error: 'aborted: the runner stopped', retry: true };
+      const saved = await storePageCopy(deps.store, deps.files, {
+        bookmarkId: bookmark.id,
+        userId: bookmark.user_id,
+        html,
+        pageUrl: reading.page.finalUrl,
+        source: 'server',
+      });
+      notes.push(saved ? `stored a permanent copy (${saved.size} bytes)` : 'the bookmark was removed before its copy was stored');
+    } else {
+      notes.push(`no permanent copy: the page is not HTML (${reading.page?.contentType || 'unknown type'})`);
+    }
+  }
+  return { ok: true, note: notes.join('; ') };
+}
