@@ -8,9 +8,11 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 function describe(err: unknown, settings: SmtpSettings): string {
   const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
   const where = `${settings.host}:${settings.port}`;
-  if (e.code === 'ECONNREFUSED') return `the mail server ${where} refused the connection`;
-  if (e.code === 'ETIMEDOUT' || e.code === 'ETIMEOUT') return `the mail server ${where} did not answer in time`;
-  if (e.code === 'EDNS' || e.code === 'ENOTFOUND') return `the mail server host ${settings.host} could not be resolved`;
+  // Socket errors come wrapped (code ESOCKET/ECONNECTION); the system error name is in the message.
+  const text = `${e.code ?? ''} ${e.message ?? ''}`;
+  if (/ECONNREFUSED/.test(text)) return `the mail server ${where} refused the connection`;
+  if (/ETIMEDOUT|ETIMEOUT/.test(text)) return `the mail server ${where} did not answer in time`;
+  if (/EDNS|ENOTFOUND|EAI_AGAIN/.test(text)) return `the mail server host ${settings.host} could not be resolved`;
   if (e.code === 'EAUTH') return `the mail server ${where} rejected the SMTP user name or password`;
   if (e.code === 'ETLS') return `TLS with the mail server ${where} failed`;
   if (e.responseCode) return `the mail server ${where} answered ${e.response ?? e.responseCode}`;
