@@ -124,8 +124,22 @@ export async function authorizeAs(
     if (value !== undefined) fields[name] = value;
   }
   const answer = await browser.post('/oauth/authorize', fields);
-  if (!answer.location) throw new Error(`consent answered ${answer.status} without a redirect: ${answer.text.slice(0, 300)}`);
-  return new URL(answer.location);
+  return new URL(await followConsentAnswer(browser, answer));
+}
+
+/**
+ * The consent post answers 303 to a one-time hand-off page of the server, which answers 307 to the
+ * app. Checks both hops and returns the app URL.
+ */
+export async function followConsentAnswer(browser: WebClient, answer: WebResponse): Promise<string> {
+  if (answer.status !== 303 || !answer.location) {
+    throw new Error(`consent answered ${answer.status} without a redirect: ${answer.text.slice(0, 300)}`);
+  }
+  const handoff = await browser.get(answer.location);
+  if (handoff.status !== 307 || !handoff.location) {
+    throw new Error(`hand-off answered ${handoff.status}: ${handoff.text.slice(0, 300)}`);
+  }
+  return handoff.location;
 }
 
 /** POST /oauth/access_token with a JSON body (or a form body). */

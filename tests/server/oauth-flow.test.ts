@@ -80,17 +80,22 @@ describe('authorization code flow', () => {
     expect(raw.n).toBe(0);
   });
 
-  it('keeps query parameters of the registered redirect URL and answers the consent post with 303', async () => {
+  it('keeps query parameters of the registered redirect URL; the consent post goes 303 to a one-time hand-off that goes 307 to the app', async () => {
     const dev = await s.createUser();
     const app = await registerApp(s, dev.id, { redirectUris: ['https://app.example/cb?source=tidemark'] });
     const browser = await newUserBrowser('keepquery@example.test');
     await browser.get(authorizeUrl({ client_id: app.clientId, redirect_uri: app.redirectUri }));
     const answer = await browser.post('/oauth/authorize', { client_id: app.clientId, redirect_uri: app.redirectUri, decision: 'allow' });
     expect(answer.status).toBe(303);
-    const url = new URL(answer.location!);
+    expect(new URL(answer.location!).origin).toBe(s.origin);
+    const handoff = await browser.get(answer.location!);
+    expect(handoff.status).toBe(307);
+    const url = new URL(handoff.location!);
     expect(url.searchParams.get('source')).toBe('tidemark');
     expect(url.searchParams.get('code')).toBeTruthy();
     expect(url.searchParams.has('state')).toBe(false);
+    // The hand-off works once, and only for the user who answered.
+    expect((await browser.get(answer.location!)).status).toBe(400);
   });
 
   it('Deny sends access_denied to the app with the state, and no code', async () => {

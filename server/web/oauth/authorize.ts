@@ -5,6 +5,7 @@ import { oauthStore } from '../../services/oauth/store.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, sendPage } from '../layout.js';
 import { csrfOk, webState } from '../session.js';
+import { newSecret } from '../../services/secrets.js';
 
 /** The origin a consent form may end up at (its redirect), for the page's CSP form-action. */
 function redirectOrigin(uri: string): string {
@@ -51,6 +52,30 @@ async function consentPage(app: FastifyInstance, request: FastifyRequest, req: A
 export function authorizeRoutes(app: FastifyInstance): void {
   const store = () => oauthStore(app.repos.db, app.config.clock);
 
+  // The consent answer is a form post. Its answer is a 303 to a one-time hand-off URL of ours,
+  // which then sends the browser on to the app with the 307 the spec names. A 307 straight from
+  // the post would make the browser post the form (CSRF token included) on to the app (RFC 9700 4.12).
+  const handoffs = new Map<string, { location: string; userId: number; expires: number }>();
+  const HANDOFF_TTL_MS = 60_000;
+  function handOff(reply: FastifyReply, userId: number, location: string): FastifyReply {
+    const now = app.config.clock.now();
+    for (const [id, h] of handoffs) if (h.expires <= now) handoffs.delete(id);
+    const id = newSecret(18);
+    handoffs.set(id, { location, userId, expires: now + HANDOFF_TTL_MS });
+    return reply.redirect(`/oauth/authorize/continue?id=${id}`, 303);
+  }
+
+  app.get('/oauth/authorize/continue', async (request, reply) => {
+    const id = (request.query as { id?: unknown } | undefined)?.id;
+    const h = typeof id === 'string' ? handoffs.get(id) : undefined;
+    const user = webState(request).user;
+    if (!h || h.expires <= app.config.clock.now() || !user || user.id !== h.userId) {
+      return errorPage(request, reply, 400, 'This link has expired', 'Go back to the application and start signing in again.');
+    }
+    handoffs.delete(id as string);
+    return reply.redirect(h.location, 307);
+  });
+
   async function check(request: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>): Promise<AuthorizeRequest | undefined> {
     const result = await checkAuthorizeRequest(store(), app.config, params);
     if (result.kind === 'page') {
@@ -71,8 +96,6 @@ export function authorizeRoutes(app: FastifyInstance): void {
     return sendPage(reply, 200, await consentPage(app, request, req), { formAction: [redirectOrigin(req.redirectUri)] });
   });
 
-  // The answer is a form post, so its redirect is 303 (RFC 9700 4.12): a 307 would make the browser
-  // post the form, CSRF token included, on to the application.
   app.post('/oauth/authorize', async (request, reply) => {
     if (!csrfOk(request)) return csrfFailure(request, reply);
     const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
@@ -89,7 +112,7 @@ export function authorizeRoutes(app: FastifyInstance): void {
     const decision = body.decision;
     if (decision !== 'allow') {
       if (decision !== 'deny') return errorPage(request, reply, 400, 'No answer', 'Choose Allow or Deny.');
-      return reply.redirect(errorRedirect(req.redirectUri, 'access_denied', 'The user denied the request.', req.state), 303);
+      return handOff(reply, user.id, errorRedirect(req.redirectUri, 'access_denied', 'The user denied the request.', req.state));
     }
     const { code } = await store().codes.create({
       clientPk: req.client.id,
@@ -98,6 +121,6 @@ export function authorizeRoutes(app: FastifyInstance): void {
       codeChallenge: req.codeChallenge ?? null,
       ttlMs: app.config.oauth.codeTtlMs,
     });
-    return reply.redirect(withParams(req.redirectUri, { code, state: req.state }), 303);
+    return handOff(reply, user.id, withParams(req.redirectUri, { code, state: req.state }));
   });
 }
