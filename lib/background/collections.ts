@@ -7,7 +7,8 @@ import type { Account, CollectionOption } from '../model.js';
 import type { CollectionsView } from '../messaging/protocol.js';
 import { collectionsCacheItem, recentCollectionsItem } from '../storage/items.js';
 
-export const COLLECTIONS_MAX_AGE_MS = 60_000;
+/** A cached list younger than this is not fetched again when the popup opens (collections change elsewhere too). */
+export const COLLECTIONS_MAX_AGE_MS = 1_000;
 const RECENT_MAX = 8;
 
 /** Flat options with full paths ("Work / Reading"), sorted by path; Unsorted first. */

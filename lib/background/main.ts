@@ -23,7 +23,6 @@ export const MENU_SAVE_LINK = 'save-link';
 export const MENU_SAVE_IMAGE = 'save-image';
 export const COMMAND_SAVE_PAGE = 'save-page';
 
-const TAGS_MAX_AGE_MS = 60_000;
 const SYNC_EVERY_MINUTES = 5;
 const DRAIN_EVERY_MINUTES = 0.5;
 
@@ -223,22 +222,19 @@ export function startBackground() {
         throw new UserFacingError(t('errorCreateCollection', (err as Error).message));
       }
     },
+    // Tags are not needed for the popup's first paint: ask the server, the cache is for offline.
     listTags: async () => {
       const acc = await account();
       if (!acc) return [];
       const owner = `${acc.serverUrl}|${acc.userId}`;
-      const cache = await tagsCacheItem.getValue();
-      const fresh = cache?.owner === owner ? cache : null;
-      const load = async () => {
+      try {
         const items = await api.getTags();
         await tagsCacheItem.setValue({ owner, items, fetchedAt: Date.now() });
         return items;
-      };
-      if (fresh) {
-        if (Date.now() - fresh.fetchedAt > TAGS_MAX_AGE_MS) load().catch(() => {});
-        return fresh.items;
+      } catch {
+        const cache = await tagsCacheItem.getValue();
+        return cache?.owner === owner ? cache.items : [];
       }
-      return load().catch(() => []);
     },
     suggestTags: async ({ ref }) => {
       const id = await resolveRef(ref);

@@ -69,3 +69,51 @@ test('opening the popup on an unsaved page creates the bookmark with the page me
   });
   await expect(popup.getByLabel('Title')).toHaveValue('The Tides of March');
 });
+
+test('reopening the popup on the saved page edits the same bookmark; collection, tags, favourite and note reach the server', async () => {
+  const reading = (await server.api('POST', '/collection', token, { title: 'Reading' })).body.item._id;
+  const longReads = (await server.api('POST', '/collection', token, { title: 'Long reads', parent: { $id: reading } })).body.item._id;
+  await server.api('POST', '/bookmark', token, { link: 'https://elsewhere.example/', tags: ['tides'] });
+
+  const page = browser.context.pages().find((p) => p.url() === `${site.origin}/article`)!;
+  const popup = await browser.openPopup(page);
+  await expect(popup.getByRole('status')).toHaveText('Already saved: editing it');
+  const [mine] = (await server.api('GET', '/bookmarks/0?search=' + encodeURIComponent('Tides of March'), token)).body.items;
+
+  const collection = popup.getByRole('combobox', { name: 'Collection' });
+  await collection.click();
+  await collection.fill('long');
+  await popup.getByRole('option', { name: 'Reading / Long reads' }).click();
+  await expect(collection).toHaveValue('Reading / Long reads');
+
+  const tags = popup.getByRole('combobox', { name: 'Tags' });
+  await tags.fill('ocean');
+  await tags.press('Enter');
+  await tags.fill('tid');
+  await popup.getByRole('option', { name: /tides/ }).click();
+  await popup.getByLabel('Favorite').check();
+  await popup.getByLabel('Note').fill('Worth rereading');
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+
+  await expect
+    .poll(async () => (await server.api('GET', `/bookmark/${mine._id}`, token)).body.item)
+    .toMatchObject({ collectionId: longReads, tags: ['ocean', 'tides'], important: true, note: 'Worth rereading' });
+  expect((await server.api('GET', '/bookmarks/0', token)).body.count).toBe(2); // no duplicate
+
+  // A chip is removed from the keyboard.
+  await popup.getByRole('button', { name: 'Remove tag ocean' }).focus();
+  await popup.keyboard.press('Delete');
+  // A new collection is created from the picker.
+  await collection.click();
+  await collection.fill('Later');
+  await popup.getByRole('option', { name: 'Create collection “Later”' }).click();
+  await expect(collection).toHaveValue('Later');
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+  await expect
+    .poll(async () => {
+      const item = (await server.api('GET', `/bookmark/${mine._id}`, token)).body.item;
+      const later = (await server.api('GET', '/collections', token)).body.items.find((c: { title: string }) => c.title === 'Later');
+      return { tags: item.tags, inLater: later !== undefined && item.collectionId === later._id };
+    })
+    .toEqual({ tags: ['tides'], inLater: true });
+});
