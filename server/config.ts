@@ -47,6 +47,8 @@ export interface ServerConfig {
   uploads: UploadLimits;
   /** The background job runner (pleaseParse, permanent copies). */
   jobs: JobSettings;
+  /** Time limit for reading one page (GET /import/url/parse, background jobs): DNS, redirects and body. */
+  fetchTimeoutMs: number;
 }
 
 export interface UploadLimits {
@@ -111,6 +113,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     invitationTtlDays: positiveNumber(process.env.TIDEMARK_INVITATION_TTL_DAYS, 14),
     uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, cacheMaxBytes: 20 * MB },
     jobs: { ...DEFAULT_JOB_SETTINGS },
+    fetchTimeoutMs: 10_000,
     ...overrides,
   };
 }

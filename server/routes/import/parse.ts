@@ -21,7 +21,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const url = request.query.url ?? '';
-      const { detail, ...answer } = await parseUrl(url, { allowPrivateNetwork: app.config.allowPrivateNetwork });
+      const { detail, ...answer } = await parseUrl(url, {
+        allowPrivateNetwork: app.config.allowPrivateNetwork,
+        timeoutMs: app.config.fetchTimeoutMs,
+      });
       // `detail` says in words what went wrong (which address was refused, ...): for the log only.
       if (answer.error) request.log.info({ url, errorMessage: answer.errorMessage, detail }, 'page could not be parsed');
       return answer;

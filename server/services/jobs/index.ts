@@ -40,7 +40,7 @@ export function createJobRunner(config: ServerConfig, repos: Repositories, log?:
   const jobs = new JobsRepository(repos.db, config.clock, repos.fts);
   const files = new FilesRepository(repos.db, config.clock);
   const store = new FileStore(config.dataDir);
-  const deps = { jobs, files, users: repos.users, store, allowPrivateNetwork: config.allowPrivateNetwork };
+  const deps = { jobs, files, users: repos.users, store, allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.fetchTimeoutMs };
 
   let started = false;
   let stopping = false;

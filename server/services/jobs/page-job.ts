@@ -16,6 +16,7 @@ export interface PageJobDeps {
   users: UsersRepository;
   store: FileStore;
   allowPrivateNetwork: boolean;
+  timeoutMs: number;
 }
 
 /** Failures a later try may not have: the site was slow, down or overloaded. */
@@ -58,7 +59,7 @@ export async function runPageJob(deps: PageJobDeps, payload: PageJobPayload, sig
   const wantCopy = !!owner?.pro && existing?.source !== 'upload';
   if (!payload.parse && !wantCopy) return { ok: true, note: 'nothing to do: no parse asked and no permanent copy needed' };
 
-  const fetchOptions = { allowPrivateNetwork: deps.allowPrivateNetwork, signal };
+  const fetchOptions = { allowPrivateNetwork: deps.allowPrivateNetwork, timeoutMs: deps.timeoutMs, signal };
   const reading = await readPage(bookmark.link, fetchOptions);
   const { result } = reading;
   if (result.error) {
