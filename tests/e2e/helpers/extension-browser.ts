@@ -63,6 +63,17 @@ export class ExtensionBrowser {
     return page;
   }
 
+  /** Signs in on the options page with a pasted test token ("Advanced"). */
+  async signInWithTestToken(serverOrigin: string, token: string): Promise<void> {
+    const options = await this.options();
+    await options.getByLabel('Server URL').fill(serverOrigin);
+    await options.getByText('Advanced: paste a test token').click();
+    await options.getByLabel('Test token').fill(token);
+    await options.getByRole('button', { name: 'Use token' }).click();
+    await options.getByRole('status').filter({ hasText: 'Signed in as' }).waitFor();
+    await options.close();
+  }
+
   private async cdpBrowser(): Promise<Browser> {
     this.cdp ??= await chromium.connectOverCDP(`http://127.0.0.1:${this.debugPort}`);
     return this.cdp;

@@ -26,6 +26,8 @@ export async function freePort(): Promise<number> {
 
 export class TidemarkServer {
   app: FastifyInstance | null = null;
+  /** Every API request the server received (method and path), oldest first. */
+  readonly requests: string[] = [];
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-e2e-'));
 
   private constructor(readonly port: number) {}
@@ -52,6 +54,9 @@ export class TidemarkServer {
     const db = openDatabase(this.dataDir);
     const app = await buildApp(config, db);
     await ensureExtensionClient(app.repos, { name: 'Tidemark for Chrome and Firefox', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] });
+    app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/rest/v1/')) this.requests.push(`${request.method} ${request.url.split('?')[0]}`);
+    });
     await app.listen({ port: this.port, host: '127.0.0.1' });
     this.app = app;
   }

@@ -1,0 +1,138 @@
+// The saved-page badge in Chromium against the real server: synced index, no request per
+// navigation, SPA URL changes, updates right after a save or remove; the context menu and keyboard
+// command handlers; the test-token sign-in path.
+import { expect, test, type Page } from '@playwright/test';
+import { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { TestSite } from './helpers/test-pages.js';
+import { TidemarkServer } from './helpers/tidemark-server.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+let tab: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  const dir = await ensureExtensionBuilt();
+  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  token = (await server.createUser('badge@example.test', 'correct horse battery', 'Bea Badge')).token;
+  browser = await ExtensionBrowser.launch(dir);
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await server?.close();
+});
+
+const badge = (url: string) => browser.badgeOf(url);
+
+test('a wrong test token is refused with a clear message; the right one signs in', async () => {
+  const options = await browser.options();
+  await options.getByLabel('Server URL').fill(server.origin);
+  await options.getByText('Advanced: paste a test token').click();
+  await options.getByLabel('Test token').fill('not-a-real-token');
+  await options.getByRole('button', { name: 'Use token' }).click();
+  await expect(options.getByRole('alert')).toHaveText(/did not accept this token/);
+  await options.close();
+
+  // Saved on "another device" before this sign-in: the first sync brings it in.
+  const reading = (await server.api('POST', '/collection', token, { title: 'Reading' })).body.item._id;
+  await server.api('POST', '/bookmark', token, { link: `${site.origin}/saved-elsewhere`, collection: { $id: reading } });
+  await browser.signInWithTestToken(server.origin, token);
+  await expect.poll(() => browser.inWorker(() => (globalThis as any).tidemark.indexState())).toEqual({ state: 'ready', size: 1 });
+});
+
+test('shows a check mark on saved pages, naming the collection, with no request per navigation', async () => {
+  const saved = site.add('/saved-elsewhere', { title: 'Saved elsewhere' });
+  const other = site.add('/not-saved', { title: 'Not saved' });
+  tab = await browser.context.newPage();
+  const before = server.requests.length;
+  await tab.goto(saved);
+  await expect.poll(() => badge(saved)).toEqual({ text: '✓', title: 'Tidemark: saved in Reading' });
+  await tab.goto(other);
+  await expect.poll(() => badge(other)).toEqual({ text: '', title: 'Save to Tidemark' });
+  // A single-page app changing its URL (history.pushState) updates the badge too.
+  await tab.evaluate(() => (window as any).goTo('/saved-elsewhere?utm_source=newsletter'));
+  await expect.poll(() => badge(`${saved}?utm_source=newsletter`)).toMatchObject({ text: '✓' });
+  await tab.goto(other);
+  await expect.poll(() => badge(other)).toMatchObject({ text: '' });
+  // Tab switches: back to a saved page in another tab.
+  const second = await browser.context.newPage();
+  await second.goto(saved);
+  await expect.poll(() => badge(saved)).toMatchObject({ text: '✓' });
+  await second.close();
+  expect(server.requests.slice(before).filter((r) => !r.startsWith('GET /rest/v1/collections'))).toEqual([]);
+});
+
+test('the badge turns on right after a save from the popup and off after Remove; Undo brings it back', async () => {
+  const url = site.add('/to-save', { title: 'To save' });
+  await tab.goto(url);
+  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  const popup = await browser.openPopup(tab);
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await popup.getByRole('button', { name: 'Remove' }).click();
+  await expect(popup.getByRole('status')).toHaveText('Moved to Trash');
+  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  const [trashed] = (await server.api('GET', '/bookmarks/-99', token)).body.items;
+  expect(trashed.link).toBe(url);
+  await popup.getByRole('button', { name: 'Undo' }).click();
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  expect((await server.api('GET', '/bookmarks/-99', token)).body.items).toEqual([]);
+});
+
+test('the badge follows a save and a remove made elsewhere after the next sync', async () => {
+  const url = site.add('/remote', { title: 'Remote' });
+  await tab.goto(url);
+  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  const created = (await server.api('POST', '/bookmark', token, { link: url })).body.item;
+  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'index-sync', scheduledTime: Date.now() }));
+  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await server.api('DELETE', `/bookmark/${created._id}`, token);
+  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'index-sync', scheduledTime: Date.now() }));
+  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+});
+
+test('context menu "Save link" and "Save image", and the keyboard command, save through the same handlers', async () => {
+  const pageUrl = site.add('/with-links', { title: 'With links', body: '<a href="/linked">a link</a>' });
+  await tab.goto(pageUrl);
+  const tabId = await browser.inWorker(async (url) => (await (globalThis as any).chrome.tabs.query({})).find((t: any) => t.url === url).id, pageUrl);
+  const linked = `${site.origin}/linked`;
+  await browser.inWorker(
+    ({ id, link, page }) => (globalThis as any).tidemark.onMenuClicked({ menuItemId: 'save-link', linkUrl: link, pageUrl: page, editable: false }, { id, url: page, title: 'With links' }),
+    { id: tabId, link: linked, page: pageUrl },
+  );
+  await browser.inWorker(
+    ({ id, page }) => (globalThis as any).tidemark.onMenuClicked({ menuItemId: 'save-image', srcUrl: 'https://images.example/sea.jpg', pageUrl: page, editable: false }, { id, url: page, title: 'With links' }),
+    { id: tabId, page: pageUrl },
+  );
+  await browser.inWorker(({ id, page }) => (globalThis as any).tidemark.onCommand('save-page', { id, url: page, title: 'With links' }), { id: tabId, page: pageUrl });
+  const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { link: string; type: string; cover: string }[];
+  expect(items.find((i) => i.link === linked)).toBeTruthy();
+  expect(items.find((i) => i.link === 'https://images.example/sea.jpg')).toMatchObject({ type: 'image', cover: 'https://images.example/sea.jpg' });
+  expect(items.filter((i) => i.link === pageUrl)).toHaveLength(1);
+  await expect.poll(() => badge(pageUrl)).toMatchObject({ text: '✓' });
+  // Saving the same link again does not make a duplicate.
+  await browser.inWorker(
+    ({ id, link, page }) => (globalThis as any).tidemark.onMenuClicked({ menuItemId: 'save-link', linkUrl: link, pageUrl: page, editable: false }, { id, url: page }),
+    { id: tabId, link: linked, page: pageUrl },
+  );
+  const again = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { link: string }[];
+  expect(again.filter((i) => i.link === linked)).toHaveLength(1);
+});
+
+test('turning the badge off in the options clears it', async () => {
+  const url = `${site.origin}/with-links`;
+  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  const options = await browser.options();
+  await options.getByLabel('Show a check mark on the toolbar button for pages you have saved').uncheck();
+  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  await options.getByLabel('Show a check mark on the toolbar button for pages you have saved').check();
+  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await options.close();
+});
