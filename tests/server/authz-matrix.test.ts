@@ -53,7 +53,7 @@ let coversPresent = false;
 
 const tokenOf = (a: Actor) => (a === 'anonymous' ? null : users[a].token);
 const asOwner = (method: string, path: string, body?: unknown) => s.api(method, path, { token: users.owner.token, body });
-const ids = (res: ApiResponse) => (res.body.items as { _id: number }[]).map((i) => i._id);
+const ids = (res: ApiResponse): (number | string)[] => (res.body.items as { _id: number | string }[]).map((i) => i._id);
 const uniq = (p: string) => `${p}-${Math.random().toString(36).slice(2, 8)}`;
 const freshBookmark = async (collectionId = S, body: Record<string, unknown> = {}) => createBookmark(s, users.owner, collectionId, body);
 const freshCollection = async (parent?: number) => createCollection(s, users.owner, uniq('fresh'), parent);
