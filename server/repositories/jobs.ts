@@ -16,6 +16,7 @@ export interface JobRow {
   next_run_at: number;
   locked_until: number | null;
   last_error: string | null;
+  outcome: string | null;
   created_at: number;
   finished_at: number | null;
 }
@@ -39,7 +40,8 @@ export interface PageFill {
 
 const PAGE_JOB_UPSERT = `
   INSERT INTO jobs (kind, payload, dedupe_key, state, next_run_at, created_at)
-  VALUES ('page', json_object('bookmarkId', @id, 'parse', json('true'), 'on', @on), 'page:' || @id, 'queued', @now, @now)
+  VALUES ('page', json_object('bookmarkId', CAST(@id AS INTEGER), 'parse', json('true'), 'on', @on),
+          'page:' || CAST(@id AS INTEGER), 'queued', @now, @now)
   ON CONFLICT (dedupe_key) WHERE state = 'queued'
   DO UPDATE SET payload = json_set(payload, '$.parse', json('true'), '$.on', @on),
                 next_run_at = min(next_run_at, excluded.next_run_at), attempts = 0, last_error = NULL`;
@@ -72,7 +74,7 @@ export class JobsRepository {
         `UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_until = @until WHERE id = @id`,
       ),
       // A queued job with the same key may have appeared while this one ran; it covers the same work.
-      done: db.prepare(`UPDATE jobs SET state = 'done', locked_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`),
+      done: db.prepare(`UPDATE jobs SET state = 'done', locked_until = NULL, finished_at = ?, outcome = ? WHERE id = ?`),
       failed: db.prepare(`UPDATE jobs SET state = 'failed', locked_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`),
       retry: db.prepare(`UPDATE jobs SET state = 'queued', locked_until = NULL, next_run_at = ?, last_error = ? WHERE id = ?`),
       release: db.prepare(
@@ -123,7 +125,7 @@ export class JobsRepository {
     return this.db.prepare('SELECT * FROM jobs ORDER BY id').all() as JobRow[];
   }
 
-  /** Finished. `note` records why nothing was done (e.g. the bookmark is gone). */
+  /** Finished; `note` says what was done, or why nothing was (e.g. the bookmark is gone). */
   async complete(id: number, note: string | null = null): Promise<void> {
     this.stmt.done.run(this.clock.now(), note, id);
   }

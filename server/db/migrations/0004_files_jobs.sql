@@ -77,7 +77,8 @@ CREATE TABLE jobs (
   attempts     INTEGER NOT NULL DEFAULT 0,
   next_run_at  INTEGER NOT NULL DEFAULT 0,   -- epoch ms
   locked_until INTEGER,                      -- epoch ms; the lease of a running job
-  last_error   TEXT,
+  last_error   TEXT,                         -- why the last attempt failed
+  outcome      TEXT,                         -- what a finished job did, in words
   created_at   INTEGER NOT NULL,             -- epoch ms
   finished_at  INTEGER
 );

@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { JSDOM } from 'jsdom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../server/config.js';
+import { JobsRepository, type JobRow } from '../../server/repositories/jobs.js';
+import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { PNG_1x1, getRaw, upload } from './upload-client.js';
+
+// Permanent copies (paid plan): made in the background for pro users' bookmarks, uploaded by the
+// extension, and served sanitised by GET /bookmark/{id}/cache.
+
+const html = { 'content-type': 'text/html; charset=utf-8' };
+const PAGE = `<!DOCTYPE html><html><head><title>Tide table</title>
+  <meta name="description" content="High and low water for the week.">
+  <script>document.title = 'hijacked'</script>
+</head><body>
+  <h1 onclick="steal()">Tide table</h1>
+  <p>High water 06:12, low water 12:30.</p>
+  <img src="/img/chart.png" alt="chart">
+  <a href="javascript:alert(1)">click</a>
+  <iframe src="https://ads.example.com/"></iframe>
+</body></html>`;
+
+let pages: PageServer;
+let s: TestServer;
+let pro: { id: number; token: string };
+let free: { id: number; token: string };
+let otherPro: { id: number; token: string };
+let jobs: JobsRepository;
+const held: ServerResponse[] = [];
+
+beforeAll(async () => {
+  pages = await startPageServer({
+    '/tides': respond(200, html, PAGE),
+    '/tides-2': respond(200, html, PAGE),
+    '/tides-3': respond(200, html, PAGE),
+    '/tides-4': respond(200, html, PAGE),
+    '/free-page': respond(200, html, PAGE),
+    '/img/chart.png': respond(200, { 'content-type': 'image/png' }, PNG_1x1),
+    '/paywalled': respond(200, html, '<html><head><title>Subscribe</title></head><body>Subscribe to read.</body></html>'),
+    '/held': (_req, res) => {
+      held.push(res);
+    },
+    '/report.pdf': respond(200, { 'content-type': 'application/pdf' }, '%PDF-1.4\n'),
+  });
+  s = await startServer({ allowPrivateNetwork: true, jobs: { ...defaultConfig().jobs, pollMs: 20 } });
+  pro = await s.createUser(undefined, { pro: true });
+  free = await s.createUser();
+  otherPro = await s.createUser(undefined, { pro: true });
+  jobs = new JobsRepository(s.app.repos.db, s.config.clock, s.app.repos.fts);
+});
+
+afterAll(async () => {
+  for (const res of held) res.destroy();
+  await s?.close();
+  await pages?.close();
+});
+
+async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const jobOf = async (bookmarkId: number): Promise<JobRow | undefined> =>
+  (await jobs.list()).filter((j) => JSON.parse(j.payload).bookmarkId === bookmarkId).pop();
+const jobDone = (bookmarkId: number) => until(async () => ((await jobOf(bookmarkId))?.state === 'done' ? jobOf(bookmarkId) : undefined));
+const cacheUrl = (id: number) => `${s.url}/bookmark/${id}/cache`;
+const save = async (token: string, link: string, extra: object = {}) =>
+  (await s.api('POST', '/bookmark', { token, body: { link, ...extra } })).body.item._id as number;
+
+describe('permanent copies made in the background', () => {
+  it('a pro user\'s new bookmark gets a sanitised copy: 200 HTML without scripts, handlers or frames', async () => {
+    const id = await save(pro.token, `${pages.origin}/tides`);
+    await jobDone(id);
+    const res = await getRaw(cacheUrl(id), pro.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/sandbox/);
+    expect(res.text).not.toMatch(/<script/i);
+    expect(res.text).not.toMatch(/onclick|javascript:|<iframe/i);
+    const doc = new JSDOM(res.text).window.document;
+    expect(doc.querySelector('h1')?.textContent).toBe('Tide table');
+    expect(doc.querySelector('p')?.textContent).toBe('High water 06:12, low water 12:30.');
+    // The small image is kept inside the copy, so it survives the site.
+    expect(doc.querySelector('img')?.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    // The bookmark itself was not touched (no pleaseParse).
+    expect((await s.api('GET', `/bookmark/${id}`, { token: pro.token })).body.item.excerpt).toBe('');
+  });
+
+  it('with pleaseParse the same job fills the fields and stores the copy, reading the page once', async () => {
+    const before = pages.hits.get('/tides-2') ?? 0;
+    const id = await save(pro.token, `${pages.origin}/tides-2`, { pleaseParse: {} });
+    await jobDone(id);
+    expect((await jobs.list()).filter((j) => JSON.parse(j.payload).bookmarkId === id)).toHaveLength(1);
+    expect((pages.hits.get('/tides-2') ?? 0) - before).toBe(1);
+    expect((await s.api('GET', `/bookmark/${id}`, { token: pro.token })).body.item.excerpt).toBe('High and low water for the week.');
+    expect((await getRaw(cacheUrl(id), pro.token)).status).toBe(200);
+  });
+
+  it('free users: no copy is made, and GET /cache answers 403 saying it is a Pro feature', async () => {
+    const id = await save(free.token, `${pages.origin}/free-page`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await jobOf(id)).toBeUndefined();
+    const res = await getRaw(cacheUrl(id), free.token);
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ result: false, status: 403 });
+    expect(res.json.errorMessage).toMatch(/Pro plan/);
+  });
+
+  it('no copy (yet, or the page is not HTML): 404 with a clear message', async () => {
+    const waiting = await save(pro.token, `${pages.origin}/held`);
+    await until(() => held.length > 0);
+    const res = await getRaw(cacheUrl(waiting), pro.token);
+    expect(res.status).toBe(404);
+    expect(res.json.errorMessage).toMatch(/no permanent copy yet/);
+    held.shift()!.writeHead(200, html).end(PAGE);
+    await jobDone(waiting);
+    expect((await getRaw(cacheUrl(waiting), pro.token)).status).toBe(200);
+
+    const pdf = await save(pro.token, `${pages.origin}/report.pdf`);
+    const job = await jobDone(pdf);
+    expect(job!.outcome).toMatch(/not HTML/);
+    expect((await getRaw(cacheUrl(pdf), pro.token)).status).toBe(404);
+  });
+
+  it('only those who may see the bookmark: another pro user gets 403, unknown bookmark 404, no token 401', async () => {
+    const id = await save(pro.token, `${pages.origin}/tides-3`);
+    await jobDone(id);
+    expect((await getRaw(cacheUrl(id), otherPro.token)).status).toBe(403);
+    expect((await getRaw(cacheUrl(999999), pro.token)).status).toBe(404);
+    expect((await getRaw(cacheUrl(id), null)).status).toBe(401);
+  });
+
+  it('removing the bookmark for good deletes its copy from disk', async () => {
+    const id = await save(pro.token, `${pages.origin}/tides-4`);
+    await jobDone(id);
+    const cacheDir = path.join(s.dataDir, 'files', 'cache');
+    const copies = () => fs.readdirSync(cacheDir, { recursive: true }).filter((n) => path.basename(String(n)).startsWith(`${id}-`)).length;
+    expect(copies()).toBe(1);
+    await s.api('DELETE', `/bookmark/${id}`, { token: pro.token });
+    await s.api('DELETE', `/bookmark/${id}`, { token: pro.token });
+    await until(() => copies() === 0);
+  });
+});
+
+describe('PUT /bookmark/{id}/cache: the copy the extension captured (beyond the spec)', () => {
+  const captured = `<html><head><title>Full story</title><script src="https://tracker.example.com/t.js"></script></head>
+    <body><p onmouseover="x()">The full story, captured in the browser behind the paywall.</p><img src="/img/logo.png"></body></html>`;
+
+  it('stores a sanitised copy that later background reads do not replace', async () => {
+    const id = await save(pro.token, `${pages.origin}/paywalled`);
+    await jobDone(id);
+    const res = await upload(s, 'PUT', `/bookmark/${id}/cache`, [{ name: 'cache', filename: 'page.html', content: captured, type: 'text/html' }], pro.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: true, item: { _id: id, cache: { status: 'ready' } } });
+
+    const got = await getRaw(cacheUrl(id), pro.token);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('x-copy-source')).toBe('upload');
+    expect(got.text).toContain('captured in the browser behind the paywall');
+    expect(got.text).not.toMatch(/<script|onmouseover/i);
+    // Relative links still point at the page's site.
+    expect(new JSDOM(got.text, { url: 'http://tidemark.test/' }).window.document.querySelector('img')?.src).toBe(`${pages.origin}/img/logo.png`);
+
+    await s.api('PUT', `/bookmark/${id}`, { token: pro.token, body: { pleaseParse: {} } });
+    const job = await until(async () => {
+      const j = (await jobs.list()).filter((r) => JSON.parse(r.payload).bookmarkId === id).pop();
+      return j && j.state === 'done' && JSON.parse(j.payload).parse ? j : undefined;
+    });
+    expect(job.outcome).toMatch(/^filled /);
+    expect(job.outcome).not.toMatch(/permanent copy/);
+    expect((await getRaw(cacheUrl(id), pro.token)).text).toContain('captured in the browser');
+  });
+
+  it('pro only (403), HTML only (400), the part must be named cache (400), the bookmark must be the caller\'s to change (403)', async () => {
+    const freeId = await save(free.token, 'https://free.example.com/story');
+    const notPro = await upload(s, 'PUT', `/bookmark/${freeId}/cache`, [{ name: 'cache', filename: 'p.html', content: captured }], free.token);
+    expect(notPro.status).toBe(403);
+    expect(notPro.body.errorMessage).toMatch(/Pro plan/);
+
+    const id = await save(pro.token, 'https://pro.example.com/story');
+    const binary = await upload(s, 'PUT', `/bookmark/${id}/cache`, [{ name: 'cache', filename: 'p.html', content: PNG_1x1 }], pro.token);
+    expect(binary.status).toBe(400);
+    expect(binary.body.errorMessage).toMatch(/HTML/);
+    const wrongPart = await upload(s, 'PUT', `/bookmark/${id}/cache`, [{ name: 'page', filename: 'p.html', content: captured }], pro.token);
+    expect(wrongPart.status).toBe(400);
+    expect(wrongPart.body.errorMessage).toMatch(/part named "cache"/);
+    const others = await upload(s, 'PUT', `/bookmark/${id}/cache`, [{ name: 'cache', filename: 'p.html', content: captured }], otherPro.token);
+    expect(others.status).toBe(403);
+  });
+});
