@@ -139,17 +139,22 @@ export class TagsRepository {
    * has. Evidence: tags on the owner's other bookmarks of the same domain (strongest), a tag whose
    * words appear in the bookmark's title, excerpt or link path, and tags of the owner's bookmarks
    * most similar in text (full-text ranking on the title's words). No outside service is asked.
+   *
+   * `forUserId` is whose tags and bookmarks the evidence comes from (default: the bookmark's owner).
+   * A collaborator asking about a bookmark in a shared collection gets suggestions from their own
+   * library, so the owner's tags elsewhere are never shown to them.
    */
-  async suggest(bookmarkId: number, limit = 10): Promise<{ _id: string }[]> {
+  async suggest(bookmarkId: number, limit = 10, forUserId?: number): Promise<{ _id: string }[]> {
     const b = this.db
       .prepare('SELECT id, user_id, link, domain, title, excerpt, tags FROM bookmarks WHERE id = ?')
       .get(bookmarkId) as { id: number; user_id: number; link: string; domain: string; title: string; excerpt: string; tags: string } | undefined;
     if (!b) return [];
     const own = new Set((JSON.parse(b.tags) as string[]).map(foldTag));
+    const uid = forUserId ?? b.user_id;
 
     const all = this.db
       .prepare('SELECT tag, count(*) AS n FROM bookmark_tags WHERE user_id = ? GROUP BY tag')
-      .all(b.user_id) as { tag: string; n: number }[];
+      .all(uid) as { tag: string; n: number }[];
     const tags = new Map<string, { name: string; uses: number; score: number }>();
     for (const t of all) {
       const key = foldTag(t.tag);
@@ -172,7 +177,7 @@ export class TagsRepository {
             WHERE d.user_id = ? AND d.domain = ? AND d.id <> ? AND d.collection_id <> ${TRASH}
             GROUP BY bt.tag`,
         )
-        .all(b.user_id, b.domain, b.id) as { tag: string; n: number }[];
+        .all(uid, b.domain, b.id) as { tag: string; n: number }[];
       for (const r of rows) add(r.tag, 6 + Math.min(r.n, 10));
     }
 
@@ -203,7 +208,7 @@ export class TagsRepository {
             WHERE bookmarks_fts MATCH ? AND +b.user_id = ? AND b.id <> ? AND +b.collection_id <> ${TRASH}
             ORDER BY f.rank LIMIT 20`,
         )
-        .all(match, b.user_id, b.id) as { tags: string }[];
+        .all(match, uid, b.id) as { tags: string }[];
       similar.forEach((row, i) => {
         for (const tag of JSON.parse(row.tags) as string[]) add(tag, i < 5 ? 2 : 1);
       });

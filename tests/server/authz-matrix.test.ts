@@ -95,9 +95,11 @@ beforeAll(async () => {
   C = await createCollection(s, users.owner, 'Matrix child', S);
   await share(s, users.owner, S, users.viewer, 'viewer');
   await share(s, users.owner, S, users.member, 'member');
-  bS = await createBookmark(s, users.owner, S, { title: 'quokka field notes', tags: ['matrixtag'], highlights: [{ text: 'matrix highlight' }] });
+  bS = await createBookmark(s, users.owner, S, { link: 'https://quokka.example.org/notes', title: 'quokka field notes', tags: ['matrixtag'], highlights: [{ text: 'matrix highlight' }] });
   await createBookmark(s, users.owner, C, { title: 'child page', highlights: [{ text: 'child highlight' }] });
   for (const a of ['owner', 'viewer', 'member', 'other'] as const) own[a] = await createCollection(s, users[a], `${a} own`);
+  // A tag the owner uses only outside S, on the same site as bS: suggestions may offer it to the owner alone.
+  await createBookmark(s, users.owner, own.owner, { link: 'https://quokka.example.org/private-page', tags: ['owner-private-tag'] });
   // Cover uploads come with the files routes; they join the matrix when the service has them.
   const probe = await call('owner', { method: 'PUT', path: `/collection/${S}/cover`, form: coverForm() });
   coversPresent = !(probe.status === 404 && String(probe.body?.errorMessage).startsWith('Not found: no route'));
@@ -304,9 +306,11 @@ const endpoints: Endpoint[] = [
       const b = await freshBookmark(S);
       return { method: 'PUT', path: `/bookmark/${b._id}`, body: { collection: { $id: a === 'anonymous' ? own.owner : own[a] } } };
     },
-    after: async (_a, res, ok) => {
+    after: async (a, res, ok) => {
       const id = Number(res.url?.split('/').pop());
       if (!ok) expect((await bookmarkOf(id)).collectionId).toBe(S);
+      // Moved out of the shared collection, it belongs to whoever's collection it is now in.
+      else expect(res.body.item.user.$id).toBe(users[a as 'member'].id);
     },
   },
 
@@ -401,7 +405,14 @@ const endpoints: Endpoint[] = [
       expect(ids(await asOwner('GET', `/tags/${S}`)).includes(sent.tags[0])).toBe(a !== 'owner');
     },
   },
-  { name: 'GET /tags/suggest/{b in S}', expect: READ, request: () => ({ method: 'GET', path: `/tags/suggest/${bS._id}` }) },
+  {
+    name: "GET /tags/suggest/{b in S} never offers the owner's private tags to others",
+    expect: READ,
+    request: () => ({ method: 'GET', path: `/tags/suggest/${bS._id}` }),
+    after: (a, res, ok) => {
+      if (ok) expect(ids(res).includes('owner-private-tag')).toBe(a === 'owner');
+    },
+  },
 
   // --- duplicate check: the caller's own bookmarks only ---
   {

@@ -102,7 +102,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Tags'],
         summary: 'Suggest existing tags for a bookmark',
         description:
-          "From the owner's own tags: those used on bookmarks of the same domain, those whose words appear in the " +
+          "From the caller's own tags (for a bookmark in a collection shared with the caller too): those used on bookmarks of the same domain, those whose words appear in the " +
           "bookmark's title, excerpt or link, and those of similar bookmarks. Tags the bookmark has are left out.",
         params: Type.Object({ bookmarkId: Type.Integer() }),
         response: { 200: ItemsEnvelope(TagSuggestion) },
@@ -110,7 +110,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await app.permissions.requireBookmark(request.userId, request.params.bookmarkId, 'read');
-      return { result: true as const, items: await app.repos.tags.suggest(request.params.bookmarkId) };
+      // From the caller's own tags: a collaborator never sees the owner's tags from elsewhere.
+      return { result: true as const, items: await app.repos.tags.suggest(request.params.bookmarkId, 10, request.userId!) };
     },
   );
 };
