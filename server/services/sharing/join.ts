@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { ACCESS_LEVEL } from '../../../lib/api/constants.js';
+import { ApiError, notFound } from '../../errors.js';
+import type { CollectionRow } from '../../repositories/collections.js';
+
+const ASK_AGAIN = 'Ask the person who invited you to invite you again.';
+
+/**
+ * Accepts the invitation whose join link carries `token` for collection `collectionId`: `userId`
+ * becomes a collaborator with the invited role and the token is used up. Answers the collection's
+ * row. Used by POST /collection/{id}/join, and meant for the web page the join link opens.
+ *
+ * Errors (ApiError): 404 no such invitation (wrong token, cancelled, or replaced by a newer email;
+ * it does not say which), 410 already used or expired, 400 the user owns the collection.
+ */
+export async function acceptInvitation(app: FastifyInstance, userId: number, collectionId: number, token: string): Promise<CollectionRow> {
+  const invitation = await app.repos.sharing.byToken(token);
+  if (!invitation || invitation.collection_id !== collectionId) {
+    throw new ApiError(
+      404,
+      'This invitation link is not valid: the token is wrong, or the invitation was cancelled or replaced by a newer email. ' + ASK_AGAIN,
+    );
+  }
+  if (invitation.accepted_at !== null) throw new ApiError(410, `This invitation link was already used; each link works once. ${ASK_AGAIN}`);
+  if (invitation.expires_at <= app.config.clock.now()) {
+    throw new ApiError(410, `This invitation expired on ${new Date(invitation.expires_at).toISOString().slice(0, 10)}. ${ASK_AGAIN}`);
+  }
+  const access = await app.permissions.collection(userId, collectionId);
+  if (access.role === 'owner') {
+    throw new ApiError(400, 'You own this collection, so you cannot join it. The invitation is for someone else: send them the link.');
+  }
+  // Someone who already has at least the invited role keeps it (a viewer invitation never demotes a member).
+  const grant = access.level < ACCESS_LEVEL[invitation.role];
+  if (!(await app.repos.sharing.accept(invitation.id, userId, grant))) {
+    throw new ApiError(410, `This invitation link was already used or has just expired. ${ASK_AGAIN}`);
+  }
+  const row = await app.repos.collections.byId(collectionId);
+  if (!row) throw notFound();
+  return row;
+}
