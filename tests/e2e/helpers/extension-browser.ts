@@ -44,11 +44,20 @@ export class ExtensionBrowser {
     return `chrome-extension://${EXTENSION_ID}/${file}`;
   }
 
-  /** The running service worker, starting it (by opening an extension page) when it was stopped. */
+  private closed = new WeakSet<Worker>();
+
+  private track(w: Worker): Worker {
+    w.once('close', () => this.closed.add(w));
+    return w;
+  }
+
+  /** The running service worker (waiting for it when it is starting). */
   async worker(): Promise<Worker> {
-    const live = this.context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`));
-    if (live) return live;
-    return this.context.waitForEvent('serviceworker', { timeout: 15_000 });
+    const live = this.context
+      .serviceWorkers()
+      .find((w) => w.url().startsWith(`chrome-extension://${EXTENSION_ID}/`) && !this.closed.has(w));
+    if (live) return this.track(live);
+    return this.track(await this.context.waitForEvent('serviceworker', { timeout: 15_000 }));
   }
 
   /** Runs `fn` in the service worker. */
@@ -114,19 +123,39 @@ export class ExtensionBrowser {
     throw new Error(`No page at ${prefix} appeared.`);
   }
 
-  /** Stops the extension's service worker, as the browser does when it is idle. */
+  /** Stops the extension's service worker, as the browser does when it is idle, and waits until it is gone. */
   async stopWorker(): Promise<void> {
-    // ServiceWorker.* is a page-target domain: use a throwaway page's session.
-    const page = await this.context.newPage();
+    const current = await this.worker();
+    // ServiceWorker.* is a page-target domain: use an open page's session. (Opening or closing a tab
+    // for it would fire tab events, which wake the worker straight away.)
+    const page = this.context.pages().find((p) => !p.url().startsWith('chrome-extension:')) ?? this.context.pages()[0];
     const client = await this.context.newCDPSession(page);
+    const stopped = new Promise<void>((resolve) =>
+      client.on('ServiceWorker.workerVersionUpdated', (e: { versions: { scriptURL: string; runningStatus: string }[] }) => {
+        const mine = e.versions.filter((v) => v.scriptURL.includes(EXTENSION_ID));
+        if (mine.length && mine.every((v) => v.runningStatus === 'stopped')) resolve();
+      }),
+    );
     await client.send('ServiceWorker.enable');
     await client.send('ServiceWorker.stopAllWorkers');
-    await client.detach();
-    await page.close();
-    const deadline = Date.now() + 5000;
-    while (this.context.serviceWorkers().some((w) => w.url().includes(EXTENSION_ID)) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('The service worker did not stop.')), 10_000);
+    });
+    try {
+      await Promise.race([stopped, timeout]);
+    } finally {
+      clearTimeout(timer);
     }
+    // Playwright keeps the same Worker object and re-attaches it when the worker starts again.
+    void current;
+    await client.detach();
+  }
+
+  /** Whether the extension's service worker is running now (asked from the browser's target list). */
+  async workerRunning(): Promise<boolean> {
+    const targets = (await (await fetch(`http://127.0.0.1:${this.debugPort}/json/list`)).json()) as { type: string; url: string }[];
+    return targets.some((t) => t.type === 'service_worker' && t.url.includes(EXTENSION_ID));
   }
 
   /** The badge text and title the toolbar button shows for a tab. */

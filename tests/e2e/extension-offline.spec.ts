@@ -1,0 +1,92 @@
+// The offline queue in Chromium against the real server: writes made while the server is down are
+// kept, shown in the popup, and delivered exactly once when it is back, also when the service worker
+// was stopped in between.
+import { expect, test, type Page } from '@playwright/test';
+import { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { TestSite } from './helpers/test-pages.js';
+import { TidemarkServer } from './helpers/tidemark-server.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+let tab: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  const dir = await ensureExtensionBuilt();
+  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  token = (await server.createUser('offline@example.test', 'correct horse battery', 'Otto Offline')).token;
+  browser = await ExtensionBrowser.launch(dir);
+  await browser.signInWithTestToken(server.origin, token);
+  tab = await browser.context.newPage();
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await server?.close();
+});
+
+const saved = async (link: string) =>
+  ((await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { link: string; note: string; important: boolean }[]).filter(
+    (i) => i.link === link,
+  );
+
+test('a save and an edit made while the server is down are queued, shown, and delivered once when it is back', async () => {
+  const url = site.add('/offline-1', { title: 'Read later, offline', ogTitle: 'Offline reading' });
+  await tab.goto(url);
+  await server.stop();
+
+  const popup = await browser.openPopup(tab);
+  await expect(popup.getByRole('status')).toHaveText('Queued offline: it will be sent when the server is reachable');
+  await popup.getByLabel('Note').fill('written on the train');
+  await expect(popup.getByRole('status')).toHaveText('Queued offline: it will be sent when the server is reachable');
+  await popup.getByLabel('Favorite').check();
+  const queue = popup.getByRole('region', { name: 'Offline queue' });
+  await expect(queue).toContainText('Waiting to be sent (2)');
+  await expect(queue).toContainText('Offline reading');
+  await popup.close();
+
+  // Reopening the popup while offline does not queue the page a second time.
+  const again = await browser.openPopup(tab);
+  await expect(again.getByRole('status')).toHaveText('Queued offline: it will be sent when the server is reachable');
+  await expect(again.getByRole('region', { name: 'Offline queue' })).toContainText('Waiting to be sent (2)');
+  await again.close();
+
+  await server.start();
+  // The alarm's handler (the same function the alarm listener calls) drains the queue.
+  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+  await expect.poll(() => saved(url)).toHaveLength(1);
+  expect((await saved(url))[0]).toMatchObject({ note: 'written on the train', important: true });
+  // Draining again sends nothing more.
+  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+  expect(await saved(url)).toHaveLength(1);
+  const alarm = await browser.inWorker(() => (globalThis as any).chrome.alarms.get('queue-drain'));
+  expect(alarm).toBeUndefined(); // no retry timer once the queue is empty
+});
+
+test('the queue survives the service worker being stopped: delivered exactly once after a restart of both', async () => {
+  const url = site.add('/offline-2', { title: 'Survives a stopped worker' });
+  await tab.goto(url);
+  await server.stop();
+  const popup = await browser.openPopup(tab);
+  await expect(popup.getByRole('status')).toHaveText('Queued offline: it will be sent when the server is reachable');
+  await popup.close();
+  expect(await browser.inWorker(() => (globalThis as any).chrome.alarms.get('queue-drain'))).toMatchObject({ name: 'queue-drain' });
+
+  await browser.stopWorker();
+  expect(await browser.workerRunning()).toBe(false);
+  await server.start();
+
+  // Any event wakes the worker (here: the options page asking for the status); it drains on start.
+  const options = await browser.options();
+  await expect.poll(() => browser.workerRunning()).toBe(true);
+  await expect(options.getByTestId('account')).toContainText('Otto Offline');
+  await expect.poll(() => saved(url), { timeout: 10_000 }).toHaveLength(1);
+  await options.close();
+  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+  expect(await saved(url)).toHaveLength(1);
+});
