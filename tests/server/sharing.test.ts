@@ -362,6 +362,36 @@ describe('collaborator records', () => {
   });
 });
 
+describe('nested shares', () => {
+  it('a collection below a shared one lists both shares; a member shared only below sees no invitations from above', async () => {
+    const p = await createCollection(s, owner, 'Parent shared');
+    const n = await createCollection(s, owner, 'Nested shared', p);
+    const [top, below] = [await user('Top Member'), await user('Below Member')];
+    await share(s, owner, p, top, 'member');
+    await share(s, owner, n, below, 'member');
+    await invite(s, owner, p, ['parent-pending@example.test'], 'viewer');
+    await invite(s, owner, n, ['nested-pending@example.test'], 'viewer');
+
+    const asOwner = (await sharingOf(n, owner)).body;
+    expect(asOwner.items.map((i: { _id: number }) => i._id)).toEqual([owner.id, top.id, below.id]);
+    expect(asOwner.invitations.map((i: { email: string }) => i.email).sort()).toEqual(['nested-pending@example.test', 'parent-pending@example.test']);
+    const asTop = (await sharingOf(n, top)).body;
+    expect(asTop.invitations.map((i: { email: string }) => i.email).sort()).toEqual(['nested-pending@example.test', 'parent-pending@example.test']);
+    const asBelow = (await sharingOf(n, below)).body;
+    expect(asBelow.invitations.map((i: { email: string; collectionId: number }) => [i.email, i.collectionId])).toEqual([['nested-pending@example.test', n]]);
+    expect((await sharingOf(p, below)).status).toBe(403);
+
+    // Removing `top` from the nested collection is refused: their access comes from the parent.
+    const refused = await s.api('DELETE', `/collection/${n}/sharing/${top.id}`, { token: owner.token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errorMessage).toBe(`User ${top.id} has access to collection ${n} through the shared collection ${p}: remove them there.`);
+    // A role set on the nested collection applies there only.
+    expect((await s.api('PUT', `/collection/${n}/sharing/${top.id}`, { token: owner.token, body: { role: 'viewer' } })).status).toBe(200);
+    expect((await s.api('GET', `/collection/${n}`, { token: top.token })).body.item.access.level).toBe(2);
+    expect((await s.api('GET', `/collection/${p}`, { token: top.token })).body.item.access.level).toBe(3);
+  });
+});
+
 describe('leave vs unshare', () => {
   it('a member or viewer leaving removes only them; the owner unsharing removes everyone and cancels invitations', async () => {
     const c = await createCollection(s, owner, 'Leave or unshare');

@@ -73,7 +73,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       for (const row of await repos.sharing.collaborators(chain)) items.push(toCollaborator(row, showEmail));
       if (access.role !== 'owner' && access.role !== 'member') return { result: true as const, items };
       const now = app.config.clock.now();
-      const invitations = (await repos.sharing.openInvitations(chain)).map((inv) => ({
+      // A member sees the invitations of the collections they can see: up to the highest one shared with them.
+      let visible = chain;
+      if (access.role === 'member') {
+        const grants = await repos.access.sharedGrants(request.userId!, chain);
+        visible = chain.slice(0, Math.max(...grants.map((g) => chain.indexOf(g.collection_id))) + 1);
+      }
+      const invitations = (await repos.sharing.openInvitations(visible)).map((inv) => ({
         email: inv.email,
         role: inv.role,
         collectionId: inv.collection_id,
