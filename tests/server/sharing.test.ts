@@ -2,6 +2,7 @@
 // link, collaborator records, role changes, removal, leave vs unshare, and collaborators working in
 // the shared collection. Mail goes to the dev outbox here (sharing-smtp.test.ts uses a real SMTP server).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/process.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 import { joinLinkIn, lastMailTo, outbox } from './sharing-mail.js';
 import { createBookmark, createCollection, invite, joinFromOutbox, share, type TestUser } from './sharing-setup.js';
@@ -144,6 +145,28 @@ describe('inviting', () => {
     const joined = await joinFromOutbox(s, friend);
     expect(joined.status).toBe(200);
     expect(joined.body.item).toMatchObject({ _id: c, user: { $id: owner.id }, access: { level: 2, draggable: false } });
+  });
+});
+
+describe('resending from the command line', () => {
+  it('invite:resend --all mails open invitations again with new links, to the outbox without SMTP, logging each link', async () => {
+    const c = await createCollection(s, owner, 'Resend from CLI');
+    const v = await user();
+    await invite(s, owner, c, [v.email], 'viewer');
+    const first = joinLinkIn(lastMailTo(s.dataDir, v.email).text);
+    const nothing = runCli(['invite:resend', '--collection', String(c), '--data', s.dataDir]);
+    expect(JSON.parse(nothing.stdout)).toEqual({ sent: [], failed: [] }); // it was delivered: only --all resends it
+
+    const out = runCli(['invite:resend', '--all', '--collection', String(c), '--public-url', s.origin, '--data', s.dataDir]);
+    expect(out.status, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ sent: [v.email], failed: [] });
+    const second = joinLinkIn(lastMailTo(s.dataDir, v.email).text);
+    expect(second.token).not.toBe(first.token);
+    expect(out.stderr).toContain(`join link: ${second.url}`);
+    expect((await s.api('POST', `/collection/${c}/join`, { token: v.token, body: { token: first.token } })).status).toBe(404);
+    expect((await s.api('POST', `/collection/${c}/join`, { token: v.token, body: { token: second.token } })).status).toBe(200);
+
+    expect(runCli(['invite:resend', '--collection', 'abc', '--data', s.dataDir]).stderr).toMatch(/--collection must be a collection id/);
   });
 });
 
