@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { defaultConfig } from '../../server/config.js';
+import { openDatabase } from '../../server/db/open.js';
+import { runCli } from '../helpers/process.js';
+
+// `npm run server -- import --email E --file F [--collection ID]`, run as a real child process
+// against a data directory, then checked through the API of a server on the same directory.
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'import');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-import-cli-'));
+let app: FastifyInstance;
+let base: string;
+
+const tokenOf = (email: string) => JSON.parse(runCli(['token:create', '--email', email, '--data', dataDir]).stdout).access_token as string;
+const makeUser = (email: string) => {
+  expect(runCli(['user:create', '--email', email, '--password', 'longenough', '--data', dataDir]).status).toBe(0);
+  return tokenOf(email);
+};
+const api = async (token: string, p: string) =>
+  (await fetch(base + p, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<any>;
+
+/** Every bookmark of the user (all pages of collection 0). */
+async function allBookmarks(token: string): Promise<{ link: string; collectionId: number; tags: string[]; title: string }[]> {
+  const out = [];
+  for (let page = 0; ; page++) {
+    const res = await api(token, `/bookmarks/0?perpage=50&page=${page}`);
+    out.push(...res.items);
+    if (res.items.length < 50) return out;
+  }
+}
+
+beforeAll(async () => {
+  const config = defaultConfig({ port: 0, dataDir, logLevel: 'silent' });
+  app = await buildApp(config, openDatabase(dataDir));
+  base = `${await app.listen({ port: 0, host: '127.0.0.1' })}/rest/v1`;
+});
+afterAll(async () => {
+  await app?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('import command', () => {
+  it('creates the folders as nested collections and the bookmarks in them, with a summary on stdout', async () => {
+    const token = makeUser('cli-import@example.test');
+    const res = runCli(['import', '--email', 'cli-import@example.test', '--file', path.join(FIXTURES, 'firefox-bookmarks.html'), '--data', dataDir]);
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({
+      created: 4, duplicates: 0, failed: 0, skipped: 2, total: 4, collections: 4, resumed: false, alreadyDone: false,
+    });
+    // Not a terminal: plain progress lines and a summary a person can read.
+    expect(res.stderr).toMatch(/^progress: 4\/4 \(100%\)/m);
+    expect(res.stderr).toMatch(/Imported firefox-bookmarks\.html: 4 created, 0 duplicates skipped, 0 failed, 2 entries without a web link left out\./);
+
+    const roots = await api(token, '/collections');
+    expect(roots.items.map((c: { title: string }) => c.title)).toEqual(['Bookmarks Menu', 'Bookmarks Toolbar', 'Other Bookmarks']);
+    const children = await api(token, '/collections/childrens');
+    const toolbar = roots.items.find((c: { title: string }) => c.title === 'Bookmarks Toolbar');
+    expect(children.items.map((c: { title: string; parent: { $id: number } }) => [c.title, c.parent.$id])).toEqual([['Work', toolbar._id]]);
+    const work = children.items[0]._id;
+    const inWork = await api(token, `/bookmarks/${work}`);
+    expect(inWork.items).toHaveLength(1);
+    expect(inWork.items[0]).toMatchObject({ link: 'https://tracker.example.com/issues?q=open', title: 'Open issues', tags: ['work'], excerpt: 'Team tracker' });
+    expect(inWork.items[0].created).toBe(new Date(1600000008 * 1000).toISOString());
+  });
+
+  it('skips links already saved, and running the same file again does nothing', async () => {
+    const token = makeUser('cli-dups@example.test');
+    await fetch(`${base}/bookmark`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ link: 'https://www.longread.example.com/story/' }),
+    });
+    const first = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--data', dataDir]);
+    expect(JSON.parse(first.stdout)).toMatchObject({ created: 2, duplicates: 1, failed: 0 });
+    const again = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--data', dataDir]);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 2, duplicates: 1, alreadyDone: true });
+    expect(again.stderr).toMatch(/already imported/);
+    // The same links from another export (Pocket HTML) are all duplicates now.
+    const html = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.html'), '--data', dataDir]);
+    expect(JSON.parse(html.stdout)).toMatchObject({ created: 1, duplicates: 2 });
+    expect(await allBookmarks(token)).toHaveLength(4);
+  });
+
+  it('--collection ID puts the file\'s folders under that collection; --collection=-1 puts everything in Unsorted', async () => {
+    const token = makeUser('cli-target@example.test');
+    const made = await fetch(`${base}/collection`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Imported' }),
+    }).then((r) => r.json());
+    const id = made.item._id;
+    const res = runCli(['import', '--email', 'cli-target@example.test', '--file', path.join(FIXTURES, 'chrome-bookmarks.html'), '--collection', String(id), '--data', dataDir]);
+    expect(JSON.parse(res.stdout)).toMatchObject({ created: 4, collections: 4 });
+    const children = await api(token, '/collections/childrens');
+    expect(children.items.filter((c: { parent: { $id: number } }) => c.parent.$id === id).map((c: { title: string }) => c.title)).toEqual([
+      'Bookmarks bar',
+      'Other bookmarks',
+    ]);
+    const unsorted = runCli(['import', '--email', 'cli-target@example.test', '--file', path.join(FIXTURES, 'instapaper-export.csv'), '--collection=-1', '--data', dataDir]);
+    expect(JSON.parse(unsorted.stdout)).toMatchObject({ created: 4, collections: 0 });
+    expect((await api(token, '/bookmarks/-1')).count).toBe(4);
+  });
+
+  it('says what is wrong: unknown account, missing file, not an export, a collection that is not yours', () => {
+    makeUser('cli-errors@example.test');
+    const noUser = runCli(['import', '--email', 'nobody@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--data', dataDir]);
+    expect(noUser.status).not.toBe(0);
+    expect(noUser.stderr).toMatch(/No account with the email nobody@example\.test/);
+    const noFile = runCli(['import', '--email', 'cli-errors@example.test', '--file', '/nonexistent/export.html', '--data', dataDir]);
+    expect(noFile.stderr).toMatch(/Cannot read --file .*no such file/);
+    const junk = runCli(['import', '--email', 'cli-errors@example.test', '--file', path.join(FIXTURES, 'junk.bin'), '--data', dataDir]);
+    expect(junk.status).not.toBe(0);
+    expect(junk.stderr).toMatch(/junk\.bin: file is not a Netscape bookmark file/);
+    expect(junk.stdout).toBe('');
+    const notMine = runCli(['import', '--email', 'cli-errors@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--collection', '1', '--data', dataDir]);
+    expect(notMine.status).not.toBe(0);
+    expect(notMine.stderr).toMatch(/--collection 1: /);
+  });
+});
+
+describe('an interrupted import', () => {
+  it('continues where it stopped when run again, without duplicating bookmarks or collections', async () => {
+    const email = 'cli-resume@example.test';
+    const token = makeUser(email);
+    const FOLDERS = 4;
+    const PER_FOLDER = 2500;
+    let html = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n';
+    for (let f = 0; f < FOLDERS; f++) {
+      html += `<DT><H3>Part ${f}</H3>\n<DL><p>\n`;
+      for (let i = 0; i < PER_FOLDER; i++) html += `<DT><A HREF="https://part${f}.example.com/item/${i}" ADD_DATE="1600000000">Item ${f}.${i}</A>\n`;
+      html += '</DL><p>\n';
+    }
+    html += '</DL>\n';
+    const file = path.join(dataDir, 'large-export.html');
+    fs.writeFileSync(file, html);
+    const total = FOLDERS * PER_FOLDER;
+
+    // Killed (SIGKILL: no chance to tidy up) as soon as it reports its first thousand.
+    // One node process (tsx as a loader, not the tsx launcher, whose worker would outlive the kill).
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'import', '--email', email, '--file', file, '--data', dataDir], {
+      cwd: ROOT,
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/progress: [1-9]\d*000\//.test(stderr)) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', () => reject(new Error(`import ended before it could be interrupted:\n${stderr}`)));
+    });
+    await exited;
+    const partial = (await api(token, '/bookmarks/0?perpage=1')).count as number;
+    expect(partial).toBeGreaterThanOrEqual(1000);
+    expect(partial).toBeLessThan(total);
+
+    const again = runCli(['import', '--email', email, '--file', file, '--data', dataDir]);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toMatch(/Continuing the import of large-export\.html at bookmark \d+ of 10000/);
+    const summary = JSON.parse(again.stdout);
+    expect(summary).toMatchObject({ resumed: true, failed: 0, total });
+    // Every bookmark of the file exactly once (a batch cut off by the kill counts as duplicates).
+    expect(summary.created + summary.duplicates).toBe(total);
+    expect((await api(token, '/bookmarks/0?perpage=1')).count).toBe(total);
+    for (let f = 0; f < FOLDERS; f++) {
+      const roots = await api(token, '/collections');
+      const part = roots.items.filter((c: { title: string }) => c.title === `Part ${f}`);
+      expect(part).toHaveLength(1);
+      expect(part[0].count).toBe(PER_FOLDER);
+    }
+    expect((await api(token, '/collections')).items).toHaveLength(FOLDERS);
+    // No link saved twice.
+    const stats = await api(token, '/user/stats');
+    expect(stats.meta.duplicates.count).toBe(0);
+  }, 120_000);
+});
