@@ -133,7 +133,10 @@ export class BookmarksService {
   private async loadExisting(id: number): Promise<Bookmark | null> {
     try {
       const b = await this.deps.api.getBookmark(id);
-      if (b.removed || b.collectionId === TRASH) return null;
+      if (b.removed || b.collectionId === TRASH) {
+        this.deps.onRemoved(id, b.link); // the index had not heard yet
+        return null;
+      }
       return b;
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 404) {

@@ -42,7 +42,7 @@ test('signs in through the real OAuth pages from the options page', async () => 
   await expect(options.getByTestId('account')).toContainText('Ada Reader', { timeout: 15_000 });
   await expect(options.getByRole('button', { name: 'Sign out' })).toBeVisible();
   // The tokens stay in the background: nothing a page can read holds them.
-  const local = await options.evaluate(() => chrome.storage.local.get(null));
+  const local = await options.evaluate(() => (globalThis as any).chrome.storage.local.get(null));
   expect(JSON.stringify(local)).not.toContain('token":"');
   await options.close();
 });

@@ -105,7 +105,7 @@ export class ExtensionBrowser {
           return popup;
         }
       }
-      await this.cdp?.close().catch(() => {});
+      await cdp.close().catch(() => {});
       this.cdp = null;
       await new Promise((r) => setTimeout(r, 100));
     }
