@@ -88,18 +88,6 @@ export class JobsRepository {
     };
   }
 
-  /** Inserts a job (outside pleaseParse, e.g. tests and tools). */
-  async enqueue(kind: string, payload: unknown, options: { dedupeKey?: string; runAt?: number } = {}): Promise<number> {
-    const now = this.clock.now();
-    const info = this.db
-      .prepare(
-        `INSERT INTO jobs (kind, payload, dedupe_key, state, next_run_at, created_at) VALUES (?, ?, ?, 'queued', ?, ?)
-         ON CONFLICT (dedupe_key) WHERE state = 'queued' DO NOTHING`,
-      )
-      .run(kind, JSON.stringify(payload), options.dedupeKey ?? null, options.runAt ?? now, now);
-    return Number(info.lastInsertRowid);
-  }
-
   /**
    * Takes the next due job (queued and due, or running with an expired lease) and marks it running
    * until `now + leaseMs`, counting the attempt. One transaction, so two runners never take the same job.
@@ -113,10 +101,6 @@ export class JobsRepository {
       return this.stmt.byId.get(row.id) as JobRow;
     });
     return tx.immediate();
-  }
-
-  async get(id: number): Promise<JobRow | undefined> {
-    return this.stmt.byId.get(id) as JobRow | undefined;
   }
 
   /** Lists jobs (newest first), optionally of one state; for tools and tests. */

@@ -132,6 +132,14 @@ describe('permanent copies made in the background', () => {
     expect((await getRaw(cacheUrl(pdf), pro.token)).status).toBe(404);
   });
 
+  it('an uploaded file has no page: its job ends without fetching anything, and there is no copy', async () => {
+    const res = await upload(s, 'PUT', '/bookmark/file', [{ name: 'file', filename: 'chart.png', content: PNG_1x1 }], pro.token);
+    expect(res.status).toBe(200);
+    const job = await jobDone(res.body.item._id);
+    expect(job!.outcome).toMatch(/uploaded file/);
+    expect((await getRaw(cacheUrl(res.body.item._id), pro.token)).status).toBe(404);
+  });
+
   it('only those who may see the bookmark: another pro user gets 403, unknown bookmark 404, no token 401', async () => {
     const id = await save(pro.token, `${pages.origin}/tides-3`);
     await jobDone(id);

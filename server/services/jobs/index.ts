@@ -11,10 +11,6 @@ export interface JobRunner {
   start(): void;
   /** Stops taking jobs, cancels the running ones (they go back to the queue uncounted) and waits for them. */
   stop(): Promise<void>;
-  /** Looks for due jobs now instead of at the next poll. */
-  wake(): void;
-  /** Runs due jobs until none is left (for tools and tests; works without start()). Returns how many ran. */
-  drain(): Promise<number>;
 }
 
 const HOUSEKEEPING_MS = 60_000;
@@ -149,9 +145,6 @@ export function createJobRunner(config: ServerConfig, repos: Repositories, log?:
       controller = new AbortController();
       schedule(0);
     },
-    wake() {
-      schedule(0);
-    },
     async stop() {
       stopping = true;
       if (timer) clearTimeout(timer);
@@ -160,17 +153,6 @@ export function createJobRunner(config: ServerConfig, repos: Repositories, log?:
       if (ticking) await ticking;
       await Promise.allSettled([...active.values()]);
       started = false;
-    },
-    async drain() {
-      let ran = 0;
-      for (;;) {
-        const job = await jobs.claim(settings.leaseMs);
-        if (!job) break;
-        ran++;
-        await runJob(job);
-      }
-      await housekeeping();
-      return ran;
     },
   };
 }
