@@ -5,27 +5,56 @@
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
  */
+import { MAX_CONTEXT } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
-import { exactCandidates, whitespaceCandidates } from './search-exact.js';
+import { contextLedCandidates, exactCandidates, uniqueInContext, whitespaceCandidates } from './search-exact.js';
 import { fuzzyBySeeds, fuzzyNearContext, maxErrorsFor } from './search-fuzzy.js';
+import { textSearchOf } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
 import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.js';
 
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
 
 function toQuery(d: HighlightDescriptor): Query {
+  // Context beyond 32 characters adds little and is not compared (see MAX_CONTEXT).
   return {
     quote: normalizeText(typeof d.text === 'string' ? d.text : ''),
-    prefix: normalizeFragment(typeof d.prefix === 'string' ? d.prefix : ''),
-    suffix: normalizeFragment(typeof d.suffix === 'string' ? d.suffix : ''),
+    prefix: normalizeFragment(typeof d.prefix === 'string' ? d.prefix : '').slice(-MAX_CONTEXT),
+    suffix: normalizeFragment(typeof d.suffix === 'string' ? d.suffix : '').slice(0, MAX_CONTEXT),
     position: d.position,
   };
 }
 
-function sameSpan(a: Candidate, b: Candidate): boolean {
-  return a.start === b.start && a.end === b.end;
+/** A test for "overlaps any of these spans" that stays fast with thousands of spans. */
+function overlapTest(spans: readonly Candidate[]): (c: Candidate) => boolean {
+  if (spans.length === 0) return () => false;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let maxLen = 0;
+  for (const s of sorted) maxLen = Math.max(maxLen, s.end - s.start);
+  return (c) => {
+    // First span that could reach c: start > c.start - maxLen.
+    let lo = 0;
+    let hi = sorted.length;
+    const from = c.start - maxLen;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid].start <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < sorted.length && sorted[i].start < c.end; i++) if (c.start < sorted[i].end) return true;
+    return false;
+  };
 }
+
+/** Up to this many occurrences, all are examined at once; beyond, context-led ones are tried first. */
+const FEW_OCCURRENCES = 64;
+/** Beyond this many occurrences, only context-led ones are examined. */
+const MANY_OCCURRENCES = 2000;
+/** Shorter exact picks with imperfect context are checked against a near-context fuzzy match. */
+const CHALLENGE_MAX_LENGTH = 64;
+
+const REASON_NOT_FOUND = 'The highlighted text was not found on the page; it may have been edited or removed.';
 
 /** Finds where `descriptor` belongs in the page indexed by `index`. */
 export function anchor(index: TextIndex, descriptor: HighlightDescriptor, options: AnchorOptions = {}): AnchorResult {
@@ -35,55 +64,101 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
     return { status: 'orphan', reason: 'The highlight has no text to look for.' };
   }
   const text = index.text;
+  const search = textSearchOf(index);
+  const hasContext = q.prefix.length > 0 || q.suffix.length > 0;
+  const fuzzyAllowed = q.quote.length >= opts.fuzzyMinLength;
+  const k = maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate);
+  const found = (start: number, end: number, method: Strategy, score: number): AnchorResult => ({
+    status: 'anchored',
+    range: index.rangeFor(start, end),
+    start,
+    end,
+    method,
+    score,
+  });
   let firstFailure: Decision | null = null;
-  const settle = (d: Decision, strategy: Strategy): AnchorResult | null => {
-    if (d.ok) {
-      return {
-        status: 'anchored',
-        range: index.rangeFor(d.start, d.end),
-        start: d.start,
-        end: d.end,
-        method: strategy,
-        score: d.score,
-      };
+
+  // 1. Unchanged page: the quote with its whole stored context occurs verbatim, once.
+  if (hasContext) {
+    const at = uniqueInContext(search, q);
+    if (at >= 0) return found(at, at + q.quote.length, 'exact', 1);
+  }
+
+  // 2. Exact occurrences. A quote found in many places (a common word) is first tried where its stored
+  //    context leads to it; without a clear winner there, all occurrences are examined (up to a limit).
+  let exactPick: Decision | null = null;
+  let exactFailure: Decision | null = null;
+  let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
+  if (exact === null && hasContext) {
+    const led = contextLedCandidates(search, q);
+    if (led.length > 0) {
+      const d = decide(text, q, led, 'exact');
+      if (d.ok && d.score >= 0.9) exactPick = d;
     }
+    // A very common quote (a short word) is only judged where its context leads to it.
+    if (!exactPick) exact = exactCandidates(search, q.quote, MANY_OCCURRENCES) ?? led;
+  }
+  if (!exactPick) {
+    exact ??= exactCandidates(search, q.quote) ?? [];
+    if (exact.length > 0) {
+      const d = decide(text, q, exact, 'exact');
+      if (d.ok) exactPick = d;
+      else if (d.status === 'ambiguous') exactFailure = d;
+      else firstFailure = d;
+    }
+  }
+  const judgedExact = exact ?? [];
+  // Approximate matches next to the stored context, computed at most once.
+  let nearCache: Candidate[] | null = null;
+  const nearContext = () => (nearCache ??= fuzzyNearContext(search, q, k));
+  if (exactPick?.ok || exactFailure) {
+    // A verbatim quote whose surroundings do not fully agree (or agree equally in several places): the
+    // highlighted passage may still sit in its original surroundings with a small edit, which then wins.
+    const toBeat = exactPick?.ok ? exactPick.score : (exactFailure as { score?: number }).score ?? 0;
+    if (fuzzyAllowed && hasContext && toBeat < 0.95 && q.quote.length < CHALLENGE_MAX_LENGTH) {
+      const taken = overlapTest(exactPick?.ok ? [{ start: exactPick.start, end: exactPick.end, errors: 0 }] : judgedExact);
+      const near = nearContext().filter((c) => !taken(c));
+      if (near.length > 0) {
+        const alt = decide(text, q, near, 'fuzzy');
+        if (alt.ok && alt.score > toBeat + 0.02) return found(alt.start, alt.end, 'fuzzy', alt.score);
+      }
+    }
+    if (exactPick?.ok) return found(exactPick.start, exactPick.end, 'exact', exactPick.score);
+    const f = exactFailure as Decision & { ok: false };
+    return { status: f.status, reason: f.reason };
+  }
+
+  // 3. The quote with spaces appearing or vanishing (re-rendered inline markup, changed blocks).
+  const exactStarts = new Set(judgedExact.map((e) => e.start));
+  const spaced = whitespaceCandidates(search, q.quote).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
+  if (spaced.length > 0) {
+    const d = decide(text, q, spaced, 'whitespace');
+    if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
     if (d.status === 'ambiguous') return { status: 'ambiguous', reason: d.reason };
     firstFailure ??= d;
-    return null;
-  };
-
-  const exact = exactCandidates(text, q.quote);
-  if (exact.length > 0) {
-    const r = settle(decide(text, q, exact, 'exact'), 'exact');
-    if (r) return r;
   }
 
-  const spaced = whitespaceCandidates(index, q.quote).filter((c) => !exact.some((e) => sameSpan(c, e)));
-  if (spaced.length > 0) {
-    const r = settle(decide(text, q, [...exact, ...spaced], 'whitespace'), 'whitespace');
-    if (r) return r;
-  }
-
-  if (q.quote.length >= opts.fuzzyMinLength) {
-    const k = maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate);
-    // Places already judged as exact/whitespace matches are not judged again as fuzzy ones.
-    const judged = [...exact, ...spaced];
-    const fresh = (c: Candidate) => !judged.some((j) => c.start < j.end && j.start < c.end);
-    const near = fuzzyNearContext(text, q, k).filter(fresh);
+  // 4. Approximate matches, near the stored context first, then wherever pieces of the quote remain.
+  if (fuzzyAllowed) {
+    const judged = overlapTest([...judgedExact, ...spaced]);
+    const near = nearContext().filter((c) => !judged(c));
     if (near.length > 0) {
       const d = decide(text, q, near, 'fuzzy');
-      if (d.ok || d.status === 'ambiguous') return settle(d, 'fuzzy') as AnchorResult;
+      if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
+      if (d.status === 'ambiguous') return { status: 'ambiguous', reason: d.reason };
     }
-    const seeded = fuzzyBySeeds(index, q, k).filter(fresh);
-    const all = [...near, ...seeded.filter((c) => !near.some((n) => c.start < n.end && n.start < c.end))];
-    if (all.length > 0) {
-      const r = settle(decide(text, q, all, 'fuzzy'), 'fuzzy');
-      if (r) return r;
+    const nearTest = overlapTest(near);
+    const seeded = fuzzyBySeeds(search, q, k).filter((c) => !judged(c) && !nearTest(c));
+    if (seeded.length > 0) {
+      const d = decide(text, q, [...near, ...seeded], 'fuzzy');
+      if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
+      if (d.status === 'ambiguous') return { status: 'ambiguous', reason: d.reason };
+      firstFailure ??= d;
     }
   }
   const failure = firstFailure as Decision | null;
   if (failure && !failure.ok) return { status: failure.status, reason: failure.reason };
-  return { status: 'orphan', reason: 'The highlighted text was not found on the page; it may have been edited or removed.' };
+  return { status: 'orphan', reason: REASON_NOT_FOUND };
 }
 
 /**

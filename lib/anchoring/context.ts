@@ -8,44 +8,62 @@
 
 /** Extra characters of page text examined beyond the context length (absorbs insertions). */
 const SLACK = 8;
+/** Longest context compared (one 32-bit word of the bit-parallel algorithm). */
+export const MAX_CONTEXT = 32;
 
-let rowA = new Int32Array(64);
-let rowB = new Int32Array(64);
+const peqAscii = new Int32Array(256);
 
 /**
- * Edit distance between `pattern` and a piece of `text`, where the piece is anchored at `anchor`
- * and extends backwards (`backwards` = true, for prefixes) or forwards (for suffixes) by any length.
+ * Edit distance between `pattern` (at most 32 characters) and a piece of `text` anchored at `anchor`
+ * that extends backwards (`backwards` = true, for prefixes: the pattern's last character meets the
+ * anchor) or forwards (for suffixes) by any length: the far end is free.
+ *
+ * Bit-parallel (Myers/Hyyro) with the pattern read from the anchor outwards; the row-0 boundary is
+ * D[0][j] = j because the near end is anchored, and the answer is the minimum over the last row.
  */
-function anchoredDistance(pattern: string, text: string, anchor: number, backwards: boolean): number {
-  const m = pattern.length;
-  const w = Math.min(m + SLACK, backwards ? anchor : text.length - anchor);
+export function anchoredDistance(pattern: string, text: string, anchor: number, backwards: boolean): number {
+  const m = Math.min(pattern.length, MAX_CONTEXT);
   if (m === 0) return 0;
+  const w = Math.min(m + SLACK, backwards ? anchor : text.length - anchor);
   if (w <= 0) return m;
-  if (rowA.length < w + 1) {
-    rowA = new Int32Array(w + 1);
-    rowB = new Int32Array(w + 1);
-  }
-  // Row i: cost of matching the first i pattern chars (counted from the anchor) against the first j text chars
-  // counted from the anchor; answer is the minimum over j of row m (free far end).
-  let prev = rowA;
-  let cur = rowB;
-  for (let j = 0; j <= w; j++) prev[j] = j;
-  for (let i = 1; i <= m; i++) {
-    const pc = backwards ? pattern.charCodeAt(m - i) : pattern.charCodeAt(i - 1);
-    cur[0] = i;
-    for (let j = 1; j <= w; j++) {
-      const tc = backwards ? text.charCodeAt(anchor - j) : text.charCodeAt(anchor + j - 1);
-      const sub = prev[j - 1] + (pc === tc ? 0 : 1);
-      const del = prev[j] + 1;
-      const ins = cur[j - 1] + 1;
-      cur[j] = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
+  // Pattern characters in order of distance from the anchor.
+  const pc = (i: number) => (backwards ? pattern.charCodeAt(pattern.length - 1 - i) : pattern.charCodeAt(i));
+  const wide: Array<[number, number]> = [];
+  for (let i = 0; i < m; i++) {
+    const c = pc(i);
+    if (c < 256) peqAscii[c] |= 1 << i;
+    else {
+      const e = wide.find((x) => x[0] === c);
+      if (e) e[1] |= 1 << i;
+      else wide.push([c, 1 << i]);
     }
-    const t = prev;
-    prev = cur;
-    cur = t;
   }
+  const high = 1 << (m - 1);
+  let pv = -1;
+  let mv = 0;
+  let score = m;
   let best = m;
-  for (let j = 0; j <= w; j++) if (prev[j] < best) best = prev[j];
+  for (let j = 0; j < w; j++) {
+    const c = backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j);
+    let eq = 0;
+    if (c < 256) eq = peqAscii[c];
+    else for (const [wc, mask] of wide) if (wc === c) eq = mask;
+    const xv = eq | mv;
+    const xh = (((eq & pv) + pv) ^ pv) | eq;
+    let ph = mv | ~(xh | pv);
+    let mh = pv & xh;
+    if (ph & high) score++;
+    else if (mh & high) score--;
+    ph = (ph << 1) | 1; // anchored near end: D[0][j] grows by one per text character
+    mh <<= 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+    if (score < best) best = score;
+  }
+  for (let i = 0; i < m; i++) {
+    const c = pc(i);
+    if (c < 256) peqAscii[c] = 0;
+  }
   return best;
 }
 

@@ -25,14 +25,18 @@ export interface Candidate {
 
 export type Decision =
   | { ok: true; start: number; end: number; score: number }
-  | { ok: false; status: 'orphan' | 'ambiguous'; reason: string };
+  /** `score`: the best candidate's score, when there was a candidate worth scoring. */
+  | { ok: false; status: 'orphan' | 'ambiguous'; reason: string; score?: number };
 
 export type Strategy = 'exact' | 'whitespace' | 'fuzzy';
 
 /** How many candidates get the full context comparison after cheap pre-ranking. */
-const REFINE_LIMIT = 24;
+const REFINE_LIMIT = 16;
 /** Candidates whose scores differ by less than this are considered equally good. */
 const TIE_MARGIN = 0.02;
+/** A winner whose context is not nearly intact must beat the next place by this much. */
+const CLEAR_MARGIN = 0.05;
+const INTACT_CONTEXT = 0.95;
 
 const REASON_CONTEXT =
   'The highlighted text still appears on the page, but not in the place it was highlighted (its surroundings changed).';
@@ -40,6 +44,8 @@ const REASON_AMBIGUOUS_NO_CONTEXT =
   'The highlighted text appears several times on the page and the highlight has no surrounding text to tell which one was meant.';
 const REASON_AMBIGUOUS_SAME_CONTEXT =
   'The highlighted text appears several times on the page with the same surroundings, so it is not clear which one was meant.';
+const REASON_LOOKALIKE =
+  'The highlighted text appears in several places with similar surroundings, and none matches the original surroundings closely enough.';
 const REASON_FEWER =
   'The highlighted text appears fewer times on the page than when it was highlighted, so the highlighted occurrence is likely gone.';
 const REASON_FUZZY_WEAK = 'Only a loose match for the highlighted text was found, too different to place the highlight safely.';
@@ -114,16 +120,19 @@ export function decide(text: string, q: Query, candidates: Candidate[], strategy
   scored.sort((a, b) => b.score + positionBonus(b) - (a.score + positionBonus(a)));
   const best = scored[0];
   const rival = scored.find((s) => !overlaps(s.cand, best.cand));
-
+  const uniqueQuote = !candidates.some((c) => !overlaps(c, best.cand));
+  if (!contextAccepts(q, best, strategy, uniqueQuote)) {
+    return { ok: false, status: 'orphan', reason: strategy === 'fuzzy' ? REASON_FUZZY_WEAK : REASON_CONTEXT, score: best.score };
+  }
   if (rival && best.score - rival.score < TIE_MARGIN) {
     // Same quality in two places: the stored position decides if it names one of them.
     if (!(hasPosition(q) && best.cand.rank === q.position && strategy === 'exact')) {
-      return { ok: false, status: 'ambiguous', reason: REASON_AMBIGUOUS_SAME_CONTEXT };
+      return { ok: false, status: 'ambiguous', reason: REASON_AMBIGUOUS_SAME_CONTEXT, score: best.score };
     }
-  }
-  const uniqueQuote = !candidates.some((c) => !overlaps(c, best.cand));
-  if (!contextAccepts(q, best, strategy, uniqueQuote)) {
-    return { ok: false, status: 'orphan', reason: strategy === 'fuzzy' ? REASON_FUZZY_WEAK : REASON_CONTEXT };
+  } else if (rival && best.score - rival.score < CLEAR_MARGIN && (best.ctx.mean ?? 0) < INTACT_CONTEXT) {
+    // Unless its context is nearly intact, the winner must stand clearly above the next place: on pages
+    // with much repeated wording a lost highlight's quote otherwise finds a look-alike.
+    return { ok: false, status: 'ambiguous', reason: REASON_LOOKALIKE, score: best.score };
   }
   return { ok: true, start: best.cand.start, end: best.cand.end, score: round(best.score) };
 }

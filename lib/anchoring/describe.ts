@@ -2,6 +2,7 @@
  * Describing a selection: DOM Range -> HighlightDescriptor (quote, occurrence index, 32 chars of context).
  */
 import { occurrencesBefore } from './search-exact.js';
+import { textSearchOf } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
 import type { HighlightDescriptor } from './types.js';
 
@@ -19,7 +20,7 @@ export function describeOffsets(index: TextIndex, start: number, end: number): H
   const quote = text.slice(start, end);
   return {
     text: quote,
-    position: occurrencesBefore(text, quote, start),
+    position: occurrencesBefore(textSearchOf(index), quote, start),
     prefix: text.slice(Math.max(0, start - CONTEXT_LENGTH), start),
     suffix: text.slice(end, end + CONTEXT_LENGTH),
   };

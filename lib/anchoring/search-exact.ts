@@ -1,41 +1,135 @@
 /**
  * Exact and whitespace-insensitive occurrence search in normalised text.
  */
-import { compactViewOf } from './compact-view.js';
-import type { Candidate } from './decide.js';
+import type { Candidate, Query } from './decide.js';
 import { stripSpaces } from './normalize.js';
-import type { TextIndex } from './text-index.js';
+import type { TextSearch } from './search-text.js';
 
 /** Upper bound on occurrences collected for one quote (a quote this common is decided by context). */
 const MAX_OCCURRENCES = 100_000;
+/** Shortest quote (without spaces) tried with spaces ignored. */
+const WHITESPACE_MIN = 6;
+/** Characters of context that must sit verbatim next to the quote for the quick context search. */
+const ADJACENT_KEY = 8;
+/** A context key found in more places than this tells nothing. */
+const CONTEXT_KEY_LIMIT = 64;
+/** Shortest half of a context side used as a key. */
+const HALF_MIN = 8;
+/** How far (characters) the quote may have moved from where a context half puts it. */
+const DRIFT = 8;
 
-/** Every occurrence of `quote` (overlapping ones included), in order; `rank` is the occurrence index. */
-export function exactCandidates(text: string, quote: string): Candidate[] {
-  const out: Candidate[] = [];
-  if (quote.length === 0) return out;
-  const L = quote.length;
-  for (let i = text.indexOf(quote); i !== -1 && out.length < MAX_OCCURRENCES; i = text.indexOf(quote, i + 1)) {
-    out.push({ start: i, end: i + L, errors: 0, rank: out.length });
+/**
+ * Start of the quote when prefix + quote + suffix occurs verbatim exactly once (the unchanged-page
+ * case, settled by one string search), else -1.
+ */
+export function uniqueInContext(search: TextSearch, q: Query): number {
+  const at = search.findUnique(q.prefix + q.quote + q.suffix);
+  return at === -1 ? -1 : at + q.prefix.length;
+}
+
+/**
+ * Occurrences of the quote located through its stored context: places where a few characters of the
+ * context sit verbatim right next to the quote, or where one half of the prefix or suffix occurs
+ * verbatim and the quote follows (or precedes) within a few characters. Keys found in too many
+ * places are skipped as uninformative.
+ */
+export function contextLedCandidates(search: TextSearch, q: Query): Candidate[] {
+  const text = search.text;
+  const L = q.quote.length;
+  const starts = new Set<number>();
+  const adjacent = (needle: string, shift: number) => {
+    const hits = search.findAll(needle, CONTEXT_KEY_LIMIT);
+    if (hits.length <= CONTEXT_KEY_LIMIT) for (const h of hits) starts.add(h + shift);
+  };
+  /** `key` found at h means the quote should start at h + offset (give or take DRIFT). */
+  const led = (key: string, offset: number) => {
+    if (key.length < HALF_MIN) return;
+    const hits = search.findAll(key, CONTEXT_KEY_LIMIT);
+    if (hits.length > CONTEXT_KEY_LIMIT) return;
+    for (const h of hits) {
+      const expected = h + offset;
+      for (let d = 0; d <= DRIFT; d++) {
+        if (text.startsWith(q.quote, expected - d)) starts.add(expected - d);
+        if (d > 0 && text.startsWith(q.quote, expected + d)) starts.add(expected + d);
+      }
+    }
+  };
+  const P = q.prefix.length;
+  if (P > 0) {
+    const key = q.prefix.slice(-ADJACENT_KEY);
+    adjacent(key + q.quote, key.length);
+    const half = Math.floor(P / 2);
+    led(q.prefix.slice(0, half), P);
+    led(q.prefix.slice(half), P - half);
   }
-  return out;
+  if (q.suffix.length > 0) {
+    adjacent(q.quote + q.suffix.slice(0, ADJACENT_KEY), 0);
+    const half = Math.floor(q.suffix.length / 2);
+    led(q.suffix.slice(0, half), -L);
+    led(q.suffix.slice(half), -L - half);
+  }
+  return [...starts].sort((a, b) => a - b).map((s) => ({ start: s, end: s + L, errors: 0 }));
+}
+
+/**
+ * Every occurrence of `quote` (overlapping ones included), in order; `rank` is the occurrence index.
+ * With `limit`, returns null as soon as there are more than `limit` occurrences.
+ */
+export function exactCandidates(search: TextSearch, quote: string, limit = MAX_OCCURRENCES): Candidate[] | null {
+  if (quote.length === 0) return [];
+  const L = quote.length;
+  const hits = search.findAll(quote, limit);
+  if (hits.length > limit) {
+    if (limit < MAX_OCCURRENCES) return null;
+    hits.length = limit;
+  }
+  return hits.map((h, rank) => ({ start: h, end: h + L, errors: 0, rank }));
 }
 
 /** Number of occurrences of `quote` that start before `offset` (the descriptor's `position`). */
-export function occurrencesBefore(text: string, quote: string, offset: number): number {
+export function occurrencesBefore(search: TextSearch, quote: string, offset: number): number {
   let n = 0;
-  for (let i = text.indexOf(quote); i !== -1 && i < offset; i = text.indexOf(quote, i + 1)) n++;
+  for (const h of search.findAll(quote)) {
+    if (h >= offset) break;
+    n++;
+  }
   return n;
 }
 
-/** Occurrences of `quote` when spaces are ignored on both sides, mapped back to normalised offsets. */
-export function whitespaceCandidates(index: TextIndex, quote: string): Candidate[] {
-  const needle = stripSpaces(quote);
+/**
+ * Occurrences of `quote` when spaces are ignored on both sides (a space may appear or vanish between
+ * any two characters). Scans for the quote's rarest character and matches outwards from each hit.
+ */
+export function whitespaceCandidates(search: TextSearch, quote: string): Candidate[] {
+  const text = search.text;
+  const bare = stripSpaces(quote);
   const out: Candidate[] = [];
-  if (needle.length === 0) return out;
-  const view = compactViewOf(index);
-  const L = needle.length;
-  for (let i = view.text.indexOf(needle); i !== -1 && out.length < MAX_OCCURRENCES; i = view.text.indexOf(needle, i + 1)) {
-    out.push({ start: view.toNormal[i], end: view.toNormal[i + L - 1] + 1, errors: 0 });
+  const m = bare.length;
+  const n = text.length;
+  // A very short quote with spaces moved is no longer recognisable.
+  if (m < WHITESPACE_MIN) return out;
+  const j = search.rarestIndex(bare);
+  const anchorChar = bare[j];
+  for (let i = text.indexOf(anchorChar); i !== -1 && out.length < MAX_OCCURRENCES; i = text.indexOf(anchorChar, i + 1)) {
+    let p = i - 1;
+    let ok = true;
+    for (let b = j - 1; b >= 0; b--, p--) {
+      if (p >= 0 && text.charCodeAt(p) === 0x20) p--;
+      if (p < 0 || text.charCodeAt(p) !== bare.charCodeAt(b)) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    let e = i + 1;
+    for (let b = j + 1; b < m; b++, e++) {
+      if (e < n && text.charCodeAt(e) === 0x20) e++;
+      if (e >= n || text.charCodeAt(e) !== bare.charCodeAt(b)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) out.push({ start: p + 1, end: e, errors: 0 });
   }
   return out;
 }

@@ -3,21 +3,24 @@
  *
  * approx-string-match is only run over small regions of the page:
  *  1. regions next to where the stored prefix/suffix still occur verbatim (typical: typo inside the quote);
- *  2. regions where several q-grams of the quote occur in the right order (q-gram filter: a match with
- *     e errors leaves at least G - e of its G disjoint q-grams intact).
+ *  2. regions where pieces of the quote still occur verbatim (a match with e errors leaves at least
+ *     P - e of P disjoint pieces intact).
  * A page is never scanned whole per quote, so long pages stay fast.
  */
 import search from 'approx-string-match';
 import type { Candidate, Query } from './decide.js';
-import { Q, qgramIndexOf } from './qgram-index.js';
-import type { TextIndex } from './text-index.js';
+import type { TextSearch } from './search-text.js';
 
 /** Characters of the stored context used to find the neighbourhood of the quote. */
 const CONTEXT_KEY = 16;
 /** Neighbourhoods considered per context side. */
-const CONTEXT_HITS = 8;
-/** q-grams occurring more often than this are too common to locate anything. */
-const GRAM_HIT_LIMIT = 64;
+const CONTEXT_HITS = 16;
+/** Pieces of the quote searched verbatim in stage 2, and their length bounds. */
+const MAX_PIECES = 8;
+const PIECE_MIN = 8;
+const PIECE_MAX = 16;
+/** Pieces occurring more often than this are too common to locate anything. */
+const PIECE_HIT_LIMIT = 24;
 /** Regions verified per quote in the q-gram stage. */
 const MAX_CLUSTERS = 8;
 /** Hard cap on allowed errors, whatever the quote length. */
@@ -69,73 +72,84 @@ function dedupe(cands: Candidate[]): Candidate[] {
   return out;
 }
 
-function indexesOf(text: string, needle: string, limit: number): number[] {
-  const out: number[] = [];
-  for (let i = text.indexOf(needle); i !== -1 && out.length < limit; i = text.indexOf(needle, i + 1)) out.push(i);
-  return out;
+function indexesOf(search: TextSearch, needle: string, limit: number): number[] {
+  const hits = search.findAll(needle, limit);
+  if (hits.length > limit) hits.length = limit;
+  return hits;
+}
+
+/** Keys to look for a context side by: all of it, then the part next to the quote. */
+function contextKeys(context: string, isPrefix: boolean): string[] {
+  const short = isPrefix ? context.slice(-CONTEXT_KEY) : context.slice(0, CONTEXT_KEY);
+  return short.length < context.length ? [context, short] : [context];
 }
 
 /** Stage 1: approximate matches next to verbatim occurrences of the stored context. */
-export function fuzzyNearContext(text: string, q: Query, k: number): Candidate[] {
+export function fuzzyNearContext(search: TextSearch, q: Query, k: number): Candidate[] {
+  const text = search.text;
   const L = q.quote.length;
   const slack = k + 8;
   const regions: Array<[number, number]> = [];
+  // The whole stored context is usually distinctive; its part next to the quote survives more edits.
   if (q.prefix.length >= 8) {
-    const key = q.prefix.slice(-CONTEXT_KEY);
-    for (const h of indexesOf(text, key, CONTEXT_HITS)) {
-      const at = h + key.length;
-      regions.push([at - slack, at + L + slack]);
+    for (const key of contextKeys(q.prefix, true)) {
+      const hits = indexesOf(search, key, CONTEXT_HITS);
+      for (const h of hits) regions.push([h + key.length - slack, h + key.length + L + slack]);
+      if (hits.length > 0) break;
     }
   }
   if (q.suffix.length >= 8) {
-    const key = q.suffix.slice(0, CONTEXT_KEY);
-    for (const h of indexesOf(text, key, CONTEXT_HITS)) regions.push([h - L - slack, h + slack]);
+    for (const key of contextKeys(q.suffix, false)) {
+      const hits = indexesOf(search, key, CONTEXT_HITS);
+      for (const h of hits) regions.push([h - L - slack, h + slack]);
+      if (hits.length > 0) break;
+    }
   }
   const out: Candidate[] = [];
   for (const [from, to] of mergeRegions(regions)) searchRegion(text, q.quote, k, from, to, out);
   return dedupe(out);
 }
 
-/** Stage 2: approximate matches where enough q-grams of the quote line up. */
-export function fuzzyBySeeds(index: TextIndex, q: Query, k: number): Candidate[] {
-  const text = index.text;
+/**
+ * Stage 2: approximate matches where pieces of the quote still occur verbatim. The quote is cut into
+ * up to MAX_PIECES pieces; a match with fewer errors than pieces keeps at least one piece intact, and
+ * the piece's position fixes where the match must start (give or take the allowed errors).
+ */
+export function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate[] {
+  const text = search.text;
   const quote = q.quote;
   const L = quote.length;
-  const grams = Math.floor(L / Q);
-  if (grams === 0) return [];
-  const qgrams = qgramIndexOf(index);
+  const pieces = Math.max(2, Math.min(MAX_PIECES, Math.floor(L / PIECE_MIN)));
+  const size = Math.floor(L / pieces);
   const diagonals: number[] = [];
   let usable = 0;
-  for (let g = 0; g < grams; g++) {
-    const off = g * Q;
-    const hits = qgrams.lookup(quote.slice(off, off + Q), GRAM_HIT_LIMIT);
-    if (hits === null) continue;
+  for (let p = 0; p < pieces; p++) {
+    const off = p * size;
+    const hits = indexesOf(search, quote.slice(off, off + Math.min(size, PIECE_MAX)), PIECE_HIT_LIMIT + 1);
+    if (hits.length > PIECE_HIT_LIMIT) continue; // too common to locate anything
     usable++;
     for (const h of hits) diagonals.push(h - off);
   }
   if (diagonals.length === 0) return [];
-  const sorted = Int32Array.from(diagonals).sort();
-  // Chain diagonals that lie within k of each other: insertions/deletions shift a match by at most k.
-  const clusters: Array<{ from: number; to: number; count: number }> = [];
-  let cur = { from: sorted[0], to: sorted[0], count: 1 };
-  for (let i = 1; i < sorted.length; i++) {
-    const d = sorted[i];
-    if (d - cur.to <= k) {
-      cur.to = d;
-      cur.count++;
-    } else {
-      clusters.push(cur);
-      cur = { from: d, to: d, count: 1 };
-    }
+  diagonals.sort((a, b) => a - b);
+  // Windows of diagonals at most 2k apart (insertions/deletions move a match start by at most k),
+  // best supported first; a long quote needs two intact pieces to be worth verifying.
+  const minHits = usable >= 4 ? 2 : 1;
+  const windows: Array<{ from: number; to: number; count: number }> = [];
+  for (let i = 0, j = 0; i < diagonals.length; i++) {
+    if (j < i) j = i;
+    while (j + 1 < diagonals.length && diagonals[j + 1] - diagonals[i] <= 2 * k) j++;
+    if (j - i + 1 >= minHits) windows.push({ from: diagonals[i], to: diagonals[j], count: j - i + 1 });
   }
-  clusters.push(cur);
-  const minHits = Math.max(1, usable - k);
-  const chosen = clusters
-    .filter((c) => c.count >= minHits)
-    .sort((a, b) => b.count - a.count)
-    .slice(0, MAX_CLUSTERS);
-  const out: Candidate[] = [];
+  windows.sort((a, b) => b.count - a.count || a.from - b.from);
+  const chosen: Array<{ from: number; to: number }> = [];
+  for (const w of windows) {
+    if (chosen.length >= MAX_CLUSTERS) break;
+    if (chosen.some((c) => w.from <= c.to + 2 * k && c.from <= w.to + 2 * k)) continue;
+    chosen.push(w);
+  }
   const regions = chosen.map((c): [number, number] => [c.from - k - 4, c.to + L + k + 4]);
+  const out: Candidate[] = [];
   for (const [from, to] of mergeRegions(regions)) searchRegion(text, quote, k, from, to, out);
   return dedupe(out);
 }

@@ -4,16 +4,14 @@
  *
  * Offsets in `text` convert to DOM Ranges (`rangeFor`) and DOM points/Ranges convert back to offsets
  * (`offsetAt`, `offsetsOf`). Build one index per page state and reuse it for every highlight.
+ *
+ * The map is stored as segments: runs of normalised text that correspond one-to-one to consecutive
+ * characters of one text node (a collapsed whitespace run is a one-character segment; block
+ * boundaries and <br> are one-character segments mapped to no node).
  */
-import { CHAR_DROP, CHAR_KEEP, classifyChar } from './normalize.js';
-import {
-  STYLE_INVISIBLE,
-  STYLE_NONE,
-  createStyleCheck,
-  isBlockLike,
-  isSkippedByMarkup,
-  type StyleCheck,
-} from './visibility.js';
+import { CHAR_SPACE, classifyChar } from './normalize.js';
+import { STYLE_INVISIBLE, STYLE_NONE, createStyleCheck, type StyleCheck } from './visibility.js';
+import { isBlockTag, isSkippedTag, mayInheritVisibility } from './visibility.js';
 
 export interface TextIndexOptions {
   /**
@@ -29,31 +27,20 @@ export interface DomPoint {
   offset: number;
 }
 
-interface Frame {
-  children: ArrayLike<Node>;
-  i: number;
-  block: boolean;
-  textShown: boolean;
-}
-
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
 const SHOW_TEXT = 4;
 
+/** Whitespace other than U+0020, and characters that are dropped: both need attention in a text node. */
+const WS = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const WS_NOT_SPACE = '\\t\\n\\v\\f\\r\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const DROP = '\\xad\\u200b-\\u200d\\u2060\\ufeff';
+/** Anything but a single U+0020 between other characters: whitespace runs, odd whitespace, dropped characters. */
+const SPECIAL = new RegExp(`[${WS}]{2,}|[${WS_NOT_SPACE}]|[${DROP}]`, 'g');
+
 function ownerDocumentOf(root: Node): Document {
   return root.nodeType === DOCUMENT_NODE ? (root as Document) : (root.ownerDocument as Document);
-}
-
-/** Children in the flat tree: open shadow roots replace light children, slots show what is assigned. */
-function flatChildren(el: Element): ArrayLike<Node> {
-  const shadow = (el as HTMLElement).shadowRoot;
-  if (shadow) return shadow.childNodes;
-  if (el.localName === 'slot' && typeof (el as HTMLSlotElement).assignedNodes === 'function') {
-    const assigned = (el as HTMLSlotElement).assignedNodes();
-    if (assigned.length > 0) return assigned;
-  }
-  return el.childNodes;
 }
 
 export class TextIndex {
@@ -61,34 +48,34 @@ export class TextIndex {
   readonly root: Node;
   /** Normalised visible text of the root. */
   readonly text: string;
+  private readonly doc: Document;
   /** Indexed text nodes in reading order. */
   private readonly nodes: Text[];
-  private readonly nodeIds: Map<Text, number>;
-  /** Per normalised char: index into `nodes`, or -1 for a synthetic space (block boundary, <br>). */
-  private readonly charNode: Int32Array;
-  /** Per normalised char: offset of the source character within its text node. */
-  private readonly charOffset: Int32Array;
-  /** Per node: first and last normalised index mapped to it (-1 if none), and where it sits in `text`. */
-  private readonly firstChar: Int32Array;
-  private readonly lastChar: Int32Array;
-  private readonly insertAt: Int32Array;
-  private readonly doc: Document;
+  private nodeIdsCache: Map<Text, number> | null = null;
+  /** Segments: normalised start, text node index (-1 = synthetic space), offset in the node. */
+  private readonly segNorm: Int32Array;
+  private readonly segNode: Int32Array;
+  private readonly segRaw: Int32Array;
+  private readonly segCount: number;
+  /** Per node: first and last segment (-1 if none), and the normalised offset where the node sits. */
+  private readonly nodeFirstSeg: number[];
+  private readonly nodeLastSeg: number[];
+  private readonly nodeInsertAt: number[];
 
   constructor(root: Node, options: TextIndexOptions = {}) {
     this.root = root;
     this.doc = ownerDocumentOf(root);
-    const styleCheck = createStyleCheck(this.doc, options.computedStyle ?? 'auto');
-    const b = new IndexBuilder();
-    b.walk(root, styleCheck);
-    const n = b.length;
-    this.text = b.decode();
-    this.charNode = b.charNode.slice(0, n);
-    this.charOffset = b.charOffset.slice(0, n);
+    const b = new IndexBuilder(createStyleCheck(this.doc, options.computedStyle ?? 'auto'));
+    b.walk(root);
+    this.text = b.parts.join('');
     this.nodes = b.nodes;
-    this.nodeIds = b.nodeIds;
-    this.firstChar = Int32Array.from(b.firstChar);
-    this.lastChar = Int32Array.from(b.lastChar);
-    this.insertAt = Int32Array.from(b.insertAt);
+    this.segNorm = b.segNorm;
+    this.segNode = b.segNode;
+    this.segRaw = b.segRaw;
+    this.segCount = b.segCount;
+    this.nodeFirstSeg = b.nodeFirstSeg;
+    this.nodeLastSeg = b.nodeLastSeg;
+    this.nodeInsertAt = b.nodeInsertAt;
   }
 
   /** Number of text nodes that took part in the index. */
@@ -96,17 +83,69 @@ export class TextIndex {
     return this.nodes.length;
   }
 
+  private get nodeIds(): Map<Text, number> {
+    if (!this.nodeIdsCache) {
+      const m = new Map<Text, number>();
+      this.nodes.forEach((n, i) => m.set(n, i));
+      this.nodeIdsCache = m;
+    }
+    return this.nodeIdsCache;
+  }
+
+  private segEnd(s: number): number {
+    return s + 1 < this.segCount ? this.segNorm[s + 1] : this.text.length;
+  }
+
+  /** Segment containing normalised offset i (0 <= i < text.length). */
+  private segAt(i: number): number {
+    const norm = this.segNorm;
+    let lo = 0;
+    let hi = this.segCount - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (norm[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The first character at or after `i` that lies in a text node, as [segment, offset]; null if none. */
+  private realCharFrom(i: number, limit: number): [number, number] | null {
+    if (i >= limit) return null;
+    let s = this.segAt(i);
+    while (this.segNode[s] < 0) {
+      s++;
+      if (s >= this.segCount || this.segNorm[s] >= limit) return null;
+      i = this.segNorm[s];
+    }
+    return [s, i];
+  }
+
+  /** The last character before `i` that lies in a text node, as [segment, offset]; null if none. */
+  private realCharBefore(i: number, floor: number): [number, number] | null {
+    if (i <= floor) return null;
+    let j = i - 1;
+    let s = this.segAt(j);
+    while (this.segNode[s] < 0) {
+      s--;
+      if (s < 0) return null;
+      j = this.segEnd(s) - 1;
+      if (j < floor) return null;
+    }
+    return [s, j];
+  }
+
+  private nodeOffset(s: number, i: number): number {
+    return this.segRaw[s] + (i - this.segNorm[s]);
+  }
+
   /** DOM point just before normalised char `offset` (or after the last char when offset = text.length). */
   pointAt(offset: number): DomPoint | null {
     const n = this.text.length;
-    for (let j = Math.max(0, offset); j < n; j++) {
-      const k = this.charNode[j];
-      if (k >= 0) return { node: this.nodes[k], offset: this.charOffset[j] };
-    }
-    for (let j = Math.min(offset, n) - 1; j >= 0; j--) {
-      const k = this.charNode[j];
-      if (k >= 0) return { node: this.nodes[k], offset: this.charOffset[j] + 1 };
-    }
+    const f = this.realCharFrom(Math.max(0, offset), n);
+    if (f) return { node: this.nodes[this.segNode[f[0]]], offset: this.nodeOffset(f[0], f[1]) };
+    const b = this.realCharBefore(Math.min(offset, n), 0);
+    if (b) return { node: this.nodes[this.segNode[b[0]]], offset: this.nodeOffset(b[0], b[1]) + 1 };
     return null;
   }
 
@@ -120,11 +159,9 @@ export class TextIndex {
     start = Math.max(0, Math.min(start, n));
     end = Math.max(start, Math.min(end, n));
     const range = this.doc.createRange();
-    let s = start;
-    while (s < end && this.charNode[s] < 0) s++;
-    let e = end - 1;
-    while (e >= s && this.charNode[e] < 0) e--;
-    if (s > e) {
+    const first = this.realCharFrom(start, end);
+    const last = first && this.realCharBefore(end, first[1]);
+    if (!first || !last) {
       const p = this.pointAt(start);
       if (p) {
         range.setStart(p.node, p.offset);
@@ -132,16 +169,18 @@ export class TextIndex {
       }
       return range;
     }
-    const startNode = this.nodes[this.charNode[s]];
-    let endNode = this.nodes[this.charNode[e]];
+    const startNode = this.nodes[this.segNode[first[0]]];
+    let [ls, li] = last;
+    let endNode = this.nodes[this.segNode[ls]];
     if (endNode.getRootNode() !== startNode.getRootNode()) {
       // A DOM Range cannot cross a shadow boundary: keep the part in the start's tree.
       const root = startNode.getRootNode();
-      while (e > s && (this.charNode[e] < 0 || this.nodes[this.charNode[e]].getRootNode() !== root)) e--;
-      endNode = this.nodes[this.charNode[e]];
+      while (ls > first[0] && (this.segNode[ls] < 0 || this.nodes[this.segNode[ls]].getRootNode() !== root)) ls--;
+      li = ls === first[0] ? Math.max(first[1], this.segEnd(ls) - 1) : this.segEnd(ls) - 1;
+      endNode = this.nodes[this.segNode[ls]];
     }
-    range.setStart(startNode, this.charOffset[s]);
-    range.setEnd(endNode, this.charOffset[e] + 1);
+    range.setStart(startNode, this.nodeOffset(first[0], first[1]));
+    range.setEnd(endNode, this.nodeOffset(ls, li) + 1);
     return range;
   }
 
@@ -180,20 +219,24 @@ export class TextIndex {
   }
 
   private offsetInNode(k: number, offset: number): number {
-    const f = this.firstChar[k];
-    if (f < 0) return this.insertAt[k];
-    const l = this.lastChar[k];
-    const off = this.charOffset;
-    if (offset <= off[f]) return f;
-    if (offset > off[l]) return l + 1;
-    let lo = f;
-    let hi = l;
+    const fs = this.nodeFirstSeg[k];
+    if (fs < 0) return this.nodeInsertAt[k];
+    const ls = this.nodeLastSeg[k];
+    // First segment of the node that ends after `offset` (segments of a node are in raw order).
+    let lo = fs;
+    let hi = ls + 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (off[mid] >= offset) hi = mid;
+      if (this.segRaw[mid] + (this.segEnd(mid) - this.segNorm[mid]) > offset) hi = mid;
       else lo = mid + 1;
     }
-    return lo;
+    if (lo > ls) return this.segEnd(ls);
+    return offset <= this.segRaw[lo] ? this.segNorm[lo] : this.segNorm[lo] + (offset - this.segRaw[lo]);
+  }
+
+  private firstOffsetOfNode(k: number): number {
+    const fs = this.nodeFirstSeg[k];
+    return fs >= 0 ? this.segNorm[fs] : this.nodeInsertAt[k];
   }
 
   /**
@@ -212,7 +255,10 @@ export class TextIndex {
       let t: Node | null = !after && start.nodeType === TEXT_NODE ? start : walker.nextNode();
       while (t) {
         const k = this.nodeIds.get(t as Text);
-        if (k !== undefined) return this.firstChar[k] >= 0 ? this.firstChar[k] : this.insertAt[k];
+        if (k !== undefined) {
+          // A boundary before a node whose text starts with a collapsed space belongs after that space.
+          return this.firstOffsetOfNode(k);
+        }
         t = walker.nextNode();
       }
       const host = (treeRoot as ShadowRoot).host;
@@ -223,22 +269,36 @@ export class TextIndex {
   }
 }
 
-/** Accumulates normalised characters and their source positions during one walk. */
+/** Where the walk is: the next sibling to visit (or a list, for slots), and what the parent decided. */
+interface Frame {
+  next: Node | null;
+  list: ArrayLike<Node> | null;
+  i: number;
+  block: boolean;
+  textShown: boolean;
+  /** The parent element's style was checked and found visible (inline children may inherit that). */
+  checked: boolean;
+}
+
+/** Accumulates normalised text and its segments during one walk. */
 class IndexBuilder {
+  parts: string[] = [];
   length = 0;
-  buf = new Uint16Array(1 << 14);
-  charNode = new Int32Array(1 << 14);
-  charOffset = new Int32Array(1 << 14);
   nodes: Text[] = [];
-  nodeIds = new Map<Text, number>();
-  firstChar: number[] = [];
-  lastChar: number[] = [];
-  insertAt: number[] = [];
+  segNorm = new Int32Array(1024);
+  segNode = new Int32Array(1024);
+  segRaw = new Int32Array(1024);
+  segCount = 0;
+  nodeFirstSeg: number[] = [];
+  nodeLastSeg: number[] = [];
+  nodeInsertAt: number[] = [];
   private pending = false;
   private pendingNode = -1;
   private pendingOffset = 0;
 
-  walk(root: Node, styleCheck: StyleCheck | null): void {
+  constructor(private readonly styleCheck: StyleCheck | null) {}
+
+  walk(root: Node): void {
     let top: Node | null = root;
     if (root.nodeType === DOCUMENT_NODE) {
       const doc = root as Document;
@@ -249,47 +309,62 @@ class IndexBuilder {
       this.addText(top as Text);
       return;
     }
-    let shown = true;
-    let block = false;
-    let children: ArrayLike<Node> = top.childNodes;
+    const stack: Frame[] = [];
     if (top.nodeType === ELEMENT_NODE) {
-      const el = top as Element;
-      if (isSkippedByMarkup(el)) return;
-      if (styleCheck) {
-        const s = styleCheck(el);
-        if (s === STYLE_NONE) return;
-        shown = s !== STYLE_INVISIBLE;
-      }
-      block = isBlockLike(el);
-      children = flatChildren(el);
+      const frame = this.enter(top as Element, true, false);
+      if (!frame) return;
+      stack.push(frame);
+    } else {
+      stack.push({ next: top.firstChild, list: null, i: 0, block: false, textShown: true, checked: false });
     }
-    const stack: Frame[] = [{ children, i: 0, block, textShown: shown }];
     while (stack.length > 0) {
       const f = stack[stack.length - 1];
-      if (f.i >= f.children.length) {
+      let node: Node | null;
+      if (f.list) node = f.i < f.list.length ? f.list[f.i++] : null;
+      else {
+        node = f.next;
+        if (node) f.next = node.nextSibling;
+      }
+      if (!node) {
         stack.pop();
         if (f.block) this.breakText();
         continue;
       }
-      const node = f.children[f.i++];
       const type = node.nodeType;
       if (type === TEXT_NODE) {
         if (f.textShown) this.addText(node as Text);
-        continue;
+      } else if (type === ELEMENT_NODE) {
+        const child = this.enter(node as Element, f.textShown, f.checked);
+        if (child) stack.push(child);
       }
-      if (type !== ELEMENT_NODE) continue;
-      const el = node as Element;
-      if (isSkippedByMarkup(el)) continue;
-      let textShown = f.textShown;
-      if (styleCheck) {
-        const s = styleCheck(el);
-        if (s === STYLE_NONE) continue;
-        textShown = s !== STYLE_INVISIBLE;
-      }
-      const isBlock = isBlockLike(el);
-      if (isBlock) this.breakText();
-      stack.push({ children: flatChildren(el), i: 0, block: isBlock, textShown });
     }
+  }
+
+  /** Decides whether to walk into `el`; returns its frame, or null to skip it. */
+  private enter(el: Element, parentShown: boolean, parentChecked: boolean): Frame | null {
+    const name = el.localName;
+    if (isSkippedTag(name)) return null;
+    const hasAttributes = el.hasAttributes();
+    if (hasAttributes && el.hasAttribute('hidden')) return null;
+    let textShown = parentShown;
+    let checked = false;
+    if (this.styleCheck && !(parentChecked && mayInheritVisibility(el, name, hasAttributes))) {
+      const s = this.styleCheck(el);
+      if (s === STYLE_NONE) return null;
+      textShown = s !== STYLE_INVISIBLE;
+      checked = true;
+    } else if (this.styleCheck) {
+      checked = true; // inherits the checked parent's result
+    }
+    const block = isBlockTag(name);
+    if (block) this.breakText();
+    const shadow = (el as HTMLElement).shadowRoot;
+    if (shadow) return { next: shadow.firstChild, list: null, i: 0, block, textShown, checked };
+    if (name === 'slot' && typeof (el as HTMLSlotElement).assignedNodes === 'function') {
+      const assigned = (el as HTMLSlotElement).assignedNodes();
+      if (assigned.length > 0) return { next: null, list: assigned, i: 0, block, textShown, checked };
+    }
+    return { next: el.firstChild, list: null, i: 0, block, textShown, checked };
   }
 
   /** A block boundary or <br>: acts as whitespace. */
@@ -301,71 +376,86 @@ class IndexBuilder {
     }
   }
 
-  private grow(): void {
-    const cap = this.buf.length * 2;
-    const buf = new Uint16Array(cap);
-    buf.set(this.buf);
-    this.buf = buf;
-    const cn = new Int32Array(cap);
-    cn.set(this.charNode);
-    this.charNode = cn;
-    const co = new Int32Array(cap);
-    co.set(this.charOffset);
-    this.charOffset = co;
+  private space(k: number, offset: number): void {
+    if (!this.pending) {
+      this.pending = true;
+      this.pendingNode = k;
+      this.pendingOffset = offset;
+    }
   }
 
-  private push(c: number, k: number, offset: number): void {
-    if (this.length === this.buf.length) this.grow();
-    const i = this.length++;
-    this.buf[i] = c;
-    this.charNode[i] = k;
-    this.charOffset[i] = offset;
+  private pushSegment(k: number, raw: number, str: string): void {
+    if (this.segCount === this.segNorm.length) {
+      const cap = this.segCount * 2;
+      const a = new Int32Array(cap);
+      a.set(this.segNorm);
+      this.segNorm = a;
+      const b = new Int32Array(cap);
+      b.set(this.segNode);
+      this.segNode = b;
+      const c = new Int32Array(cap);
+      c.set(this.segRaw);
+      this.segRaw = c;
+    }
+    const s = this.segCount++;
+    this.segNorm[s] = this.length;
+    this.segNode[s] = k;
+    this.segRaw[s] = raw;
+    this.parts.push(str);
+    this.length += str.length;
     if (k >= 0) {
-      if (this.firstChar[k] < 0) this.firstChar[k] = i;
-      this.lastChar[k] = i;
+      if (this.nodeFirstSeg[k] < 0) this.nodeFirstSeg[k] = s;
+      this.nodeLastSeg[k] = s;
+    }
+  }
+
+  /** Emits kept text data[a, b) of node k (no whitespace at either edge), after any pending space. */
+  private emit(k: number, data: string, a: number, b: number): void {
+    if (this.pending) {
+      if (this.length > 0) this.pushSegment(this.pendingNode, this.pendingOffset, ' ');
+      this.pending = false;
+    }
+    this.pushSegment(k, a, a === 0 && b === data.length ? data : data.slice(a, b));
+  }
+
+  /** Text data[a, b) holding no special characters (single U+0020 spaces only). */
+  private run(k: number, data: string, a: number, b: number): void {
+    if (a >= b) return;
+    if (data.charCodeAt(a) === 0x20) {
+      this.space(k, a);
+      a++;
+      if (a >= b) return;
+    }
+    if (data.charCodeAt(b - 1) === 0x20) {
+      this.emit(k, data, a, b - 1);
+      this.space(k, b - 1);
+    } else {
+      this.emit(k, data, a, b);
     }
   }
 
   private addText(t: Text): void {
     const k = this.nodes.length;
     this.nodes.push(t);
-    this.nodeIds.set(t, k);
-    this.firstChar.push(-1);
-    this.lastChar.push(-1);
-    this.insertAt.push(this.length);
+    this.nodeFirstSeg.push(-1);
+    this.nodeLastSeg.push(-1);
+    this.nodeInsertAt.push(this.length);
     const data = t.data;
     const n = data.length;
-    for (let j = 0; j < n; j++) {
-      const c = data.charCodeAt(j);
-      const cls = c > 0x20 && c < 0x7f ? CHAR_KEEP : classifyChar(c);
-      if (cls === CHAR_KEEP) {
-        if (this.pending) {
-          if (this.length > 0) this.push(0x20, this.pendingNode, this.pendingOffset);
-          this.pending = false;
-        }
-        // Capacity for the char and its preceding space is ensured in push().
-        if (this.length === this.buf.length) this.grow();
-        const i = this.length++;
-        this.buf[i] = c;
-        this.charNode[i] = k;
-        this.charOffset[i] = j;
-        if (this.firstChar[k] < 0) this.firstChar[k] = i;
-        this.lastChar[k] = i;
-      } else if (cls !== CHAR_DROP && !this.pending) {
-        this.pending = true;
-        this.pendingNode = k;
-        this.pendingOffset = j;
+    let j = 0;
+    while (j < n) {
+      SPECIAL.lastIndex = j;
+      const m = SPECIAL.exec(data);
+      if (!m) {
+        this.run(k, data, j, n);
+        break;
       }
+      const at = m.index;
+      this.run(k, data, j, at);
+      if (classifyChar(data.charCodeAt(at)) === CHAR_SPACE) this.space(k, at);
+      j = at + m[0].length;
     }
-  }
-
-  decode(): string {
-    const parts: string[] = [];
-    const CHUNK = 8192;
-    for (let i = 0; i < this.length; i += CHUNK) {
-      const sub = this.buf.subarray(i, Math.min(this.length, i + CHUNK));
-      parts.push(String.fromCharCode.apply(null, sub as unknown as number[]));
-    }
-    return parts.join('');
   }
 }
+
+export type { StyleCheck };

@@ -1,0 +1,187 @@
+/**
+ * Benchmark code that runs inside the page (bundled to an IIFE by run.ts). Exposes `window.tidemarkBench`.
+ */
+import * as textQuote from 'dom-anchor-text-quote';
+import { TextIndex, anchorAll, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
+import { HIGHLIGHT_COLORS, createPainter, type HighlightColor } from '../../lib/painting/index.js';
+import type { SpanSpec } from './article.js';
+
+type Found = { start: number; end: number } | null;
+
+export interface Judgement {
+  correct: number;
+  /** Of `correct`: highlights whose text is gone and that were (rightly) not placed. */
+  goneReported: number;
+  wrong: number;
+  /** Not placed although the text is still there. */
+  orphaned: number;
+  wrongDetails: string[];
+  orphanDetails: string[];
+}
+
+function sentenceStarts(index: TextIndex): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const el of document.querySelectorAll('[data-s]')) out.set(el.getAttribute('data-s')!, index.offsetAt(el, 0));
+  return out;
+}
+
+function spanOffsets(starts: Map<string, number>, s: SpanSpec): { start: number; end: number } {
+  const a = starts.get(s.startS);
+  const b = starts.get(s.endS);
+  if (a === undefined || b === undefined) throw new Error(`sentence ${s.startS}/${s.endS} missing from the page`);
+  return { start: a + s.startC, end: b + s.endC };
+}
+
+const bench = {
+  textLength(): number {
+    return new TextIndex(document).text.length;
+  },
+
+  describe(spans: SpanSpec[]): HighlightDescriptor[] {
+    const index = new TextIndex(document);
+    const starts = sentenceStarts(index);
+    return spans.map((s) => {
+      const { start, end } = spanOffsets(starts, s);
+      const d = describeOffsets(index, start, end);
+      if (!d) throw new Error('empty highlight in scenario');
+      return d;
+    });
+  },
+
+  /**
+   * Ours: build the index and anchor every descriptor, `runs` times (the first run is cold). Each run is
+   * its own task (a setTimeout callback named tidemarkOurs) so run.ts can read its CPU time from a trace.
+   */
+  async ours(descriptors: HighlightDescriptor[], runs: number) {
+    const times: number[] = [];
+    const indexTimes: number[] = [];
+    let results: Found[] = [];
+    const methods: Record<string, number> = {};
+    for (let i = 0; i < runs; i++) {
+      await new Promise<void>((resolve) =>
+        setTimeout(function tidemarkOurs() {
+          const t0 = performance.now();
+          const index = new TextIndex(document);
+          const t1 = performance.now();
+          const res = anchorAll(index, descriptors);
+          const t2 = performance.now();
+          times.push(t2 - t0);
+          indexTimes.push(t1 - t0);
+          if (i === 0) {
+            results = res.map((r) => (r.status === 'anchored' ? { start: r.start, end: r.end } : null));
+            for (const r of res) {
+              const k = r.status === 'anchored' ? r.method : r.status;
+              methods[k] = (methods[k] ?? 0) + 1;
+            }
+          }
+          resolve();
+        }, 0),
+      );
+    }
+    return { wallMs: times, indexWallMs: indexTimes, results, methods };
+  },
+
+  /** Baseline: dom-anchor-text-quote on document.body with the same quote/prefix/suffix (task: tidemarkBaseline). */
+  async baseline(descriptors: HighlightDescriptor[]) {
+    let ranges: Array<Range | null> = [];
+    let wallMs = 0;
+    await new Promise<void>((resolve) =>
+      setTimeout(function tidemarkBaseline() {
+        const t0 = performance.now();
+        ranges = descriptors.map((d) => {
+          try {
+            return textQuote.toRange(document.body, { exact: d.text, prefix: d.prefix, suffix: d.suffix });
+          } catch {
+            return null;
+          }
+        });
+        wallMs = performance.now() - t0;
+        resolve();
+      }, 0),
+    );
+    // Convert to our normalised offsets for judging (not timed).
+    const index = new TextIndex(document);
+    const results: Found[] = ranges.map((r) => {
+      if (!r) return null;
+      const o = index.offsetsOf(r);
+      if (!o) return null;
+      let { start, end } = o;
+      while (start < end && index.text[start] === ' ') start++;
+      while (end > start && index.text[end - 1] === ' ') end--;
+      return { start, end };
+    });
+    return { wallMs: [wallMs], results };
+  },
+
+  judge(results: Found[], truth: Array<SpanSpec | null>, tolerance: number): Judgement {
+    const index = new TextIndex(document);
+    const starts = sentenceStarts(index);
+    const j: Judgement = { correct: 0, goneReported: 0, wrong: 0, orphaned: 0, wrongDetails: [], orphanDetails: [] };
+    results.forEach((r, i) => {
+      const t = truth[i];
+      if (!t) {
+        if (r) {
+          j.wrong++;
+          j.wrongDetails.push(`#${i} is gone but was placed on "${index.text.slice(r.start, r.end).slice(0, 60)}"`);
+        } else {
+          j.correct++;
+          j.goneReported++;
+        }
+        return;
+      }
+      if (!r) {
+        j.orphaned++;
+        j.orphanDetails.push(`#${i}`);
+        return;
+      }
+      const want = spanOffsets(starts, t);
+      if (Math.abs(r.start - want.start) <= tolerance && Math.abs(r.end - want.end) <= tolerance) j.correct++;
+      else {
+        j.wrong++;
+        j.wrongDetails.push(`#${i} placed on "${index.text.slice(r.start, r.end).slice(0, 50)}" instead of "${index.text.slice(want.start, want.end).slice(0, 50)}"`);
+      }
+    });
+    return j;
+  },
+
+  /** Paints `n` highlights (ranges from the index) in one task (tidemarkPaint) and measures it. */
+  async paint(n: number) {
+    const index = new TextIndex(document);
+    const text = index.text;
+    const items: Array<{ key: string; ranges: Range; color: HighlightColor; hasNote: boolean }> = [];
+    const step = Math.floor(text.length / n);
+    for (let i = 0; i < n; i++) {
+      let s = i * step + 7;
+      while (s < text.length && text[s] !== ' ') s++;
+      const e = Math.min(text.length, s + 1 + 20 + (i % 60));
+      items.push({ key: `h${i}`, ranges: index.rangeFor(s + 1, e), color: HIGHLIGHT_COLORS[i % 12], hasNote: i % 10 === 0 });
+    }
+    const painter = await createPainter(document);
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    let scriptMs = 0;
+    let t0 = 0;
+    await new Promise<void>((resolve) =>
+      setTimeout(function tidemarkPaint() {
+        t0 = performance.now();
+        painter.paintMany(items);
+        scriptMs = performance.now() - t0;
+        resolve();
+      }, 0),
+    );
+    // Time until the next frame has been produced (style, layout and paint of the highlights).
+    const frameMs = await new Promise<number>((resolve) =>
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)),
+    );
+    // Sanity: after scrolling to one painted highlight, a hit test on its first line finds it.
+    const target = items[n >> 1];
+    painter.scrollTo(target.key);
+    const rect = target.ranges.getClientRects()[0];
+    const hits = painter.highlightsAt(rect.left + 1, rect.top + rect.height / 2);
+    const t3 = performance.now();
+    painter.clear();
+    const clearMs = performance.now() - t3;
+    return { kind: painter.kind, scriptMs, frameMs, clearMs, hitOk: hits.includes(target.key) };
+  },
+};
+
+(window as unknown as { tidemarkBench: typeof bench }).tidemarkBench = bench;

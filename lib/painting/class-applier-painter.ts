@@ -1,0 +1,206 @@
+/**
+ * Fallback painter for browsers without the CSS Custom Highlight API: rangy's class applier wraps the
+ * highlighted text in <span class="tidemark-hl-COLOUR"> elements. Only that class goes into the page
+ * (no ids, no notes; the note underline is not drawn). Text is wrapped inside links, never around
+ * them, so links stay clickable.
+ *
+ * This module is loaded only through `createPainter()`'s dynamic import, so rangy stays out of the
+ * default bundle.
+ */
+import rangyModule from 'rangy';
+import 'rangy/lib/rangy-classapplier';
+import { charAtPoint, coversChar, textLength } from './hit-test.js';
+import { scrollRangeIntoView } from './scroll.js';
+import { StyleInjector, classApplierCss, colorClass } from './styles.js';
+import {
+  HIGHLIGHT_COLORS,
+  type FlashOptions,
+  type HighlightColor,
+  type PaintItem,
+  type PaintStyle,
+  type Painter,
+  type ScrollToOptions,
+} from './types.js';
+
+/** The parts of rangy this painter uses. */
+interface RangyRange {
+  startContainer: Node;
+  startOffset: number;
+  endContainer: Node;
+  endOffset: number;
+  setStartAndEnd(sc: Node, so: number, ec: Node, eo: number): void;
+  intersectsRange(other: RangyRange): boolean;
+}
+interface ClassApplier {
+  applyToRange(range: RangyRange, rangesToPreserve?: RangyRange[]): void;
+  undoToRange(range: RangyRange, rangesToPreserve?: RangyRange[]): void;
+}
+interface RangyApi {
+  initialized: boolean;
+  supported: boolean;
+  init(): void;
+  createRange(doc?: Document): RangyRange;
+  createClassApplier(className: string, options?: Record<string, unknown>): ClassApplier;
+}
+
+const rangy = rangyModule as unknown as RangyApi;
+
+interface Entry {
+  ranges: RangyRange[];
+  color: HighlightColor;
+  hasNote: boolean;
+}
+
+function asArray(ranges: AbstractRange | readonly AbstractRange[]): AbstractRange[] {
+  return Array.isArray(ranges) ? [...ranges] : [ranges as AbstractRange];
+}
+
+export class ClassApplierPainter implements Painter {
+  readonly kind = 'class-applier' as const;
+  private readonly entries = new Map<string, Entry>();
+  private readonly appliers = new Map<HighlightColor | 'flash', ClassApplier>();
+  private readonly styles: StyleInjector;
+
+  constructor(private readonly doc: Document) {
+    rangy.init();
+    if (!rangy.initialized || rangy.supported === false) {
+      throw new Error('Highlights cannot be shown on this page: the browser lacks the DOM Range support they need.');
+    }
+    const options = { elementTagName: 'span', normalize: true, useExistingElements: false };
+    for (const color of HIGHLIGHT_COLORS) this.appliers.set(color, rangy.createClassApplier(colorClass(color), options));
+    this.appliers.set('flash', rangy.createClassApplier(colorClass('flash'), options));
+    this.styles = new StyleInjector(doc, classApplierCss());
+    this.styles.ensure(doc);
+  }
+
+  private allRanges(): RangyRange[] {
+    const out: RangyRange[] = [];
+    for (const e of this.entries.values()) out.push(...e.ranges);
+    return out;
+  }
+
+  private toNative(r: RangyRange): Range {
+    const n = this.doc.createRange();
+    n.setStart(r.startContainer, r.startOffset);
+    n.setEnd(r.endContainer, r.endOffset);
+    return n;
+  }
+
+  paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
+    const applier = this.appliers.get(style.color);
+    if (!applier || style.color === ('flash' as HighlightColor)) {
+      throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
+    }
+    // Copy the boundaries before any DOM change (the caller's live ranges move when spans are inserted).
+    const bounds = asArray(ranges).map((r) => [r.startContainer, r.startOffset, r.endContainer, r.endOffset] as const);
+    if (this.entries.has(key)) this.remove(key);
+    const list = bounds.map(([sc, so, ec, eo]) => {
+      const rr = rangy.createRange(this.doc);
+      rr.setStartAndEnd(sc, so, ec, eo);
+      return rr;
+    });
+    this.entries.set(key, { ranges: list, color: style.color, hasNote: !!style.hasNote });
+    const preserve = this.allRanges();
+    for (const r of list) applier.applyToRange(r, preserve);
+  }
+
+  paintMany(items: readonly PaintItem[]): void {
+    for (const it of items) this.paint(it.key, it.ranges, it);
+  }
+
+  restyle(key: string, style: Partial<PaintStyle>): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    const color = style.color ?? entry.color;
+    if (color === entry.color) {
+      entry.hasNote = style.hasNote ?? entry.hasNote;
+      return true;
+    }
+    this.paint(key, entry.ranges.map((r) => this.toNative(r)), { color, hasNote: style.hasNote ?? entry.hasNote });
+    return true;
+  }
+
+  remove(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    this.entries.delete(key);
+    const applier = this.appliers.get(entry.color)!;
+    const preserve = [...this.allRanges(), ...entry.ranges];
+    for (const r of entry.ranges) applier.undoToRange(r, preserve);
+    // Undoing removed the colour from text shared with other highlights of the same colour: restore it.
+    for (const other of this.entries.values()) {
+      if (other.color !== entry.color) continue;
+      for (const o of other.ranges) {
+        if (entry.ranges.some((r) => o.intersectsRange(r))) applier.applyToRange(o, this.allRanges());
+      }
+    }
+    return true;
+  }
+
+  clear(): void {
+    for (const key of [...this.entries.keys()]) this.remove(key);
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  rangesOf(key: string): AbstractRange[] {
+    return (this.entries.get(key)?.ranges ?? []).map((r) => this.toNative(r));
+  }
+
+  highlightsAt(x: number, y: number): string[] {
+    const hit = charAtPoint(this.doc, x, y);
+    if (!hit) return [];
+    const found: Array<[string, number]> = [];
+    for (const [key, entry] of this.entries) {
+      const native = entry.ranges.map((r) => this.toNative(r));
+      if (native.some((r) => coversChar(this.doc, r, hit))) found.push([key, textLength(this.doc, native)]);
+    }
+    return found.sort((a, b) => a[1] - b[1]).map(([k]) => k);
+  }
+
+  flash(key: string, options: FlashOptions = {}): Promise<boolean> {
+    const entry = this.entries.get(key);
+    if (!entry) return Promise.resolve(false);
+    const applier = this.appliers.get('flash')!;
+    const total = options.durationMs ?? 900;
+    const pulses = 3;
+    const step = total / (pulses * 2);
+    const win = this.doc.defaultView ?? globalThis;
+    let lit = false;
+    return new Promise((resolve) => {
+      let phase = 0;
+      const tick = () => {
+        const on = phase % 2 === 0 && phase < pulses * 2 && this.entries.get(key) === entry;
+        if (on !== lit) {
+          const preserve = this.allRanges();
+          for (const r of entry.ranges) {
+            if (on) applier.applyToRange(r, preserve);
+            else applier.undoToRange(r, preserve);
+          }
+          lit = on;
+        }
+        phase++;
+        if (phase > pulses * 2) resolve(true);
+        else win.setTimeout(tick, step);
+      };
+      tick();
+    });
+  }
+
+  scrollTo(key: string, options: ScrollToOptions = {}): boolean {
+    const entry = this.entries.get(key);
+    if (!entry || entry.ranges.length === 0) return false;
+    return scrollRangeIntoView(this.doc, this.toNative(entry.ranges[0]), options.behavior);
+  }
+
+  destroy(): void {
+    this.clear();
+    this.styles.removeAll();
+  }
+}

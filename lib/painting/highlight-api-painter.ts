@@ -1,0 +1,216 @@
+/**
+ * Painter on the CSS Custom Highlight API: one Highlight per colour (`tidemark-<colour>`), one for note
+ * underlines (`tidemark-note`) and one for the flash effect. The page's DOM is never modified, so links
+ * and other controls inside highlights keep working as before.
+ */
+import { charAtPoint, coversChar, textLength } from './hit-test.js';
+import { scrollRangeIntoView } from './scroll.js';
+import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, StyleInjector, highlightApiCss, highlightName } from './styles.js';
+import {
+  HIGHLIGHT_COLORS,
+  type FlashOptions,
+  type HighlightColor,
+  type PaintItem,
+  type PaintStyle,
+  type Painter,
+  type ScrollToOptions,
+} from './types.js';
+
+interface Entry {
+  ranges: AbstractRange[];
+  color: HighlightColor;
+  hasNote: boolean;
+}
+
+interface HighlightWindow {
+  CSS: { highlights: HighlightRegistry };
+  Highlight: typeof Highlight;
+}
+
+interface HitResult {
+  highlight: Highlight;
+  ranges: AbstractRange[];
+}
+
+/** True when `doc`'s window implements the CSS Custom Highlight API. */
+export function supportsHighlightApi(doc: Document): boolean {
+  const win = doc.defaultView as unknown as Partial<HighlightWindow> | null;
+  return !!win && !!win.CSS && 'highlights' in win.CSS && !!win.CSS.highlights && typeof win.Highlight === 'function';
+}
+
+function asArray(ranges: AbstractRange | readonly AbstractRange[]): AbstractRange[] {
+  return Array.isArray(ranges) ? [...ranges] : [ranges as AbstractRange];
+}
+
+export class HighlightApiPainter implements Painter {
+  readonly kind = 'highlight-api' as const;
+  private readonly entries = new Map<string, Entry>();
+  private readonly owner = new WeakMap<AbstractRange, string>();
+  private readonly byColor = new Map<HighlightColor, Highlight>();
+  private readonly note: Highlight;
+  private readonly flashing: Highlight;
+  private readonly registry: HighlightRegistry;
+  private readonly styles: StyleInjector;
+  private readonly shadowRoots = new Set<ShadowRoot>();
+  private readonly ours = new Set<Highlight>();
+
+  constructor(private readonly doc: Document) {
+    if (!supportsHighlightApi(doc)) {
+      throw new Error('This browser does not support the CSS Custom Highlight API; use createPainter() to get the fallback painter.');
+    }
+    const win = doc.defaultView as unknown as HighlightWindow;
+    this.registry = win.CSS.highlights;
+    for (const color of HIGHLIGHT_COLORS) {
+      const h = new win.Highlight();
+      h.priority = 1;
+      this.registry.set(highlightName(color), h);
+      this.byColor.set(color, h);
+      this.ours.add(h);
+    }
+    this.note = new win.Highlight();
+    this.note.priority = 2;
+    this.registry.set(NOTE_HIGHLIGHT, this.note);
+    this.flashing = new win.Highlight();
+    this.flashing.priority = 3;
+    this.registry.set(FLASH_HIGHLIGHT, this.flashing);
+    this.ours.add(this.note).add(this.flashing);
+    this.styles = new StyleInjector(doc, highlightApiCss());
+    this.styles.ensure(doc);
+  }
+
+  paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
+    const colorHighlight = this.byColor.get(style.color);
+    if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
+    const list = asArray(ranges);
+    if (this.entries.has(key)) this.remove(key);
+    const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
+    for (const r of list) {
+      colorHighlight.add(r);
+      if (entry.hasNote) this.note.add(r);
+      this.owner.set(r, key);
+      const root = r.startContainer.getRootNode();
+      if (root !== this.doc && root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
+    }
+    this.entries.set(key, entry);
+  }
+
+  paintMany(items: readonly PaintItem[]): void {
+    for (const it of items) this.paint(it.key, it.ranges, it);
+  }
+
+  private adoptShadowRoot(root: ShadowRoot): void {
+    if (this.shadowRoots.has(root)) return;
+    this.shadowRoots.add(root);
+    // ::highlight() rules of the document do not reach into shadow trees.
+    this.styles.ensure(root);
+  }
+
+  restyle(key: string, style: Partial<PaintStyle>): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    this.paint(key, entry.ranges, { color: style.color ?? entry.color, hasNote: style.hasNote ?? entry.hasNote });
+    return true;
+  }
+
+  remove(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    const h = this.byColor.get(entry.color)!;
+    for (const r of entry.ranges) {
+      h.delete(r);
+      this.note.delete(r);
+      this.flashing.delete(r);
+      this.owner.delete(r);
+    }
+    this.entries.delete(key);
+    return true;
+  }
+
+  clear(): void {
+    for (const h of this.byColor.values()) h.clear();
+    this.note.clear();
+    this.flashing.clear();
+    this.entries.clear();
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  rangesOf(key: string): AbstractRange[] {
+    return [...(this.entries.get(key)?.ranges ?? [])];
+  }
+
+  highlightsAt(x: number, y: number): string[] {
+    const found = new Set<string>();
+    const registry = this.registry as HighlightRegistry & {
+      highlightsFromPoint?: (x: number, y: number, options?: { shadowRoots?: ShadowRoot[] }) => unknown[];
+    };
+    if (typeof registry.highlightsFromPoint === 'function') {
+      const hits = registry.highlightsFromPoint(x, y, { shadowRoots: [...this.shadowRoots] });
+      for (const hit of hits as HitResult[]) {
+        if (!hit || !this.ours.has(hit.highlight) || !Array.isArray(hit.ranges)) continue;
+        for (const r of hit.ranges) {
+          const key = this.owner.get(r);
+          if (key !== undefined) found.add(key);
+        }
+      }
+    } else {
+      const hit = charAtPoint(this.doc, x, y, [...this.shadowRoots]);
+      if (hit) {
+        for (const [key, entry] of this.entries) {
+          if (entry.ranges.some((r) => coversChar(this.doc, r, hit))) found.add(key);
+        }
+      }
+    }
+    const keys = [...found];
+    if (keys.length > 1) {
+      const len = new Map(keys.map((k) => [k, textLength(this.doc, this.entries.get(k)!.ranges)]));
+      keys.sort((a, b) => len.get(a)! - len.get(b)!);
+    }
+    return keys;
+  }
+
+  flash(key: string, options: FlashOptions = {}): Promise<boolean> {
+    const entry = this.entries.get(key);
+    if (!entry) return Promise.resolve(false);
+    const total = options.durationMs ?? 900;
+    const pulses = 3;
+    const step = total / (pulses * 2);
+    const win = this.doc.defaultView ?? globalThis;
+    return new Promise((resolve) => {
+      let phase = 0;
+      const tick = () => {
+        const on = phase % 2 === 0 && phase < pulses * 2;
+        for (const r of entry.ranges) {
+          if (on && this.entries.get(key) === entry) this.flashing.add(r);
+          else this.flashing.delete(r);
+        }
+        phase++;
+        if (phase > pulses * 2) resolve(true);
+        else win.setTimeout(tick, step);
+      };
+      tick();
+    });
+  }
+
+  scrollTo(key: string, options: ScrollToOptions = {}): boolean {
+    const entry = this.entries.get(key);
+    if (!entry || entry.ranges.length === 0) return false;
+    return scrollRangeIntoView(this.doc, entry.ranges[0], options.behavior);
+  }
+
+  destroy(): void {
+    this.clear();
+    for (const color of HIGHLIGHT_COLORS) {
+      if (this.registry.get(highlightName(color)) === this.byColor.get(color)) this.registry.delete(highlightName(color));
+    }
+    if (this.registry.get(NOTE_HIGHLIGHT) === this.note) this.registry.delete(NOTE_HIGHLIGHT);
+    if (this.registry.get(FLASH_HIGHLIGHT) === this.flashing) this.registry.delete(FLASH_HIGHLIGHT);
+    this.styles.removeAll();
+  }
+}

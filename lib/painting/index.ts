@@ -1,0 +1,34 @@
+/**
+ * Tidemark highlight painting — in-page, no extension APIs.
+ *
+ *   const painter = await createPainter(document);
+ *   painter.paint(localKey, anchoredResult.range, { color: 'yellow', hasNote: true });
+ *   painter.highlightsAt(event.clientX, event.clientY); // -> keys under the pointer
+ *   painter.scrollTo(localKey); await painter.flash(localKey);
+ *
+ * Where the CSS Custom Highlight API exists, highlights are painted without touching the DOM: one
+ * Highlight per colour registered as `tidemark-<colour>`, `tidemark-note` for the note underline,
+ * `tidemark-flash` for the flash effect, and `::highlight()` styles in one adopted style sheet (or one
+ * <style> element). Otherwise a rangy class-applier painter is loaded on demand (dynamic import) that
+ * wraps text in <span class="tidemark-hl-<colour>">. Keys and ranges are kept in memory only.
+ */
+import { HighlightApiPainter, supportsHighlightApi } from './highlight-api-painter.js';
+import type { Painter } from './types.js';
+
+export { HighlightApiPainter, supportsHighlightApi };
+export { HIGHLIGHT_COLORS } from './types.js';
+export type { HighlightColor, PaintStyle, PaintItem, Painter, FlashOptions, ScrollToOptions } from './types.js';
+export { highlightName, NOTE_HIGHLIGHT, FLASH_HIGHLIGHT, colorClass } from './styles.js';
+
+export interface CreatePainterOptions {
+  /** 'auto' (default): the Highlight API where supported, else the class-applier fallback. */
+  implementation?: 'auto' | 'highlight-api' | 'class-applier';
+}
+
+/** The best painter this document supports. */
+export async function createPainter(doc: Document = document, options: CreatePainterOptions = {}): Promise<Painter> {
+  const which = options.implementation ?? 'auto';
+  if (which === 'highlight-api' || (which === 'auto' && supportsHighlightApi(doc))) return new HighlightApiPainter(doc);
+  const { ClassApplierPainter } = await import('./class-applier-painter.js');
+  return new ClassApplierPainter(doc);
+}
