@@ -21,5 +21,28 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -65536');
   migrate(db);
+  cacheStatements(db);
   return db;
+}
+
+/**
+ * Repositories call `db.prepare(sql)` where they need it; compiling the same SQL on every request
+ * costs more than running it. This keeps the most recently used statements (by SQL text) and hands
+ * them out again. A caller that switches a statement's mode (`.raw()`, `.pluck()`) must use SQL no
+ * other caller uses.
+ */
+function cacheStatements(db: Database.Database, max = 1000): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let stmt = cache.get(sql);
+    if (stmt) {
+      cache.delete(sql);
+    } else {
+      stmt = prepare(sql);
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(sql, stmt);
+    return stmt;
+  }) as typeof db.prepare;
 }
