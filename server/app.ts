@@ -39,7 +39,8 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
   app.decorate('services', createServices(config, repos));
-  app.addHook('onClose', async () => app.services.stop());
+  // Background work stops before the server closes, so it can hand running jobs back while the database is open.
+  app.addHook('preClose', async () => app.services.stop());
   app.addHook('onReady', async () => app.services.jobs.start());
 
   installValidators(app);

@@ -61,8 +61,15 @@ export function toHighlightListItem(row: HighlightRow & { link: string; title: s
   return { ...toHighlight(row), tags: JSON.parse(row.tags), link: row.link, title: row.title, bookmarkRef: row.bookmark_id };
 }
 
-export function toBookmark(row: BookmarkRow, highlights: HighlightRow[]): Bookmark {
+/** The uploaded file a bookmark links to, and its permanent copy, when it has them. */
+export interface BookmarkAttachments {
+  file?: { name: string; size: number; type: string };
+  cache?: { status: string; size: number };
+}
+
+export function toBookmark(row: BookmarkRow, highlights: HighlightRow[], extra: BookmarkAttachments = {}): Bookmark {
   return {
+    ...extra,
     _id: row.id,
     link: row.link,
     title: row.title,
@@ -106,10 +113,24 @@ export function loadBookmarks(db: Db, ids: number[]): Bookmark[] {
       if (list) list.push(h);
       else byBookmark.set(h.bookmark_id, [h]);
     }
+    const attachments = new Map<number, BookmarkAttachments>();
+    const attached = db
+      .prepare(
+        `SELECT 'file' AS what, bookmark_id, name, size, mime FROM files WHERE kind = 'file' AND bookmark_id IN (${marks})
+         UNION ALL
+         SELECT 'cache', bookmark_id, '', size, '' FROM bookmark_caches WHERE bookmark_id IN (${marks})`,
+      )
+      .all(...chunk, ...chunk) as { what: 'file' | 'cache'; bookmark_id: number; name: string; size: number; mime: string }[];
+    for (const a of attached) {
+      const prev = attachments.get(a.bookmark_id) ?? {};
+      if (a.what === 'file') prev.file = { name: a.name, size: a.size, type: a.mime };
+      else prev.cache = { status: 'ready', size: a.size };
+      attachments.set(a.bookmark_id, prev);
+    }
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const id of chunk) {
       const row = byId.get(id);
-      if (row) out.push(toBookmark(row, byBookmark.get(id) ?? []));
+      if (row) out.push(toBookmark(row, byBookmark.get(id) ?? [], attachments.get(id)));
     }
   }
   return out;

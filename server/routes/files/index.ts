@@ -10,9 +10,6 @@ import uploadFile from './upload-file.js';
  * /bookmark/{id}/cache, and file serving. Multipart parsing is registered here, for these routes only.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  // onClose hooks run last-added first, so the database closes before the app's own onClose
-  // stops the job runner. Stop it earlier (preClose), so running jobs can go back to the queue.
-  app.addHook('preClose', async () => app.services.jobs.stop());
   await app.register(multipart);
   await app.register(uploadFile);
   await app.register(covers);
