@@ -86,26 +86,39 @@ export class ClassApplierPainter implements Painter {
     return n;
   }
 
-  paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
-    const applier = this.appliers.get(style.color);
-    if (!applier || style.color === ('flash' as HighlightColor)) {
-      throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
+  private applierFor(color: HighlightColor): ClassApplier {
+    const applier = this.appliers.get(color);
+    if (!applier || color === ('flash' as HighlightColor)) {
+      throw new Error(`Unknown highlight colour "${color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
     }
-    // Copy the boundaries before any DOM change (the caller's live ranges move when spans are inserted).
-    const bounds = asArray(ranges).map((r) => [r.startContainer, r.startOffset, r.endContainer, r.endOffset] as const);
-    if (this.entries.has(key)) this.remove(key);
-    const list = bounds.map(([sc, so, ec, eo]) => {
-      const rr = rangy.createRange(this.doc);
-      rr.setStartAndEnd(sc, so, ec, eo);
-      return rr;
-    });
-    this.entries.set(key, { ranges: list, color: style.color, hasNote: !!style.hasNote });
-    const preserve = this.allRanges();
-    for (const r of list) applier.applyToRange(r, preserve);
+    return applier;
   }
 
+  private toRangy(r: AbstractRange): RangyRange {
+    const rr = rangy.createRange(this.doc);
+    rr.setStartAndEnd(r.startContainer, r.startOffset, r.endContainer, r.endOffset);
+    return rr;
+  }
+
+  paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
+    this.paintMany([{ key, ranges, ...style }]);
+  }
+
+  /**
+   * Paints a batch. The DOM changes as text is wrapped, which moves or collapses other live ranges
+   * taken from the page: pass every range of one page state in one call (all are taken over before
+   * the first change), or re-anchor before painting later.
+   */
   paintMany(items: readonly PaintItem[]): void {
-    for (const it of items) this.paint(it.key, it.ranges, it);
+    const prepared = items.map((it) => ({
+      key: it.key,
+      applier: this.applierFor(it.color),
+      entry: { ranges: asArray(it.ranges).map((r) => this.toRangy(r)), color: it.color, hasNote: !!it.hasNote } as Entry,
+    }));
+    for (const p of prepared) if (this.entries.has(p.key)) this.remove(p.key);
+    for (const p of prepared) this.entries.set(p.key, p.entry);
+    const preserve = this.allRanges();
+    for (const p of prepared) for (const r of p.entry.ranges) p.applier.applyToRange(r, preserve);
   }
 
   restyle(key: string, style: Partial<PaintStyle>): boolean {

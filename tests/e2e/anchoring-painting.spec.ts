@@ -1,0 +1,249 @@
+// Highlight painting in real Chromium: the CSS Custom Highlight API painter (pixels on screen, no DOM
+// changes, hit testing, clickable links, flash/scroll/restyle/remove) and the rangy class-applier
+// fallback used when CSS.highlights is missing.
+import { expect, test, type Page } from '@playwright/test';
+import { FixtureServer, bundleLibraries, decodePng, shareOf } from './fixtures/anchoring/harness.js';
+
+let server: FixtureServer;
+let bundle: string;
+
+test.beforeAll(async () => {
+  [server, bundle] = await Promise.all([FixtureServer.start(), bundleLibraries()]);
+});
+
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function open(page: Page, options: { withoutHighlightApi?: boolean } = {}): Promise<void> {
+  if (options.withoutHighlightApi) {
+    // A browser without the CSS Custom Highlight API.
+    await page.addInitScript(() => {
+      delete (CSS as unknown as { highlights?: unknown }).highlights;
+    });
+  }
+  await page.goto(server.url('painting.html'));
+  await page.addScriptTag({ content: bundle });
+  // Helpers in the page: anchor a quote (by unique context) and keep the painter on window.
+  await page.evaluate(() => {
+    const w = window as unknown as Record<string, unknown>;
+    w.anchorQuote = (text: string, within: string) => {
+      const el = document.getElementById(within)!;
+      const index = new window.tidemarkTest.TextIndex(el);
+      const at = index.text.indexOf(text);
+      if (at < 0) throw new Error(`fixture has no "${text}" in #${within}`);
+      return index.rangeFor(at, at + text.length);
+    };
+  });
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Viewport box of the first line of a painted highlight. */
+async function firstLineBox(page: Page, key: string): Promise<Box> {
+  return page.evaluate((k) => {
+    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const r = painter.rangesOf(k)[0] as Range;
+    const rect = [...r.getClientRects()].find((x) => x.width > 1) ?? r.getBoundingClientRect();
+    return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
+  }, key);
+}
+
+const isYellowBackground = ([r, g, b]: [number, number, number]) => r > 235 && g > 205 && g < 250 && b > 90 && b < 190;
+
+test('Highlight API painter: colours show on screen, the DOM is untouched, notes get an underline', async ({ page }) => {
+  await open(page);
+  const before = await page.evaluate(() => document.body.innerHTML);
+  const setup = await page.evaluate(async () => {
+    const { createPainter, HIGHLIGHT_COLORS } = window.tidemarkTest;
+    let mutations = 0;
+    new MutationObserver((records) => (mutations += records.length)).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const painter = await createPainter(document);
+    (window as unknown as { painter: unknown }).painter = painter;
+    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    painter.paint('k-yellow', anchorQuote('tide tables for this week', 'p3'), { color: 'yellow' });
+    painter.paint('k-note', anchorQuote('before you sail', 'p3'), { color: 'blue', hasNote: true });
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const names = HIGHLIGHT_COLORS.map((c) => `tidemark-${c}`);
+    return {
+      kind: painter.kind,
+      registered: names.every((n) => CSS.highlights.has(n)) && CSS.highlights.has('tidemark-note'),
+      yellowSize: CSS.highlights.get('tidemark-yellow')!.size,
+      noteSize: CSS.highlights.get('tidemark-note')!.size,
+      adopted: document.adoptedStyleSheets.length,
+      styleElements: document.querySelectorAll('style').length,
+      mutations,
+    };
+  });
+  expect(setup).toEqual({ kind: 'highlight-api', registered: true, yellowSize: 1, noteSize: 1, adopted: 1, styleElements: 1, mutations: 0 });
+  expect(await page.evaluate(() => document.body.innerHTML)).toBe(before);
+
+  // What a reader sees: a yellow background behind the highlighted words, none behind the others.
+  const box = await firstLineBox(page, 'k-yellow');
+  const shot = decodePng(await page.screenshot({ clip: box }));
+  expect(shareOf(shot, isYellowBackground)).toBeGreaterThan(0.4);
+  const plain = await page.evaluate(() => {
+    const r = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote('Read the', 'p3');
+    const rect = r.getClientRects()[0];
+    return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
+  });
+  expect(shareOf(decodePng(await page.screenshot({ clip: plain })), isYellowBackground)).toBe(0);
+  // The note highlight draws an underline: dark pixels in the band just below the text baseline.
+  const note = await firstLineBox(page, 'k-note');
+  const band = decodePng(await page.screenshot({ clip: { x: note.x, y: note.y + note.height - 6, width: note.width, height: 6 } }));
+  expect(shareOf(band, ([r, g, b]) => r < 110 && g < 110 && b < 110)).toBeGreaterThan(0.05);
+});
+
+test('hit testing returns the highlights under the pointer, most specific first, and nothing elsewhere', async ({ page }) => {
+  await open(page);
+  await page.evaluate(async () => {
+    const painter = await window.tidemarkTest.createPainter(document);
+    (window as unknown as { painter: unknown }).painter = painter;
+    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    painter.paint('outer', anchorQuote('Read the tide tables for this week before you sail.', 'p3'), { color: 'green' });
+    painter.paint('inner', anchorQuote('tide tables', 'p3'), { color: 'pink' });
+  });
+  const inner = await firstLineBox(page, 'inner');
+  const outer = await firstLineBox(page, 'outer');
+  const at = (x: number, y: number) =>
+    page.evaluate(([px, py]) => (window as unknown as { painter: { highlightsAt(x: number, y: number): string[] } }).painter.highlightsAt(px, py), [x, y] as const);
+  const probe = async () => {
+    expect(await at(inner.x + inner.width / 2, inner.y + inner.height / 2)).toEqual(['inner', 'outer']);
+    expect(await at(outer.x + 3, outer.y + outer.height / 2)).toEqual(['outer']);
+    expect(await at(outer.x - 30, outer.y + outer.height / 2)).toEqual([]);
+    expect(await at(5, 5)).toEqual([]);
+  };
+  await probe();
+  // Browsers with the Highlight API but without highlightsFromPoint: caret position + range checks.
+  await page.evaluate(() => {
+    Object.defineProperty(CSS.highlights, 'highlightsFromPoint', { value: undefined, configurable: true });
+  });
+  await probe();
+});
+
+test('a link inside a highlight still follows when clicked', async ({ page }) => {
+  await open(page);
+  await page.evaluate(async () => {
+    const painter = await window.tidemarkTest.createPainter(document);
+    (window as unknown as { painter: unknown }).painter = painter;
+    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    painter.paint('with-link', anchorQuote('Read the tide tables for this week before', 'p3'), { color: 'yellow', hasNote: true });
+  });
+  await page.click('#tide-link');
+  await expect(page).toHaveURL(/#tide-tables$/);
+});
+
+test('flash pulses the highlight, scrollTo brings it into view, restyle and remove take effect', async ({ page }) => {
+  await open(page);
+  await page.evaluate(async () => {
+    const painter = await window.tidemarkTest.createPainter(document);
+    (window as unknown as { painter: unknown }).painter = painter;
+    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    painter.paint('far', anchorQuote('(note 38.2)', 'p38'), { color: 'orange' });
+  });
+  const flash = await page.evaluate(async () => {
+    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const flashing = CSS.highlights.get('tidemark-flash')!;
+    const done = painter.flash('far', { durationMs: 300 });
+    const during = flashing.size;
+    const result = await done;
+    return { during, after: flashing.size, result, unknown: await painter.flash('nope') };
+  });
+  expect(flash).toEqual({ during: 1, after: 0, result: true, unknown: false });
+
+  const view = await page.evaluate(() => {
+    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const before = (painter.rangesOf('far')[0] as Range).getBoundingClientRect().top;
+    const ok = painter.scrollTo('far');
+    const rect = (painter.rangesOf('far')[0] as Range).getBoundingClientRect();
+    return { before, ok, top: rect.top, bottom: rect.bottom, height: window.innerHeight, missing: painter.scrollTo('nope') };
+  });
+  expect(view.before).toBeGreaterThan(view.height);
+  expect(view.ok).toBe(true);
+  expect(view.top).toBeGreaterThan(0);
+  expect(view.bottom).toBeLessThan(view.height);
+  expect(Math.abs((view.top + view.bottom) / 2 - view.height / 2)).toBeLessThan(view.height / 4);
+  expect(view.missing).toBe(false);
+
+  const changes = await page.evaluate(() => {
+    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    painter.restyle('far', { color: 'purple', hasNote: true });
+    const moved = [CSS.highlights.get('tidemark-orange')!.size, CSS.highlights.get('tidemark-purple')!.size, CSS.highlights.get('tidemark-note')!.size];
+    const removed = painter.remove('far');
+    const gone = [CSS.highlights.get('tidemark-purple')!.size, CSS.highlights.get('tidemark-note')!.size, painter.keys().length];
+    painter.destroy();
+    return { moved, removed, gone, registryAfterDestroy: CSS.highlights.has('tidemark-yellow'), sheets: document.adoptedStyleSheets.length };
+  });
+  expect(changes).toEqual({ moved: [0, 1, 1], removed: true, gone: [0, 0, 0], registryAfterDestroy: false, sheets: 0 });
+});
+
+test('without the Highlight API the class-applier fallback paints, hit-tests, keeps links working and cleans up', async ({ page }) => {
+  await open(page, { withoutHighlightApi: true });
+  const textBefore = await page.evaluate(() => new window.tidemarkTest.TextIndex(document).text);
+  const painted = await page.evaluate(async () => {
+    const painter = await window.tidemarkTest.createPainter(document);
+    (window as unknown as { painter: unknown }).painter = painter;
+    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    painter.paint('k1', anchorQuote('Read the tide tables for this week before', 'p3'), { color: 'yellow', hasNote: true });
+    painter.paint('k2', anchorQuote('tide tables', 'p3'), { color: 'blue' });
+    const spans = [...document.querySelectorAll('span.tidemark-hl-yellow, span.tidemark-hl-blue')];
+    return {
+      kind: painter.kind,
+      spans: spans.length,
+      // Only the colour class goes into the page: no ids, no data attributes, nothing about notes.
+      attributes: [...new Set(spans.flatMap((s) => [...s.attributes].map((a) => `${a.name}=${a.value}`)))].sort(),
+      yellowText: spans.filter((s) => s.classList.contains('tidemark-hl-yellow')).map((s) => s.textContent).join(''),
+      linkIntact: document.getElementById('tide-link')!.getAttribute('href'),
+    };
+  });
+  expect(painted.kind).toBe('class-applier');
+  expect(painted.spans).toBeGreaterThan(1);
+  expect(painted.attributes).toEqual(['class=tidemark-hl-blue', 'class=tidemark-hl-yellow']);
+  expect(painted.yellowText.replace(/\s+/g, ' ')).toContain('Read the');
+  expect(painted.linkIntact).toBe('#tide-tables');
+  expect(await page.evaluate(() => new window.tidemarkTest.TextIndex(document).text)).toBe(textBefore);
+
+  const box = await firstLineBox(page, 'k1');
+  const shot = decodePng(await page.screenshot({ clip: { ...box, width: Math.min(box.width, 60) } }));
+  expect(shareOf(shot, isYellowBackground)).toBeGreaterThan(0.4);
+  const inner = await firstLineBox(page, 'k2');
+  const keys = await page.evaluate(
+    ([x, y]) => (window as unknown as { painter: { highlightsAt(x: number, y: number): string[] } }).painter.highlightsAt(x, y),
+    [inner.x + inner.width / 2, inner.y + inner.height / 2] as const,
+  );
+  expect(keys).toEqual(['k2', 'k1']);
+
+  await page.click('#tide-link');
+  await expect(page).toHaveURL(/#tide-tables$/);
+
+  const cleaned = await page.evaluate(() => {
+    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    painter.remove('k2');
+    const afterOne = document.querySelectorAll('span.tidemark-hl-blue').length;
+    const yellowStill = document.querySelectorAll('span.tidemark-hl-yellow').length > 0;
+    painter.destroy();
+    return { afterOne, yellowStill, left: document.querySelectorAll('[class^="tidemark-"]').length, styles: document.adoptedStyleSheets.length };
+  });
+  expect(cleaned).toEqual({ afterOne: 0, yellowStill: true, left: 0, styles: 0 });
+  expect(await page.evaluate(() => new window.tidemarkTest.TextIndex(document).text)).toBe(textBefore);
+
+  // The usual flow: anchor a batch against one page state, paint the batch. Wrapping text for one
+  // highlight must not disturb the others, including overlapping ones.
+  const batch = await page.evaluate(async () => {
+    const { TextIndex, anchorAll, describeOffsets, createPainter } = window.tidemarkTest;
+    const index = new TextIndex(document);
+    const quotes = ['(note 1.2)', 'Mrs Carne', 'tide tables for this week', 'for this week before you sail', '(note 40.4)'];
+    const descriptors = quotes.map((q, i) => {
+      let at = index.text.indexOf(q);
+      if (i === 1) at = index.text.indexOf(q, at + 1);
+      return describeOffsets(index, at, at + q.length)!;
+    });
+    const results = anchorAll(index, descriptors);
+    const painter = await createPainter(document);
+    painter.paintMany(
+      results.map((r, i) => ({ key: `b${i}`, ranges: r.status === 'anchored' ? r.range : [], color: i % 2 ? 'green' : 'red' })),
+    );
+    return quotes.map((_, i) => painter.rangesOf(`b${i}`).map((r) => (r as Range).toString()).join(''));
+  });
+  expect(batch).toEqual(['(note 1.2)', 'Mrs Carne', 'tide tables for this week', 'for this week before you sail', '(note 40.4)']);
+});
