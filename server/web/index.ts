@@ -10,6 +10,7 @@ import { errorPage } from './layout.js';
 import { accountPages } from './pages/account.js';
 import { appPages } from './pages/apps.js';
 import { authPages } from './pages/auth.js';
+import { joinPages } from './pages/join.js';
 import { authorizeRoutes } from './oauth/authorize.js';
 import { tokenRoutes } from './oauth/token.js';
 import { installWebSessions } from './session.js';
@@ -61,6 +62,7 @@ const web: FastifyPluginAsyncTypebox = async (app) => {
     authPages(pages);
     accountPages(pages);
     appPages(pages);
+    joinPages(pages);
     authorizeRoutes(pages);
   });
 
