@@ -8,8 +8,9 @@
 import { MAX_CONTEXT } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
-import { contextLedCandidates, exactCandidates, uniqueInContext, whitespaceCandidates } from './search-exact.js';
-import { fuzzyBySeeds, fuzzyNearContext, maxErrorsFor } from './search-fuzzy.js';
+import { contextAnchors } from './context-anchors.js';
+import { exactCandidates, exactNearAnchors, uniqueInContext, whitespaceCandidates } from './search-exact.js';
+import { fuzzyBySeeds, fuzzyNearAnchors, maxErrorsFor } from './search-fuzzy.js';
 import { textSearchOf } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
 import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.js';
@@ -88,9 +89,12 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   //    context leads to it; without a clear winner there, all occurrences are examined (up to a limit).
   let exactPick: Decision | null = null;
   let exactFailure: Decision | null = null;
+  // Where the stored context puts the quote, computed at most once.
+  let anchorsCache: number[] | null = null;
+  const anchors = () => (anchorsCache ??= hasContext ? contextAnchors(search, q) : []);
   let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
   if (exact === null && hasContext) {
-    const led = contextLedCandidates(search, q);
+    const led = exactNearAnchors(text, q, anchors());
     if (led.length > 0) {
       const d = decide(text, q, led, 'exact');
       if (d.ok && d.score >= 0.9) exactPick = d;
@@ -110,7 +114,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   const judgedExact = exact ?? [];
   // Approximate matches next to the stored context, computed at most once.
   let nearCache: Candidate[] | null = null;
-  const nearContext = () => (nearCache ??= fuzzyNearContext(search, q, k));
+  const nearContext = () => (nearCache ??= fuzzyNearAnchors(text, q, k, anchors()));
   if (exactPick?.ok || exactFailure) {
     // A verbatim quote whose surroundings do not fully agree (or agree equally in several places): the
     // highlighted passage may still sit in its original surroundings with a small edit, which then wins.

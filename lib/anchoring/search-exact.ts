@@ -9,12 +9,6 @@ import type { TextSearch } from './search-text.js';
 const MAX_OCCURRENCES = 100_000;
 /** Shortest quote (without spaces) tried with spaces ignored. */
 const WHITESPACE_MIN = 6;
-/** Characters of context that must sit verbatim next to the quote for the quick context search. */
-const ADJACENT_KEY = 8;
-/** A context key found in more places than this tells nothing. */
-const CONTEXT_KEY_LIMIT = 64;
-/** Shortest half of a context side used as a key. */
-const HALF_MIN = 8;
 /** How far (characters) the quote may have moved from where a context half puts it. */
 const DRIFT = 8;
 
@@ -28,45 +22,17 @@ export function uniqueInContext(search: TextSearch, q: Query): number {
 }
 
 /**
- * Occurrences of the quote located through its stored context: places where a few characters of the
- * context sit verbatim right next to the quote, or where one half of the prefix or suffix occurs
- * verbatim and the quote follows (or precedes) within a few characters. Keys found in too many
- * places are skipped as uninformative.
+ * Occurrences of the quote where its stored context puts it (see contextAnchors), allowing it to
+ * have moved by a few characters (small edits in the context next to it).
  */
-export function contextLedCandidates(search: TextSearch, q: Query): Candidate[] {
-  const text = search.text;
+export function exactNearAnchors(text: string, q: Query, anchors: readonly number[]): Candidate[] {
   const L = q.quote.length;
   const starts = new Set<number>();
-  const adjacent = (needle: string, shift: number) => {
-    const hits = search.findAll(needle, CONTEXT_KEY_LIMIT);
-    if (hits.length <= CONTEXT_KEY_LIMIT) for (const h of hits) starts.add(h + shift);
-  };
-  /** `key` found at h means the quote should start at h + offset (give or take DRIFT). */
-  const led = (key: string, offset: number) => {
-    if (key.length < HALF_MIN) return;
-    const hits = search.findAll(key, CONTEXT_KEY_LIMIT);
-    if (hits.length > CONTEXT_KEY_LIMIT) return;
-    for (const h of hits) {
-      const expected = h + offset;
-      for (let d = 0; d <= DRIFT; d++) {
-        if (text.startsWith(q.quote, expected - d)) starts.add(expected - d);
-        if (d > 0 && text.startsWith(q.quote, expected + d)) starts.add(expected + d);
-      }
+  for (const expected of anchors) {
+    for (let d = 0; d <= DRIFT; d++) {
+      if (text.startsWith(q.quote, expected - d)) starts.add(expected - d);
+      if (d > 0 && text.startsWith(q.quote, expected + d)) starts.add(expected + d);
     }
-  };
-  const P = q.prefix.length;
-  if (P > 0) {
-    const key = q.prefix.slice(-ADJACENT_KEY);
-    adjacent(key + q.quote, key.length);
-    const half = Math.floor(P / 2);
-    led(q.prefix.slice(0, half), P);
-    led(q.prefix.slice(half), P - half);
-  }
-  if (q.suffix.length > 0) {
-    adjacent(q.quote + q.suffix.slice(0, ADJACENT_KEY), 0);
-    const half = Math.floor(q.suffix.length / 2);
-    led(q.suffix.slice(0, half), -L);
-    led(q.suffix.slice(half), -L - half);
   }
   return [...starts].sort((a, b) => a - b).map((s) => ({ start: s, end: s + L, errors: 0 }));
 }

@@ -2,7 +2,7 @@
  * Bounded approximate search for a quote that no longer occurs verbatim.
  *
  * approx-string-match is only run over small regions of the page:
- *  1. regions next to where the stored prefix/suffix still occur verbatim (typical: typo inside the quote);
+ *  1. regions where the stored context still puts the quote (typical: a typo inside the quote);
  *  2. regions where pieces of the quote still occur verbatim (a match with e errors leaves at least
  *     P - e of P disjoint pieces intact).
  * A page is never scanned whole per quote, so long pages stay fast.
@@ -11,20 +11,16 @@ import search from 'approx-string-match';
 import type { Candidate, Query } from './decide.js';
 import type { TextSearch } from './search-text.js';
 
-/** Characters of the stored context used to find the neighbourhood of the quote. */
-const CONTEXT_KEY = 16;
-/** Neighbourhoods considered per context side. */
-const CONTEXT_HITS = 16;
 /** Pieces of the quote searched verbatim in stage 2, and their length bounds. */
-const MAX_PIECES = 8;
+const MAX_PIECES = 6;
 const PIECE_MIN = 8;
 const PIECE_MAX = 16;
 /** Pieces occurring more often than this are too common to locate anything. */
 const PIECE_HIT_LIMIT = 24;
 /** Regions verified per quote in the q-gram stage. */
-const MAX_CLUSTERS = 8;
+const MAX_CLUSTERS = 4;
 /** Hard cap on allowed errors, whatever the quote length. */
-const MAX_ERRORS_CAP = 64;
+const MAX_ERRORS_CAP = 32;
 
 export function maxErrorsFor(quoteLength: number, rate: number): number {
   return Math.min(MAX_ERRORS_CAP, Math.max(1, Math.floor(quoteLength * rate)));
@@ -78,33 +74,11 @@ function indexesOf(search: TextSearch, needle: string, limit: number): number[] 
   return hits;
 }
 
-/** Keys to look for a context side by: all of it, then the part next to the quote. */
-function contextKeys(context: string, isPrefix: boolean): string[] {
-  const short = isPrefix ? context.slice(-CONTEXT_KEY) : context.slice(0, CONTEXT_KEY);
-  return short.length < context.length ? [context, short] : [context];
-}
-
-/** Stage 1: approximate matches next to verbatim occurrences of the stored context. */
-export function fuzzyNearContext(search: TextSearch, q: Query, k: number): Candidate[] {
-  const text = search.text;
+/** Stage 1: approximate matches where the stored context puts the quote (see contextAnchors). */
+export function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[] {
   const L = q.quote.length;
   const slack = k + 8;
-  const regions: Array<[number, number]> = [];
-  // The whole stored context is usually distinctive; its part next to the quote survives more edits.
-  if (q.prefix.length >= 8) {
-    for (const key of contextKeys(q.prefix, true)) {
-      const hits = indexesOf(search, key, CONTEXT_HITS);
-      for (const h of hits) regions.push([h + key.length - slack, h + key.length + L + slack]);
-      if (hits.length > 0) break;
-    }
-  }
-  if (q.suffix.length >= 8) {
-    for (const key of contextKeys(q.suffix, false)) {
-      const hits = indexesOf(search, key, CONTEXT_HITS);
-      for (const h of hits) regions.push([h - L - slack, h + slack]);
-      if (hits.length > 0) break;
-    }
-  }
+  const regions = anchors.map((e): [number, number] => [e - slack, e + L + slack]);
   const out: Candidate[] = [];
   for (const [from, to] of mergeRegions(regions)) searchRegion(text, q.quote, k, from, to, out);
   return dedupe(out);

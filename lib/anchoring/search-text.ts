@@ -1,16 +1,17 @@
 /**
  * Verbatim substring search over a page's normalised text, shared by all highlights of one TextIndex.
  *
- * A scan of a 440k-character text costs about 0.1 ms whatever the method (indexOf, RegExp), and
- * anchoring a highlight that moved can take a dozen searches. So after a few scans a word index is
- * built once (about 2 ms): the positions of every word start, bucketed by the Q characters from
- * there. A needle containing a word start is then found by looking up its rarest such bucket and
- * verifying each entry in place; other needles (very short quotes) are still scanned.
+ * A scan of a 440k-character text costs about 0.1 ms whatever the method (indexOf, RegExp). An
+ * unchanged page needs one scan per highlight; a highlight that moved can take a dozen. So once
+ * highlights start needing more than their first search, a word index is built (a few ms, once):
+ * the positions of every word start, bucketed by the Q characters from there. A needle containing a
+ * word start is then found by looking up its rarest such bucket and verifying each entry in place;
+ * other needles (very short quotes) are still scanned.
  */
 import type { TextIndex } from './text-index.js';
 
 /** Characters hashed at each word start. */
-const Q = 6;
+const Q = 5;
 /** Scans done before the word index is considered worth building. */
 const SCANS_BEFORE_INDEX = 8;
 /** Texts shorter than this are always scanned. */
@@ -34,75 +35,75 @@ function bucketOf(h: number, bits: number): number {
 
 function buildWordIndex(text: string): WordIndex {
   const n = text.length;
+  // One pass: indexOf finds each space with a native scan (several times faster than a charCodeAt
+  // loop), and the Q characters after it are hashed on the spot.
   let wordStarts = new Int32Array((n >>> 2) + 16);
+  let hashes = new Int32Array(wordStarts.length);
   let count = 0;
-  if (n >= Q) wordStarts[count++] = 0;
-  for (let i = 0; i < n - Q; i++) {
-    if (text.charCodeAt(i) !== 0x20) continue;
+  for (let p = 0; p <= n - Q; ) {
     if (count === wordStarts.length) {
-      const grown = new Int32Array(count * 2);
-      grown.set(wordStarts);
-      wordStarts = grown;
+      const ws = new Int32Array(count * 2);
+      ws.set(wordStarts);
+      wordStarts = ws;
+      const hs = new Int32Array(count * 2);
+      hs.set(hashes);
+      hashes = hs;
     }
-    wordStarts[count++] = i + 1;
+    let h = 0;
+    for (let i = p; i < p + Q; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+    wordStarts[count] = p;
+    hashes[count] = h;
+    count++;
+    const space = text.indexOf(' ', p);
+    if (space === -1) break;
+    p = space + 1;
   }
   let bits = 8;
   while (bits < 20 && 1 << bits < count) bits++;
   const size = 1 << bits;
-  const shift = 32 - bits;
-  const buckets = new Int32Array(count);
   const starts = new Int32Array(size + 1);
   for (let w = 0; w < count; w++) {
-    // Hash of the Q characters from the word start, inlined (runs once per word of the page).
-    const p = wordStarts[w];
-    let h = 0;
-    for (let i = p; i < p + Q; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-    const b = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> shift;
-    buckets[w] = b;
+    const b = bucketOf(hashes[w], bits);
+    hashes[w] = b;
     starts[b + 1]++;
   }
   for (let b = 0; b < size; b++) starts[b + 1] += starts[b];
   const fill = starts.slice(0, size);
   const positions = new Int32Array(count);
   // Filled in text order, so each bucket lists its positions in ascending order.
-  for (let w = 0; w < count; w++) positions[fill[buckets[w]]++] = wordStarts[w];
+  for (let w = 0; w < count; w++) positions[fill[hashes[w]]++] = wordStarts[w];
   return { bits, starts, positions };
+}
+
+/** Lower-case letters from most to least common in English prose. */
+const LETTERS_BY_FREQUENCY = 'etaoinshrdlcumwfgypbvkjxqz';
+
+/** How common a character is in prose, 0 (rare) .. 30 (the space); no pass over the text needed. */
+function charCommonness(c: number): number {
+  if (c === 0x20) return 30;
+  if (c >= 0x61 && c <= 0x7a) return 26 - LETTERS_BY_FREQUENCY.indexOf(String.fromCharCode(c));
+  if (c === 0x2c || c === 0x2e) return 3; // , .
+  if (c >= 0x41 && c <= 0x5a) return 2; // capitals
+  if (c < 0x80) return 1; // digits, other punctuation
+  return 0;
 }
 
 export class TextSearch {
   private scans = 0;
   private words: WordIndex | null = null;
-  private counts: Uint32Array | null = null;
 
   constructor(readonly text: string) {}
 
-  /** Counts of characters below U+0100 in the text (others count as rare). */
-  private charCounts(): Uint32Array {
-    if (!this.counts) {
-      const counts = new Uint32Array(256);
-      const t = this.text;
-      for (let i = 0; i < t.length; i++) {
-        const c = t.charCodeAt(i);
-        if (c < 256) counts[c]++;
-      }
-      this.counts = counts;
-    }
-    return this.counts;
-  }
-
-  /** Index in `needle` of its rarest character in the text (earliest on ties). */
+  /** Index in `needle` of its rarest character by typical prose frequencies (earliest on ties). */
   rarestIndex(needle: string): number {
-    if (needle.length <= 1) return 0;
-    const counts = this.charCounts();
     let best = 0;
-    let bestCount = Infinity;
+    let bestRank = Infinity;
     for (let j = 0; j < needle.length; j++) {
-      const c = needle.charCodeAt(j);
-      const k = c < 256 ? counts[c] : 0;
-      if (k < bestCount) {
-        bestCount = k;
+      const r = charCommonness(needle.charCodeAt(j));
+      if (r < bestRank) {
+        bestRank = r;
         best = j;
-        if (k === 0) break;
+        if (r === 0) break;
       }
     }
     return best;
@@ -123,9 +124,19 @@ export class TextSearch {
     return this.scan(needle, limit);
   }
 
+  /**
+   * Like findAll, for the one search nearly every highlight needs (its quote in full context). It does
+   * not count towards building the word index: an unchanged page is anchored by these alone, and a
+   * scan each is cheaper than the index then.
+   */
+  findFirstPass(needle: string, limit = Infinity): number[] {
+    if (this.words) return this.findAll(needle, limit);
+    return this.scan(needle, limit);
+  }
+
   /** Offset of `needle` when it occurs exactly once, else -1. */
   findUnique(needle: string): number {
-    const hits = this.findAll(needle, 1);
+    const hits = this.findFirstPass(needle, 1);
     return hits.length === 1 ? hits[0] : -1;
   }
 

@@ -87,7 +87,9 @@ export class BookmarksService {
     }
     if (!isHttpUrl(tab.url)) return { state: 'unsupported', reason: t('errorNotWebPage') };
     const key = normalizeUrl(tab.url)!;
-    const pageInfo = (this.deps.readPage ?? readPageInfo)(tab);
+    let reading: Promise<PageInfo> | null = null;
+    /** The page's metadata, read once and only when needed (creating, or offline). */
+    const pageInfo = () => (reading ??= (this.deps.readPage ?? readPageInfo)(tab));
 
     // Already in the queue from an earlier, offline save of this page.
     const queued = await this.deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
@@ -101,11 +103,12 @@ export class BookmarksService {
       } catch (err) {
         if (!offline(err)) throw userError(err);
         // Offline, but the index knows it: edit what the page says; changes wait in the queue.
-        const page = await pageInfo;
+        const page = await pageInfo();
         const draft = this.draftFromCreate(refOf(hit.id), this.createBody(page, hit.collectionId));
         return { state: 'saved', bookmark: draft, created: false, queued: false };
       }
     }
+    void pageInfo(); // read the page while url/exists is asked
     let found: number | null | undefined;
     try {
       const res = await this.deps.api.urlExists([tab.url], { retries: 1 });
@@ -123,7 +126,7 @@ export class BookmarksService {
         return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
       }
     }
-    const page = await pageInfo;
+    const page = await pageInfo();
     const create = opts.create ?? (await saveOnOpenItem.getValue());
     if (!create) return { state: 'unsaved', page };
     const result = await this.create(this.createBody(page, await this.targetCollection()), page.title, account);

@@ -55,16 +55,18 @@ export class CollectionsService {
     return `${a.serverUrl}|${a.userId}`;
   }
 
-  /** The cached list at once (fetching only when there is none), refreshing a stale one in the background. */
+  /**
+   * The cached list at once (fetching only when there is none); with `refresh`, a fresh list from
+   * the server (the cached one when offline).
+   */
   async view(refresh = false): Promise<CollectionsView> {
     const account = await this.deps.account();
     if (!account) return { items: [], recent: [] };
     const cache = await collectionsCacheItem.getValue();
     const fresh = cache && cache.owner === CollectionsService.owner(account);
     let items: CollectionOption[];
-    if (fresh && !refresh) {
+    if (fresh && (!refresh || this.now() - cache.fetchedAt < COLLECTIONS_MAX_AGE_MS)) {
       items = cache.items;
-      if (this.now() - cache.fetchedAt > COLLECTIONS_MAX_AGE_MS) this.refresh().catch(() => {});
     } else {
       try {
         items = await this.refresh();

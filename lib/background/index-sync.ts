@@ -44,6 +44,10 @@ export class SavedIndexService {
     return this.index?.size ?? 0;
   }
 
+  get byteSize(): number {
+    return this.index?.byteSize() ?? 0;
+  }
+
   private static ownerOf(account: Account): string {
     return `${account.serverUrl}|${account.userId}`;
   }
@@ -123,7 +127,7 @@ export class SavedIndexService {
   }
 
   private async syncAll(owner: string): Promise<void> {
-    const limit = this.deps.pageSize ?? 5000;
+    const limit = this.deps.pageSize ?? 20_000;
     const builder = new IndexBuilder();
     let after = 0;
     let cursor: number | null = null;
@@ -142,7 +146,7 @@ export class SavedIndexService {
   }
 
   private async syncChanges(): Promise<void> {
-    const limit = this.deps.pageSize ?? 5000;
+    const limit = this.deps.pageSize ?? 20_000;
     for (;;) {
       const page = await this.deps.api.links({ since: this.cursor, limit });
       for (const id of page.removed ?? []) this.index!.remove(id);

@@ -186,6 +186,12 @@ export class SavedLinkIndex {
     this.overlayById.clear();
   }
 
+  /** Memory the index holds: its typed arrays exactly, plus an estimate for the overlay maps. */
+  byteSize(): number {
+    const arrays = this.base.hashes.byteLength + this.base.ids.byteLength + this.base.collections.byteLength + this.alive.byteLength;
+    return arrays + this.overlayById.size * 120;
+  }
+
   /** Compacted arrays, for persisting. */
   arrays(): IndexArrays {
     if (this.dead || this.overlayById.size) this.compact();

@@ -5,36 +5,37 @@ import { DEFAULT_SERVER_URL } from '../extension-id.js';
 import type { Tag } from '../api/types.js';
 import { EMPTY_QUEUE, type Account, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken } from '../model.js';
 import { idbRecord } from './idb.js';
+import { memoItem } from './memo.js';
 
 // --- settings (options page) ---
-export const serverUrlItem = storage.defineItem<string>('local:serverUrl', { fallback: DEFAULT_SERVER_URL });
+export const serverUrlItem = memoItem(storage.defineItem<string>('local:serverUrl', { fallback: DEFAULT_SERVER_URL }));
 /** Opening the popup on an unsaved page saves it at once; when off, the popup shows a Save button. */
-export const saveOnOpenItem = storage.defineItem<boolean>('local:saveOnOpen', { fallback: true });
-export const badgeEnabledItem = storage.defineItem<boolean>('local:badgeEnabled', { fallback: true });
+export const saveOnOpenItem = memoItem(storage.defineItem<boolean>('local:saveOnOpen', { fallback: true }));
+export const badgeEnabledItem = memoItem(storage.defineItem<boolean>('local:badgeEnabled', { fallback: true }));
 /** Where new bookmarks go: a collection id, or null for "the last one used". */
-export const defaultCollectionItem = storage.defineItem<number | null>('local:defaultCollection', { fallback: null });
+export const defaultCollectionItem = memoItem(storage.defineItem<number | null>('local:defaultCollection', { fallback: null }));
 
 // --- account and tokens ---
-export const accountItem = storage.defineItem<Account | null>('local:account', { fallback: null });
+export const accountItem = memoItem(storage.defineItem<Account | null>('local:account', { fallback: null }));
 /** Why the user was signed out without asking (expired sign-in), shown until the next sign-in. */
-export const signedOutReasonItem = storage.defineItem<string | null>('local:signedOutReason', { fallback: null });
+export const signedOutReasonItem = memoItem(storage.defineItem<string | null>('local:signedOutReason', { fallback: null }));
 /** The access token: storage.session is readable by trusted contexts only and cleared when the browser closes. */
-export const sessionTokenItem = storage.defineItem<SessionToken | null>('session:accessToken', { fallback: null });
+export const sessionTokenItem = memoItem(storage.defineItem<SessionToken | null>('session:accessToken', { fallback: null }));
 /** The refresh token (or a pasted test token): IndexedDB of the extension origin, trusted contexts only. */
 export const credentialRecord = idbRecord<Credential>('credential');
 
 // --- working state ---
-export const lastCollectionItem = storage.defineItem<number>('local:lastCollection', { fallback: -1 });
+export const lastCollectionItem = memoItem(storage.defineItem<number>('local:lastCollection', { fallback: -1 }));
 /** Most recently used collection ids, newest first. */
-export const recentCollectionsItem = storage.defineItem<number[]>('local:recentCollections', { fallback: [] });
-export const collectionsCacheItem = storage.defineItem<{ owner: string; items: CollectionOption[]; fetchedAt: number } | null>(
+export const recentCollectionsItem = memoItem(storage.defineItem<number[]>('local:recentCollections', { fallback: [] }));
+export const collectionsCacheItem = memoItem(storage.defineItem<{ owner: string; items: CollectionOption[]; fetchedAt: number } | null>(
   'local:collectionsCache',
   { fallback: null },
-);
+));
 export const tagsCacheItem = storage.defineItem<{ owner: string; items: Tag[]; fetchedAt: number } | null>('local:tagsCache', {
   fallback: null,
 });
 /** The offline queue: writes made while the server was unreachable, in order. */
-export const queueItem = storage.defineItem<QueueState>('local:queue', { fallback: EMPTY_QUEUE });
+export const queueItem = memoItem(storage.defineItem<QueueState>('local:queue', { fallback: EMPTY_QUEUE }));
 /** The saved-link index behind the badge. */
 export const savedIndexRecord = idbRecord<SavedIndexSnapshot>('savedIndex');

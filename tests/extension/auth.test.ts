@@ -4,6 +4,8 @@ import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { resetExtension } from './helpers/reset.js';
+import { resetStorageMemo } from '../../lib/storage/memo.js';
 import { Auth, REFRESH_MARGIN_MS } from '../../lib/background/auth.js';
 import { OAUTH_CLIENT_ID } from '../../lib/extension-id.js';
 import type { Account } from '../../lib/model.js';
@@ -20,7 +22,7 @@ let now = Date.parse('2026-06-01T12:00:00Z');
 let changes: { account: Account | null; reason: string | null; userInitiated: boolean }[];
 
 beforeEach(async () => {
-  fakeBrowser.reset();
+  resetExtension();
   server.reset();
   await credentialRecord.remove();
   changes = [];
@@ -157,6 +159,7 @@ describe('refresh', () => {
   it('makes a new access token from the refresh token after a browser restart (empty storage.session)', async () => {
     const a = await signedIn();
     await fakeBrowser.storage.session.clear();
+    resetStorageMemo(); // a new browser session: a new service worker with nothing in memory
     server.script('POST /oauth/access_token', tokenAnswer('access-3', 'refresh-3', 3600));
     expect(await a.getAccessToken()).toBe('access-3');
   });

@@ -4,6 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { resetExtension } from './helpers/reset.js';
 import { TidemarkApi } from '../../lib/api/client/index.js';
 import type { Bookmark } from '../../lib/api/types.js';
 import { BookmarksService } from '../../lib/background/bookmarks.js';
@@ -57,7 +58,7 @@ async function tabAt(url: string) {
 }
 
 beforeEach(async () => {
-  fakeBrowser.reset();
+  resetExtension();
   const u = await s.createUser();
   user = u;
   account = { userId: u.id, name: 'B', email: 'b@example.test', serverUrl: s.origin, method: 'test-token' };

@@ -2,6 +2,7 @@
 // message allows it), only with well-formed payloads, and reports handler errors as data.
 import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { resetExtension } from './helpers/reset.js';
 import { send } from '../../lib/messaging/client.js';
 import { RULES, type MessageType } from '../../lib/messaging/protocol.js';
 import { classifySender, createMessageListener, UserFacingError, type Handlers } from '../../lib/messaging/router.js';
@@ -101,7 +102,7 @@ describe('createMessageListener', () => {
 
 describe('send (pages)', () => {
   it('round-trips through runtime messaging to the listener and unwraps the answer or throws its error', async () => {
-    fakeBrowser.reset();
+    resetExtension();
     const { listen } = listener({
       getQueue: () => ({ entries: [], failures: [] }),
       signOut: () => {

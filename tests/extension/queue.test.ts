@@ -4,6 +4,8 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { resetExtension } from './helpers/reset.js';
+import { resetStorageMemo } from '../../lib/storage/memo.js';
 import { TidemarkApi } from '../../lib/api/client/index.js';
 import { WriteQueue } from '../../lib/background/queue.js';
 import type { Account } from '../../lib/model.js';
@@ -43,7 +45,7 @@ function queue() {
 }
 
 beforeEach(async () => {
-  fakeBrowser.reset();
+  resetExtension();
   user = await s.createUser();
   account = { userId: user.id, name: 'Q', email: 'q@example.test', serverUrl: s.origin, method: 'test-token' };
   network = 'up';
@@ -114,6 +116,7 @@ describe('WriteQueue', () => {
     expect((await queueItem.getValue()).entries).toHaveLength(2);
 
     network = 'up';
+    resetStorageMemo(); // the new worker starts with nothing in memory
     const after = queue();
     expect(await after.drain()).toMatchObject({ sent: 2 });
     expect(await all()).toMatchObject([{ link: 'https://q.example/restart', note: 'after restart' }]);

@@ -3,6 +3,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { resetExtension } from './helpers/reset.js';
 import { TidemarkApi } from '../../lib/api/client/index.js';
 import { normalizeUrl } from '../../lib/api/url.js';
 import { SavedIndexService } from '../../lib/background/index-sync.js';
@@ -86,7 +87,7 @@ describe('SavedIndexService with the real server', () => {
   });
   afterAll(async () => s.close());
   beforeEach(async () => {
-    fakeBrowser.reset();
+    resetExtension();
     await savedIndexRecord.remove();
     user = await s.createUser();
     account = { userId: user.id, name: 'x', email: 'x', serverUrl: s.origin, method: 'test-token' };

@@ -18,7 +18,8 @@ export class ExtensionBrowser {
     readonly debugPort: number,
   ) {}
 
-  static async launch(extensionDir: string): Promise<ExtensionBrowser> {
+  /** `alsoLoad`: more unpacked extensions in the same browser (the bench's baseline popup). */
+  static async launch(extensionDir: string, alsoLoad: string[] = []): Promise<ExtensionBrowser> {
     const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-chromium-'));
     const debugPort = await freePort();
     const context = await chromium.launchPersistentContext(userDataDir, {
@@ -26,8 +27,8 @@ export class ExtensionBrowser {
       executablePath: CHROMIUM_PATH,
       args: [
         ...CHROMIUM_ARGS,
-        `--disable-extensions-except=${extensionDir}`,
-        `--load-extension=${extensionDir}`,
+        `--disable-extensions-except=${[extensionDir, ...alsoLoad].join(',')}`,
+        `--load-extension=${[extensionDir, ...alsoLoad].join(',')}`,
         `--remote-debugging-port=${debugPort}`,
       ],
     });
@@ -91,23 +92,25 @@ export class ExtensionBrowser {
   /** Opens the real toolbar popup for the active tab of `page`, and returns it (reached over CDP). */
   async openPopup(page: Page): Promise<Page> {
     await page.bringToFront();
-    // A fresh CDP connection sees the popup's target (an earlier one is not told about new popups).
-    await this.cdp?.close().catch(() => {});
-    this.cdp = null;
     await this.inWorker(() => (globalThis as unknown as { chrome: { action: { openPopup(): Promise<void> } } }).chrome.action.openPopup());
+    return this.openPopupPage();
+  }
+
+  /** The open popup page, found over CDP (a fresh connection each time: an older one is not told about new popups). */
+  async openPopupPage(file = '/popup.html'): Promise<Page> {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
+      await this.cdp?.close().catch(() => {});
+      this.cdp = null;
       const cdp = await this.cdpBrowser();
       for (const ctx of cdp.contexts()) {
-        const popup = ctx.pages().find((p) => p.url().endsWith('/popup.html'));
+        const popup = ctx.pages().find((p) => p.url().endsWith(file) && (file !== '/popup.html' || p.url().includes(EXTENSION_ID)));
         if (popup) {
           await popup.waitForLoadState('domcontentloaded');
           return popup;
         }
       }
-      await cdp.close().catch(() => {});
-      this.cdp = null;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('The popup did not open.');
   }

@@ -28,6 +28,8 @@ export class TidemarkServer {
   app: FastifyInstance | null = null;
   /** Every API request the server received (method and path), oldest first. */
   readonly requests: string[] = [];
+  /** When each API request finished (epoch ms), for the benchmarks. */
+  readonly timings: { route: string; finishedAt: number }[] = [];
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-e2e-'));
 
   private constructor(readonly port: number) {}
@@ -56,6 +58,9 @@ export class TidemarkServer {
     await ensureExtensionClient(app.repos, { name: 'Tidemark for Chrome and Firefox', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] });
     app.addHook('onRequest', async (request) => {
       if (request.url.startsWith('/rest/v1/')) this.requests.push(`${request.method} ${request.url.split('?')[0]}`);
+    });
+    app.addHook('onResponse', async (request) => {
+      if (request.url.startsWith('/rest/v1/')) this.timings.push({ route: `${request.method} ${request.url.split('?')[0]}`, finishedAt: Date.now() });
     });
     await app.listen({ port: this.port, host: '127.0.0.1' });
     this.app = app;

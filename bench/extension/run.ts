@@ -1,0 +1,71 @@
+// `npx tsx --expose-gc bench/extension/run.ts` (or `node --expose-gc --import tsx ...`): prints the
+// extension's figures against their targets. Figures only; nothing here asserts timings.
+import path from 'node:path';
+import { buildExtension, ROOT } from '../../scripts/build-extension.js';
+import { startServer } from '../../tests/helpers/server.js';
+import { bundleSizes } from './bundles.js';
+import { benchIndex } from './index-sync.js';
+import { benchPopup } from './popup.js';
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const line = (label: string, value: string, target?: string) => console.log(`  ${label.padEnd(50)} ${value.padStart(22)}${target ? `   (target ${target})` : ''}`);
+
+async function main() {
+  const only = process.argv.slice(2);
+  const want = (name: string) => only.length === 0 || only.includes(name);
+  if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for exact memory figures)');
+
+  console.log('Building the extension (production)...');
+  const { chromeDir } = await buildExtension({ outDir: path.join(ROOT, '.tmp', 'bench-extension'), quiet: true, browsers: ['chrome'] });
+
+  if (want('bundles')) {
+    const sizes = bundleSizes(chromeDir);
+    console.log('\nBundle sizes (gzip -9, every script the page loads):');
+    line('popup JS', kb(sizes.popup.gzip), '<= 45 KB');
+    line('background JS', kb(sizes.background.gzip), '<= 30 KB');
+    line('options JS', kb(sizes.options.gzip));
+  }
+
+  if (want('popup')) {
+    console.log('\nPopup in Chromium (headless) against the real server on loopback, 60 collections:');
+    const f = await benchPopup(chromeDir, path.join(ROOT, 'bench/extension/baseline-popup'));
+    console.log(`  (medians of ${f.runs} runs; p95 in brackets; "open" = chrome.action.openPopup(), "document" = the popup page starts loading)`);
+    const both = (xs: number[]) => `${ms(median(xs))} [${ms(p95(xs))}]`;
+    line('browser: open -> document', both(f.windowMs));
+    line('new page: open -> interactive with collections', both(f.newPage.interactiveMs), '<= 100 ms');
+    line('new page: document -> interactive', both(f.newPage.interactiveFromDocument));
+    line('new page: open -> bookmark stored on the server', both(f.newPage.storedMs), '<= 150 ms');
+    line('new page: document -> bookmark stored', both(f.newPage.storedFromDocument));
+    line('saved page: open -> interactive (editing)', both(f.savedPage.interactiveMs), '<= 100 ms');
+    line('saved page: document -> interactive', both(f.savedPage.interactiveFromDocument));
+    line('empty baseline popup: open -> first frame', both(f.baseline.interactiveMs));
+    line('empty baseline popup: document -> first frame', both(f.baseline.interactiveFromDocument));
+  }
+
+  if (want('index')) {
+    console.log('\nSaved-link index, 100k links on the real server (SavedIndexService in Node):');
+    const s = await startServer();
+    try {
+      const f = await benchIndex(s);
+      line(`full sync of ${f.links / 1000}k links (${f.requests} requests)`, ms(f.fullSyncMs));
+      line('memory kept by the index (typed arrays)', `${f.retainedMb.toFixed(2)} MB`, '<= 10 MB');
+      line('peak extra memory during the sync (server in-process)', `${f.peakMb.toFixed(1)} MB`);
+      line('lookup (normalised key)', `${f.lookupUs.toFixed(3)} µs`, '<= 100 µs');
+      line('normalise URL + lookup', `${f.normalizeAndLookupUs.toFixed(3)} µs`);
+      line('incremental sync after 100 changes', ms(f.incrementalSyncMs));
+    } finally {
+      await s.close();
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,46 @@
+// Extension storage answers over IPC (a few ms per read in a service worker). Items read on every
+// popup open are kept in memory, written through, and kept current by storage.onChanged when
+// another context (the options page) changes them.
+import type { WxtStorageItem } from 'wxt/utils/storage';
+
+const resets = new Set<() => void>();
+
+export function memoItem<T>(item: WxtStorageItem<T, {}>): WxtStorageItem<T, {}> {
+  let cached: { value: T } | null = null;
+  let watching = false;
+  const watch = () => {
+    if (watching) return;
+    watching = true;
+    item.watch((value) => {
+      cached = { value: (value ?? item.fallback) as T };
+    });
+  };
+  resets.add(() => {
+    cached = null;
+    watching = false;
+  });
+  const memo: WxtStorageItem<T, {}> = Object.create(item);
+  memo.getValue = async () => {
+    if (cached) return cached.value;
+    watch();
+    const value = await item.getValue();
+    cached ??= { value };
+    return cached.value;
+  };
+  memo.setValue = async (value: T) => {
+    cached = { value };
+    watch();
+    await item.setValue(value);
+  };
+  memo.removeValue = async (opts?: Parameters<WxtStorageItem<T, {}>['removeValue']>[0]) => {
+    cached = { value: item.fallback };
+    watch();
+    await item.removeValue(opts);
+  };
+  return memo;
+}
+
+/** Forgets every cached value (tests reset the fake browser's storage between cases). */
+export function resetStorageMemo(): void {
+  for (const reset of resets) reset();
+}
