@@ -114,3 +114,21 @@ describe('bundle boundaries', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('one URL normalisation', () => {
+  it('is defined once, in lib/api/url.ts, and the extension uses that one', () => {
+    const definitions: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const rel = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(rel);
+        else if (/\.tsx?$/.test(entry.name) && /(function|const)\s+normali[sz]eUrl\b/.test(fs.readFileSync(path.join(ROOT, rel), 'utf8'))) definitions.push(rel);
+      }
+    };
+    for (const dir of ['lib', 'server', 'components', 'entrypoints']) walk(dir);
+    expect(definitions).toEqual(['lib/api/url.ts']);
+    const users = extensionFiles.filter((f) => /\bnormalizeUrl\(/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(users.length).toBeGreaterThan(2);
+    for (const f of users) expect(fs.readFileSync(path.join(ROOT, f), 'utf8'), f).toMatch(/import \{[^}]*normalizeUrl[^}]*\} from '(\.\.\/)+(api|lib\/api)\/url\.js'/);
+  });
+});
