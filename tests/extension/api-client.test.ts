@@ -153,4 +153,12 @@ describe('typed calls against the real server', () => {
     expect((await api.links({ since: links.cursor })).removed).toEqual([b._id]);
     expect(await api.urlExists(['http://example.com/x'])).toEqual({ result: false, ids: [] });
   });
+
+  it('reads tag suggestions as names', async () => {
+    const u = await real.createUser();
+    const api = new TidemarkApi({ serverUrl: () => real.origin, tokens: { getAccessToken: async () => u.token, refreshAfterUnauthorized: async () => null } });
+    await api.createBookmark({ link: 'https://tides.example/a', tags: ['ocean'] });
+    const b = await api.createBookmark({ link: 'https://tides.example/b' });
+    expect(await api.suggestTags(b._id)).toEqual(['ocean']);
+  });
 });

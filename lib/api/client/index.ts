@@ -1,6 +1,6 @@
 // Typed client for the Tidemark API, used by the extension's background only (it holds the tokens).
 // Types come from lib/api (`import type`: no schema library in the bundle).
-import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, Tag, UrlExistsResponse, User } from '../types.js';
+import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, Tag, TagSuggestion, UrlExistsResponse, User } from '../types.js';
 import type { LinksResponse } from '../links.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
@@ -61,15 +61,10 @@ export class TidemarkApi {
     return (await this.http<{ items: Tag[] }>('GET', '/tags')).items;
   }
 
-  /** Suggested tags for a bookmark (the answer's shape is not in the contract: items of names or `{_id}`, or `item.tags`). */
+  /** Suggested tags for a bookmark (from the user's own tags). */
   async suggestTags(bookmarkId: number): Promise<string[]> {
-    const res = await this.http<{ items?: unknown[]; item?: { tags?: unknown[] }; tags?: unknown[] }>('GET', `/tags/suggest/${bookmarkId}`, {
-      retries: 0,
-    });
-    const raw = res.items ?? res.item?.tags ?? res.tags ?? [];
-    return raw
-      .map((t) => (typeof t === 'string' ? t : t && typeof t === 'object' && typeof (t as Tag)._id === 'string' ? (t as Tag)._id : ''))
-      .filter((t) => t !== '');
+    const res = await this.http<{ items: TagSuggestion[] }>('GET', `/tags/suggest/${bookmarkId}`, { retries: 0 });
+    return res.items.map((t) => t._id);
   }
 
   /** The saved-link index: a page of the full listing (`after`) or the changes since a cursor (`since`). */
