@@ -117,3 +117,18 @@ test('reopening the popup on the saved page edits the same bookmark; collection,
     })
     .toEqual({ tags: ['tides'], inLater: true });
 });
+
+test('signing out forgets the tokens: the popup and the badge show signed out', async () => {
+  const page = browser.context.pages().find((p) => p.url() === `${site.origin}/article`)!;
+  await expect.poll(() => browser.badgeOf(page.url())).toMatchObject({ text: '✓' });
+  const options = await browser.options();
+  await options.getByRole('button', { name: 'Sign out' }).click();
+  await expect(options.getByTestId('account')).toHaveText('You are not signed in. Sign in to save pages.');
+  await expect(options.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await options.close();
+  await expect.poll(() => browser.badgeOf(page.url())).toMatchObject({ text: '' });
+  const popup = await browser.openPopup(page);
+  await expect(popup.getByText('You are not signed in. Sign in to save pages.')).toBeVisible();
+  expect(await browser.inWorker(() => (globalThis as any).chrome.storage.session.get(null))).toEqual({});
+  expect((await server.api('GET', '/bookmarks/0', token)).body.count).toBe(2); // nothing else changed
+});
