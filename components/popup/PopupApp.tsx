@@ -161,6 +161,13 @@ export function PopupApp() {
     const offs = [
       onEvent('queueChanged', (q) => (queue.value = q)),
       onEvent('collectionsChanged', (c) => (collections.value = c)),
+      // A queued write reached the server: say so, and edit the server's bookmark from now on.
+      onEvent('bookmarkWritten', ({ ref, result }) => {
+        const d = draft.value;
+        if (!d || d.ref !== ref || result.state !== 'saved') return;
+        if (result.bookmark && result.bookmark.ref !== d.ref) draft.value = { ...d, ref: result.bookmark.ref };
+        if (!saver.hasPending && saveState.value !== 'saving') saveState.value = 'saved';
+      }),
       onEvent('authChanged', ({ account, signedOutReason }) => {
         if (!account) view.value = { kind: 'signed-out', reason: signedOutReason };
       }),

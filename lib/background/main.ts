@@ -4,7 +4,7 @@ import { browser, type Browser } from 'wxt/browser';
 import { normalizeUrl } from '../api/url.js';
 import type { Bookmark } from '../api/types.js';
 import { t } from '../i18n.js';
-import type { Account, BookmarkRef } from '../model.js';
+import { draftOf, type Account, type BookmarkRef } from '../model.js';
 import { emit } from '../messaging/client.js';
 import { createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
 import { badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
@@ -41,7 +41,7 @@ export function startBackground() {
     onDelivered: (write, bookmark, id) => {
       if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
       else noteSaved(bookmark);
-      emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: null } });
+      emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: bookmark && !bookmark.removed ? draftOf(bookmark) : null } });
     },
   });
   const index = new SavedIndexService({ api, account, onSynced: () => void badge.refreshAll() });

@@ -90,3 +90,19 @@ test('the queue survives the service worker being stopped: delivered exactly onc
   await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
   expect(await saved(url)).toHaveLength(1);
 });
+
+test('an open popup shows the queued save turning into "Saved" when it is delivered', async () => {
+  const url = site.add('/offline-3', { title: 'Watched while delivered' });
+  await tab.goto(url);
+  await server.stop();
+  const popup = await browser.openPopup(tab);
+  await expect(popup.getByRole('status')).toHaveText('Queued offline: it will be sent when the server is reachable');
+  await server.start();
+  await popup.getByRole('button', { name: 'Send now' }).click();
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+  await expect(popup.getByRole('region', { name: 'Offline queue' })).toHaveCount(0);
+  // Later edits go straight to the server's bookmark.
+  await popup.getByLabel('Note').fill('after delivery');
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+  await expect.poll(async () => (await saved(url)).map((b) => b.note)).toEqual(['after delivery']);
+});
