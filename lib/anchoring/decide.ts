@@ -138,7 +138,10 @@ export function decide(text: string, q: Query, candidates: Candidate[], strategy
 }
 
 function decideWithoutContext(q: Query, candidates: Candidate[], strategy: Strategy): Decision {
-  const distinct = candidates.filter((c, i) => !candidates.slice(0, i).some((d) => overlaps(c, d)));
+  // Overlapping matches are one place: keep the first of each run (linear, even for thousands).
+  const sorted = [...candidates].sort((a, b) => a.start - b.start);
+  const distinct: Candidate[] = [];
+  for (const c of sorted) if (distinct.length === 0 || c.start >= distinct[distinct.length - 1].end) distinct.push(c);
   const n = distinct.length;
   if (strategy === 'fuzzy') {
     // Without context a loose match can only be trusted when it is nearly the quote and unique.
