@@ -48,10 +48,8 @@ function overlapTest(spans: readonly Candidate[]): (c: Candidate) => boolean {
   };
 }
 
-/** Up to this many occurrences, all are examined at once; beyond, context-led ones are tried first. */
+/** Up to this many occurrences, all are examined; beyond, only those the stored context leads to. */
 const FEW_OCCURRENCES = 64;
-/** Beyond this many occurrences, only context-led ones are examined. */
-const MANY_OCCURRENCES = 2000;
 /** Shorter exact picks with imperfect context are checked against a near-context fuzzy match. */
 const CHALLENGE_MAX_LENGTH = 64;
 
@@ -85,8 +83,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
     if (at >= 0) return found(at, at + q.quote.length, 'exact', 1);
   }
 
-  // 2. Exact occurrences. A quote found in many places (a common word) is first tried where its stored
-  //    context leads to it; without a clear winner there, all occurrences are examined (up to a limit).
+  // 2. Exact occurrences (for a very common quote, those its stored context leads to).
   let exactPick: Decision | null = null;
   let exactFailure: Decision | null = null;
   // Where the stored context puts the quote, computed at most once.
@@ -94,13 +91,9 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   const anchors = () => (anchorsCache ??= hasContext ? contextAnchors(search, q) : []);
   let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
   if (exact === null && hasContext) {
-    const led = exactNearAnchors(text, q, anchors());
-    if (led.length > 0) {
-      const d = decide(text, q, led, 'exact');
-      if (d.ok && d.score >= 0.9) exactPick = d;
-    }
-    // A very common quote (a short word) is only judged where its context leads to it.
-    if (!exactPick) exact = exactCandidates(search, q.quote, MANY_OCCURRENCES) ?? led;
+    // A very common quote (a short word) is only judged where its stored context leads to it: a place
+    // none of whose context halves survived verbatim could not be told from the many others anyway.
+    exact = exactNearAnchors(text, q, anchors());
   }
   if (!exactPick) {
     exact ??= exactCandidates(search, q.quote) ?? [];
@@ -134,7 +127,9 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
 
   // 3. The quote with spaces appearing or vanishing (re-rendered inline markup, changed blocks).
   const exactStarts = new Set(judgedExact.map((e) => e.start));
-  const spaced = whitespaceCandidates(search, q.quote).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
+  // Where the context survives, look there only; else everywhere.
+  const spacedNear = anchors();
+  const spaced = whitespaceCandidates(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
   if (spaced.length > 0) {
     const d = decide(text, q, spaced, 'whitespace');
     if (d.ok) return found(d.start, d.end, 'whitespace', d.score);

@@ -64,9 +64,10 @@ export function occurrencesBefore(search: TextSearch, quote: string, offset: num
 
 /**
  * Occurrences of `quote` when spaces are ignored on both sides (a space may appear or vanish between
- * any two characters). Scans for the quote's rarest character and matches outwards from each hit.
+ * any two characters). Scans for the quote's rarest character and matches outwards from each hit;
+ * with `near` (expected starts from the stored context) only around those places.
  */
-export function whitespaceCandidates(search: TextSearch, quote: string): Candidate[] {
+export function whitespaceCandidates(search: TextSearch, quote: string, near?: readonly number[]): Candidate[] {
   const text = search.text;
   const bare = stripSpaces(quote);
   const out: Candidate[] = [];
@@ -76,26 +77,33 @@ export function whitespaceCandidates(search: TextSearch, quote: string): Candida
   if (m < WHITESPACE_MIN) return out;
   const j = search.rarestIndex(bare);
   const anchorChar = bare[j];
-  for (let i = text.indexOf(anchorChar); i !== -1 && out.length < MAX_OCCURRENCES; i = text.indexOf(anchorChar, i + 1)) {
-    let p = i - 1;
-    let ok = true;
-    for (let b = j - 1; b >= 0; b--, p--) {
-      if (p >= 0 && text.charCodeAt(p) === 0x20) p--;
-      if (p < 0 || text.charCodeAt(p) !== bare.charCodeAt(b)) {
-        ok = false;
-        break;
+  const windows: Array<[number, number]> = near
+    ? near.map((e): [number, number] => [Math.max(0, e - DRIFT), e + 2 * m + DRIFT])
+    : [[0, n]];
+  let last = -1;
+  for (const [from, to] of windows) {
+    for (let i = text.indexOf(anchorChar, Math.max(from, last + 1)); i !== -1 && i < to && out.length < MAX_OCCURRENCES; i = text.indexOf(anchorChar, i + 1)) {
+      last = i;
+      let p = i - 1;
+      let ok = true;
+      for (let b = j - 1; b >= 0; b--, p--) {
+        if (p >= 0 && text.charCodeAt(p) === 0x20) p--;
+        if (p < 0 || text.charCodeAt(p) !== bare.charCodeAt(b)) {
+          ok = false;
+          break;
+        }
       }
-    }
-    if (!ok) continue;
-    let e = i + 1;
-    for (let b = j + 1; b < m; b++, e++) {
-      if (e < n && text.charCodeAt(e) === 0x20) e++;
-      if (e >= n || text.charCodeAt(e) !== bare.charCodeAt(b)) {
-        ok = false;
-        break;
+      if (!ok) continue;
+      let e = i + 1;
+      for (let b = j + 1; b < m; b++, e++) {
+        if (e < n && text.charCodeAt(e) === 0x20) e++;
+        if (e >= n || text.charCodeAt(e) !== bare.charCodeAt(b)) {
+          ok = false;
+          break;
+        }
       }
+      if (ok) out.push({ start: p + 1, end: e, errors: 0 });
     }
-    if (ok) out.push({ start: p + 1, end: e, errors: 0 });
   }
   return out;
 }
