@@ -50,7 +50,6 @@ export class TidemarkServer {
       port: this.port,
       dataDir: this.dataDir,
       logLevel: 'silent',
-      publicUrl: this.origin,
       rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
     });
     const db = openDatabase(this.dataDir);
