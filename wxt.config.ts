@@ -32,7 +32,17 @@ export default defineConfig({
       _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_commandOpenPopup__' },
     },
     ...(browser === 'firefox'
-      ? { browser_specific_settings: { gecko: { id: FIREFOX_ADDON_ID, strict_min_version: '128.0' } } }
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: FIREFOX_ADDON_ID,
+              strict_min_version: '128.0',
+              // Saved pages (address, title, description) go to the server the user signs in to, and
+              // so do addresses of open tabs while the saved-link index is not synced (url/exists).
+              data_collection_permissions: { required: ['browsingActivity', 'websiteContent'] },
+            },
+          },
+        }
       : { minimum_chrome_version: '120' }),
   }),
 });
