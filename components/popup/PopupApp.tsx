@@ -1,7 +1,7 @@
 // The toolbar popup: saves the page (or opens its existing bookmark) and edits it. All data goes
 // through the background; everything from pages or the server is rendered as text.
 import { signal } from '@preact/signals';
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import type { Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
@@ -188,7 +188,6 @@ export function PopupApp() {
   const status = statusText();
   const disabled = !!d?.removed;
   const cols = collections.value;
-  const collectionItems = useMemo(() => cols.items, [cols]);
   useEffect(() => {
     if (v.kind === 'editing' && cols.items.length) mark('tidemark:interactive');
   });
@@ -238,7 +237,7 @@ export function PopupApp() {
             <input id="title-input" value={d.title} disabled={disabled} onInput={(e) => edit({ title: (e.target as HTMLInputElement).value })} />
           </div>
           <CollectionPicker
-            items={collectionItems}
+            items={cols.items}
             recent={cols.recent}
             value={d.collectionId}
             disabled={disabled}
@@ -284,7 +283,11 @@ export function PopupApp() {
         </form>
       )}
 
-      <QueueList queue={queue.value} onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})} />
+      <QueueList
+        queue={queue.value}
+        onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}
+        onDismiss={() => send('dismissFailures', null).then((q) => (queue.value = q), () => {})}
+      />
       <footer>
         <button type="button" class="link" onClick={() => browser.runtime.openOptionsPage()}>
           {t('openOptions')}

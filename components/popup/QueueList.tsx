@@ -4,7 +4,7 @@ import { t } from '../../lib/i18n.js';
 
 const opText = (op: string) => (op === 'create' ? t('queueOpCreate') : op === 'update' ? t('queueOpUpdate') : t('queueOpRemove'));
 
-export function QueueList({ queue, onRetry }: { queue: QueueView; onRetry: () => void }) {
+export function QueueList({ queue, onRetry, onDismiss }: { queue: QueueView; onRetry: () => void; onDismiss: () => void }) {
   if (!queue.entries.length && !queue.failures.length) return null;
   return (
     <section class="queue" aria-label={t('queueTitle')}>
@@ -33,6 +33,9 @@ export function QueueList({ queue, onRetry }: { queue: QueueView; onRetry: () =>
               </li>
             ))}
           </ul>
+          <button type="button" class="link" onClick={onDismiss}>
+            {t('queueDismiss')}
+          </button>
         </>
       )}
     </section>

@@ -4,7 +4,6 @@ import { PopupApp, startPopup } from '../../components/popup/PopupApp.js';
 import '../../components/shared/base.css';
 import '../../components/popup/popup.css';
 
-performance.mark('tidemark:script');
 document.title = t('actionTitle');
 startPopup();
 render(<PopupApp />, document.getElementById('app')!);

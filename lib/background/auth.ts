@@ -6,7 +6,7 @@ import { ApiClientError, TidemarkApi, type TokenSource } from '../api/client/ind
 import { authorizeUrl, createPkce, exchangeCode, randomToken, readRedirect, refreshTokens, type TokenSet } from '../api/client/oauth.js';
 import type { User } from '../api/types.js';
 import { OAUTH_CLIENT_ID } from '../extension-id.js';
-import type { Account, Credential } from '../model.js';
+import type { Account } from '../model.js';
 import { UserFacingError } from '../messaging/router.js';
 import { accountItem, credentialRecord, serverUrlItem, sessionTokenItem, signedOutReasonItem } from '../storage/items.js';
 
@@ -215,4 +215,3 @@ export class Auth {
   }
 }
 
-export type { Credential };

@@ -276,4 +276,3 @@ export class BookmarksService {
   }
 }
 
-export { refOf };

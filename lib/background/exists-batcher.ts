@@ -11,6 +11,8 @@ export interface ExistsBatcherOptions {
   now?: () => number;
 }
 
+const MAX_CACHED = 5000;
+
 interface Pending {
   url: string;
   waiters: ((saved: number | null | undefined) => void)[];
@@ -47,7 +49,14 @@ export class ExistsBatcher {
 
   /** Records what a save or remove just did, so the next check is right without asking. */
   set(key: string, id: number | null): void {
-    this.cache.set(key, { id, at: this.now() });
+    this.remember(key, id, this.now());
+  }
+
+  private remember(key: string, id: number | null, at: number): void {
+    this.cache.delete(key);
+    this.cache.set(key, { id, at });
+    // Oldest first in a Map: keep the cache bounded while browsing for a long time.
+    while (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
   }
 
   invalidate(key?: string): void {
@@ -75,7 +84,7 @@ export class ExistsBatcher {
         const at = this.now();
         for (const [key, p] of batch) {
           const id = found.get(key) ?? null;
-          this.cache.set(key, { id, at });
+          this.remember(key, id, at);
           for (const w of p.waiters) w(id);
         }
       })

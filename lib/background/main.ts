@@ -14,7 +14,7 @@ import { BookmarksService } from './bookmarks.js';
 import { CollectionsService } from './collections.js';
 import { ExistsBatcher } from './exists-batcher.js';
 import { SavedIndexService } from './index-sync.js';
-import { viewOf, WriteQueue } from './queue.js';
+import { WriteQueue } from './queue.js';
 
 export const ALARM_DRAIN = 'queue-drain';
 export const ALARM_SYNC = 'index-sync';
@@ -246,6 +246,10 @@ export function startBackground() {
       await queue.drain().catch(() => {});
       return queue.view();
     },
+    dismissFailures: async () => {
+      await queue.dismissFailures();
+      return queue.view();
+    },
     signIn: ({ serverUrl }) => auth.signInWithOAuth(serverUrl),
     useTestToken: ({ serverUrl, token }) => auth.signInWithTestToken(serverUrl, token),
     signOut: async () => {
@@ -286,7 +290,7 @@ export function startBackground() {
     else await badge.refreshAll();
   })();
 
-  return { auth, api, queue, index, badge, bookmarks, collections, handlers, onMenuClicked, onCommand, onAlarm, viewOf };
+  return { auth, api, queue, index, badge, bookmarks, collections, handlers, onMenuClicked, onCommand, onAlarm };
 }
 
 export type BackgroundApp = ReturnType<typeof startBackground>;

@@ -66,6 +66,8 @@ export interface ProtocolMap {
   getQueue: Message<null, QueueView>;
   /** Send queued writes now. */
   drainQueue: Message<null, QueueView>;
+  /** Forget the list of queued writes the server refused (after the user has read it). */
+  dismissFailures: Message<null, QueueView>;
   signIn: Message<{ serverUrl: string }, Account>;
   useTestToken: Message<{ serverUrl: string; token: string }, Account>;
   signOut: Message<null, null>;
@@ -108,6 +110,7 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   suggestTags: { from: ['page'], data: v.object({ ref: v.bookmarkRef }) },
   getQueue: { from: ['page'], data: v.nothing },
   drainQueue: { from: ['page'], data: v.nothing },
+  dismissFailures: { from: ['page'], data: v.nothing },
   signIn: { from: ['page'], data: v.object({ serverUrl: v.httpUrl }) },
   useTestToken: { from: ['page'], data: v.object({ serverUrl: v.httpUrl, token: v.str(500, 8) }) },
   signOut: { from: ['page'], data: v.nothing },

@@ -133,6 +133,8 @@ describe('WriteQueue', () => {
     expect(view.failures.map((f) => f.label)).toEqual(['Bad', 'Bad']);
     expect(view.failures[0].message).toMatch(/link/);
     expect((await all()).map((b) => b.link)).toEqual(['https://q.example/good']);
+    await q.dismissFailures(); // the popup's "Dismiss"
+    expect((await q.view()).failures).toEqual([]);
   });
 
   it('does not send writes made for another account', async () => {
