@@ -116,7 +116,10 @@ export class Permissions {
   async requireBookmark(userId: number | null, bookmarkId: number, need: Need): Promise<CollectionAccess> {
     const loc = await this.access.bookmarkLocation(bookmarkId);
     if (!loc) throw notFound();
-    if (loc.collection_id < 0) {
+    // A bookmark belongs to the owner of the collection it is in, so its owner owns that collection:
+    // no need to walk the collection tree (the common case, and the hot path of GET /bookmark/{id}).
+    // Share details (sharedVia) are only worked out by collection()/requireCollection.
+    if (loc.collection_id < 0 || (userId !== null && loc.user_id === userId)) {
       if (userId === null) throw unauthenticated();
       if (loc.user_id !== userId) throw forbidden('You do not have access to this bookmark');
       return {
