@@ -39,6 +39,16 @@ const DROP = '\\xad\\u200b-\\u200d\\u2060\\ufeff';
 /** Anything but a single U+0020 between other characters: whitespace runs, odd whitespace, dropped characters. */
 const SPECIAL = new RegExp(`[${WS}]{2,}|[${WS_NOT_SPACE}]|[${DROP}]`, 'g');
 
+/** Elements allowed to have a shadow root (attachShadow), so others need not be asked. */
+const SHADOW_HOSTS = new Set([
+  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
+  'main', 'nav', 'p', 'section', 'span',
+]);
+
+function canHostShadow(localName: string): boolean {
+  return SHADOW_HOSTS.has(localName) || localName.includes('-');
+}
+
 function ownerDocumentOf(root: Node): Document {
   return root.nodeType === DOCUMENT_NODE ? (root as Document) : (root.ownerDocument as Document);
 }
@@ -358,7 +368,7 @@ class IndexBuilder {
     }
     const block = isBlockTag(name);
     if (block) this.breakText();
-    const shadow = (el as HTMLElement).shadowRoot;
+    const shadow = canHostShadow(name) ? (el as HTMLElement).shadowRoot : null;
     if (shadow) return { next: shadow.firstChild, list: null, i: 0, block, textShown, checked };
     if (name === 'slot' && typeof (el as HTMLSlotElement).assignedNodes === 'function') {
       const assigned = (el as HTMLSlotElement).assignedNodes();

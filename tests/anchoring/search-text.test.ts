@@ -1,0 +1,38 @@
+import { expect, test } from 'vitest';
+import { TextSearch } from '../../lib/anchoring/search-text.js';
+import { seededRandom } from './helpers.js';
+
+function naive(text: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}
+
+test('verbatim search gives the same hits before and after it switches to its word index', () => {
+  const random = seededRandom(5);
+  const words = ['a', 'of', 'the', 'tide', 'harbour', 'master', 'at', 'high', 'water', 'lock', 'keeper', 'Mill', 'Creek', '1907,', 'it'];
+  const parts: string[] = [];
+  for (let i = 0; i < 12_000; i++) parts.push(words[Math.floor(random() * words.length)]);
+  const text = parts.join(' ');
+  const search = new TextSearch(text);
+  const needles: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    const at = Math.floor(random() * (text.length - 40));
+    needles.push(text.slice(at, at + 3 + Math.floor(random() * 37)));
+  }
+  needles.push('harbour master at high water', 'not in the text at all', 'the tide');
+  // Enough scans to make it build the index, then every needle again (index lookups or scans).
+  const before = needles.map((n) => search.findAll(n));
+  expect((search as unknown as { words: unknown }).words, 'word index built').not.toBeNull();
+  const after = needles.map((n) => search.findAll(n));
+  needles.forEach((n, i) => {
+    const truth = naive(text, n);
+    expect(before[i], JSON.stringify(n)).toEqual(truth);
+    expect(after[i], JSON.stringify(n)).toEqual(truth);
+  });
+  // Limits: at most limit + 1 hits, so callers can tell "more than limit".
+  expect(search.findAll('the', 5)).toHaveLength(6);
+  expect(search.findUnique('harbour master at high water')).toBe(-1);
+  const once = text.slice(1000, 1060);
+  if (naive(text, once).length === 1) expect(search.findUnique(once)).toBe(1000);
+});
