@@ -67,66 +67,68 @@ export function TagsInput({ value, known, suggested, onChange, disabled }: Props
   return (
     <div class="field tags">
       <label for="tags-input">{t('fieldTags')}</label>
-      <div class="chips">
-        {value.map((tag, i) => (
-          <span class="chip" key={tag}>
-            {tag}
-            <button
-              type="button"
-              ref={(el) => {
-                chips.current[i] = el;
-              }}
-              aria-label={t('tagRemove', tag)}
-              disabled={disabled}
-              onClick={() => removeAt(i)}
-              onKeyDown={(e) => {
-                if (e.key === 'Delete' || e.key === 'Backspace') {
-                  e.preventDefault();
-                  removeAt(i);
-                }
-              }}
-            >
-              ×
-            </button>
-          </span>
-        ))}
-        <input
-          id="tags-input"
-          ref={input}
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={matches.length > 0}
-          aria-controls="tags-list"
-          aria-activedescendant={active >= 0 ? `tag-option-${active}` : undefined}
-          autocomplete="off"
-          disabled={disabled}
-          placeholder={value.length ? '' : t('tagsPlaceholder')}
-          value={text}
-          onInput={(e) => {
-            setText((e.target as HTMLInputElement).value);
-            setActive(-1);
-          }}
-          onKeyDown={onKeyDown}
-          onBlur={() => text.trim() && add(text)}
-        />
-      </div>
-      {matches.length > 0 && (
-        <ul id="tags-list" role="listbox" aria-label={t('fieldTags')} class="listbox">
-          {matches.map((m, i) => (
-            <li
-              key={m._id}
-              id={`tag-option-${i}`}
-              role="option"
-              aria-selected={i === active}
-              class={i === active ? 'active' : ''}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => add(m._id)}
-            >
-              {m._id} <span class="hint">({m.count})</span>
-            </li>
+      <div class="combo">
+        <div class="chips">
+          {value.map((tag, i) => (
+            <span class="chip" key={tag}>
+              {tag}
+              <button
+                type="button"
+                ref={(el) => {
+                  chips.current[i] = el;
+                }}
+                aria-label={t('tagRemove', tag)}
+                disabled={disabled}
+                onClick={() => removeAt(i)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Delete' || e.key === 'Backspace') {
+                    e.preventDefault();
+                    removeAt(i);
+                  }
+                }}
+              >
+                ×
+              </button>
+            </span>
           ))}
-        </ul>
-      )}
+          <input
+            id="tags-input"
+            ref={input}
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={matches.length > 0}
+            aria-controls="tags-list"
+            aria-activedescendant={active >= 0 ? `tag-option-${active}` : undefined}
+            autocomplete="off"
+            disabled={disabled}
+            placeholder={value.length ? '' : t('tagsPlaceholder')}
+            value={text}
+            onInput={(e) => {
+              setText((e.target as HTMLInputElement).value);
+              setActive(-1);
+            }}
+            onKeyDown={onKeyDown}
+            onBlur={() => text.trim() && add(text)}
+          />
+        </div>
+        {matches.length > 0 && (
+          <ul id="tags-list" role="listbox" aria-label={t('fieldTags')} class="listbox">
+            {matches.map((m, i) => (
+              <li
+                key={m._id}
+                id={`tag-option-${i}`}
+                role="option"
+                aria-selected={i === active}
+                class={i === active ? 'active' : ''}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => add(m._id)}
+              >
+                {m._id} <span class="hint">({m.count})</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
       {fresh.length > 0 && (
         <div class="suggested">
           <span class="hint">{t('tagsSuggested')}</span>
