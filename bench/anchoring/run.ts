@@ -102,7 +102,7 @@ const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const scenario = buildScenario(1, TARGET_CHARS);
+  const scenario = buildScenario(Number(process.env.BENCH_SEED ?? 1), TARGET_CHARS);
   const originalHtml = renderPage(scenario.original, 'The Harbour Chronicle');
   const editedHtml = renderPage(scenario.edited, 'The Harbour Chronicle');
   const script = await bundle();

@@ -61,21 +61,25 @@ function hasPosition(q: Query): q is Query & { position: number } {
   return typeof q.position === 'number' && Number.isInteger(q.position) && q.position >= 0;
 }
 
-/** Is the context agreement enough to trust a candidate of this kind? */
+/**
+ * Is the context agreement enough to trust a candidate of this kind? A place is trusted when one side
+ * of its context is (nearly) intact and the other does not contradict it outright, or when both sides
+ * mostly agree. Shorter quotes carry less evidence of their own, so they need more from the context.
+ */
 function contextAccepts(q: Query, s: Scored, strategy: Strategy, uniqueQuote: boolean): boolean {
   const L = q.quote.length;
   const best = s.ctx.best ?? 0;
   const mean = s.ctx.mean ?? 0;
-  // Thresholds sit above what unrelated text reaches: on English prose the context similarity of a random
-  // place has a median near 0.3 and stays below 0.75 (best side) / 0.6 (mean) even over many thousand places.
+  // On English prose the context similarity of an unrelated place has a median near 0.3 and rarely
+  // exceeds 0.75 on its better side; on pages with much repeated wording look-alikes reach higher.
   if (strategy !== 'fuzzy' || s.cand.errors === 0) {
     if (L >= 32) return uniqueQuote || best >= 0.55 || mean >= 0.5;
-    if (L >= 12) return best >= 0.7 || mean >= 0.55;
-    return best >= 0.8 || mean >= 0.65;
+    if (L >= 12) return (best >= 0.85 && mean >= 0.5) || mean >= 0.75;
+    return (best >= 0.9 && mean >= 0.6) || mean >= 0.85;
   }
-  // Fuzzy: the quote itself changed, so ask more of the context (less for long, nearly intact quotes).
-  if (L >= 32 && s.quoteSim >= 0.95) return best >= 0.55 || mean >= 0.5;
-  return best >= 0.75 || mean >= 0.65;
+  // Fuzzy: the quote itself changed, so ask as much of the context (less for long, nearly intact quotes).
+  if (L >= 32 && s.quoteSim >= 0.95) return best >= 0.7 || mean >= 0.6;
+  return (best >= 0.85 && mean >= 0.55) || mean >= 0.75;
 }
 
 function scoreCandidate(text: string, q: Query, cand: Candidate): Scored {
