@@ -29,6 +29,7 @@ export default defineConfig({
     action: { default_title: '__MSG_actionTitle__' },
     commands: {
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: '__MSG_commandSavePage__' },
+      'highlight-selection': { suggested_key: { default: 'Alt+Shift+H' }, description: '__MSG_commandHighlight__' },
       _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_commandOpenPopup__' },
     },
     ...(browser === 'firefox'

@@ -119,3 +119,21 @@ export interface SavedIndexSnapshot {
   ids: Int32Array;
   collections: Int32Array;
 }
+
+/** A highlight as the background keeps it (the server's fields; `key` is its _id, or `l:<uuid>` while queued). */
+export interface StoredHighlight {
+  key: string;
+  text: string;
+  color: import('./api/constants.js').HighlightColor;
+  note: string;
+  position?: number;
+  prefix?: string;
+  suffix?: string;
+}
+
+/** The local copy of one page's highlights. */
+export interface HighlightsCacheEntry {
+  ref: BookmarkRef;
+  items: StoredHighlight[];
+  at: number;
+}

@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
 import { draftOf, type Account, type BookmarkRef } from '../model.js';
 import { emit } from '../messaging/client.js';
 import { createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
-import { badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
+import { autoPaintAskedItem, badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
 import { Auth } from './auth.js';
 import { BadgeService } from './badge.js';
 import { BookmarksService } from './bookmarks.js';
@@ -15,6 +15,8 @@ import { CollectionsService } from './collections.js';
 import { ExistsBatcher } from './exists-batcher.js';
 import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
+import { HighlightsService } from './highlights.js';
+import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 
 export const ALARM_DRAIN = 'queue-drain';
 export const ALARM_SYNC = 'index-sync';
@@ -22,6 +24,9 @@ export const MENU_SAVE_PAGE = 'save-page';
 export const MENU_SAVE_LINK = 'save-link';
 export const MENU_SAVE_IMAGE = 'save-image';
 export const COMMAND_SAVE_PAGE = 'save-page';
+export const MENU_HIGHLIGHT = 'highlight';
+export const MENU_HIGHLIGHT_NOTE = 'highlight-note';
+export const COMMAND_HIGHLIGHT = 'highlight-selection';
 
 const SYNC_EVERY_MINUTES = 5;
 const DRAIN_EVERY_MINUTES = 0.5;
@@ -41,6 +46,7 @@ export function startBackground() {
     onDelivered: (write, bookmark, id) => {
       if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
       else noteSaved(bookmark);
+      if (write.op === 'update' && write.body.highlights && bookmark) void highlights.noteDelivered(bookmark);
       emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: bookmark && !bookmark.removed ? draftOf(bookmark) : null } });
     },
   });
@@ -92,6 +98,27 @@ export function startBackground() {
     usedCollection: (id) => collections.used(id),
   });
 
+  const highlights = new HighlightsService({
+    api,
+    queue,
+    account,
+    lookup: (key) => index.lookup(key),
+    openForTab: (tabId, opts) => bookmarks.openForTab(tabId, opts),
+    onSaved: noteSaved,
+  });
+
+  /** Context menu "Highlight" / "Highlight with note" and the keyboard command: the page's own handler does the work. */
+  async function highlightInTab(tab: Browser.tabs.Tab | undefined, color: HighlightColor | null, withNote: boolean) {
+    const target = tab?.id !== undefined ? tab : (await browser.tabs.query({ active: true, currentWindow: true }))[0];
+    if (target?.id === undefined) return;
+    try {
+      const r = await highlights.command<{ ok: boolean; error?: string }>(target.id, { tidemark: 'highlight', color, withNote });
+      if (r && !r.ok && r.error) await flashThenRestore(target.id, 'error', r.error);
+    } catch (err) {
+      await flashThenRestore(target.id, 'error', (err as Error).message);
+    }
+  }
+
   async function scheduleDrain(pending: boolean) {
     if (pending) {
       const existing = await browser.alarms.get(ALARM_DRAIN);
@@ -118,6 +145,7 @@ export function startBackground() {
         await queue.clear();
         await collections.forget();
         await tagsCacheItem.setValue(null);
+        await highlights.forgetAll();
       }
       await browser.alarms.clear(ALARM_SYNC);
     }
@@ -158,6 +186,9 @@ export function startBackground() {
   async function onMenuClicked(info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab) {
     try {
       if (info.menuItemId === MENU_SAVE_PAGE) return await saveTabFromShortcut(tab);
+      const id = String(info.menuItemId);
+      if (id === MENU_HIGHLIGHT_NOTE) return await highlightInTab(tab, null, true);
+      if (id.startsWith(`${MENU_HIGHLIGHT}:`)) return await highlightInTab(tab, id.slice(MENU_HIGHLIGHT.length + 1) as HighlightColor, false);
       if (info.menuItemId === MENU_SAVE_LINK && info.linkUrl) {
         const linkText = (info as { linkText?: string }).linkText;
         const r = await bookmarks.saveLink(info.linkUrl, linkText || info.selectionText);
@@ -174,6 +205,7 @@ export function startBackground() {
 
   async function onCommand(command: string, tab?: Browser.tabs.Tab) {
     if (command === COMMAND_SAVE_PAGE) await saveTabFromShortcut(tab);
+    if (command === COMMAND_HIGHLIGHT) await highlightInTab(tab, null, false);
   }
 
   async function onAlarm(alarm: Browser.alarms.Alarm) {
@@ -186,6 +218,11 @@ export function startBackground() {
       browser.contextMenus.create({ id: MENU_SAVE_PAGE, title: t('menuSavePage'), contexts: ['page'] });
       browser.contextMenus.create({ id: MENU_SAVE_LINK, title: t('menuSaveLink'), contexts: ['link'] });
       browser.contextMenus.create({ id: MENU_SAVE_IMAGE, title: t('menuSaveImage'), contexts: ['image'] });
+      browser.contextMenus.create({ id: MENU_HIGHLIGHT, title: t('menuHighlight'), contexts: ['selection'] });
+      for (const color of HIGHLIGHT_COLORS) {
+        browser.contextMenus.create({ id: `${MENU_HIGHLIGHT}:${color}`, parentId: MENU_HIGHLIGHT, title: t(`color_${color}`), contexts: ['selection'] });
+      }
+      browser.contextMenus.create({ id: MENU_HIGHLIGHT_NOTE, title: t('menuHighlightNote'), contexts: ['selection'] });
     });
   }
 
@@ -256,6 +293,25 @@ export function startBackground() {
       await auth.signOut();
       return null;
     },
+    loadHighlighter: async ({ paint }, sender) => {
+      // On load: only saved pages get the highlighter (to paint); a selection always gets it.
+      if (paint && !(await highlights.maybeSaved(sender.url ?? sender.tab!.url!))) return null;
+      await highlights.inject(sender.tab!.id!, sender.frameId ?? 0);
+      return null;
+    },
+    pageHighlights: (_data, sender) => highlights.forSender(sender),
+    addHighlight: (data, sender) => highlights.add(sender.tab!.id!, sender.url ?? sender.tab!.url!, data),
+    changeHighlight: async ({ key, color }, sender) => highlights.view(await highlights.change(sender.url ?? sender.tab!.url!, key, { color })),
+    removeHighlight: async ({ key }, sender) => highlights.view(await highlights.remove(sender.url ?? sender.tab!.url!, key)),
+    editHighlightNote: ({ key }) => highlights.editNote(key),
+    listHighlights: ({ tabId }) => highlights.list(tabId),
+    setHighlightNote: ({ tabId, key, note }) => highlights.setNote(tabId, key, note),
+    showHighlight: ({ tabId, key }) => highlights.command<boolean>(tabId, { tidemark: 'show', key }),
+    autoPaintAnswered: async ({ granted }) => {
+      await autoPaintAskedItem.setValue(true);
+      if (granted) await highlights.syncRegistration().catch(() => {});
+      return null;
+    },
   };
 
   // --- listeners: all registered synchronously, before any await ---
@@ -273,11 +329,16 @@ export function startBackground() {
     if (change.url || change.status === 'complete') void badge.showForTab(tabId, tab.url);
   });
   browser.tabs.onRemoved.addListener((tabId) => badge.forget(tabId));
-  browser.permissions.onAdded.addListener(() => void badge.refreshAll());
+  browser.permissions.onAdded.addListener(() => {
+    void badge.refreshAll();
+    void highlights.syncRegistration().catch(() => {});
+  });
+  browser.permissions.onRemoved.addListener(() => void highlights.syncRegistration().catch(() => {}));
   badgeEnabledItem.watch(() => void badge.refreshAll());
   globalThis.addEventListener?.('online', drainSoon);
 
   // --- start-up work (after the listeners) ---
+  void highlights.syncRegistration().catch((err) => console.warn(`Tidemark: highlighter not registered: ${(err as Error).message}`));
   void (async () => {
     await index.load();
     if (!(await account())) return;
@@ -290,7 +351,7 @@ export function startBackground() {
     else await badge.refreshAll();
   })();
 
-  return { auth, api, queue, index, badge, bookmarks, collections, handlers, onMenuClicked, onCommand, onAlarm };
+  return { auth, api, queue, index, badge, bookmarks, collections, highlights, handlers, onMenuClicked, onCommand, onAlarm };
 }
 
 export type BackgroundApp = ReturnType<typeof startBackground>;

@@ -94,7 +94,9 @@ export class WriteQueue {
       // Consecutive edits of one bookmark become one update, unless the earlier one may already
       // have reached the server (its key names that exact request).
       if (write.op === 'update' && last?.op === 'update' && last.ref === write.ref && last.attempts === 0 && last.seq !== this.inFlight) {
-        last.body = { ...last.body, ...write.body };
+        // Highlight changes add up (each entry is one add/update/remove); other fields: the later value wins.
+        const highlights = last.body.highlights && write.body.highlights ? [...last.body.highlights, ...write.body.highlights] : undefined;
+        last.body = { ...last.body, ...write.body, ...(highlights ? { highlights } : {}) };
         last.label = write.label;
         return { state, value: undefined };
       }

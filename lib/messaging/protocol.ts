@@ -2,6 +2,7 @@
 // content scripts and the background is declared here, with who may send it and a check of its
 // payload. The background (lib/messaging/router.ts) refuses anything that does not match.
 import type { Tag } from '../api/types.js';
+import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkChanges, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import * as v from './validate.js';
 
@@ -44,6 +45,63 @@ export interface StatusView {
   queue: QueueView;
 }
 
+/** A highlight as a content script knows it: where and how to paint it, never its note. */
+export interface PageHighlight {
+  /** The server's highlight id, or `l:<uuid>` while its write waits in the offline queue. */
+  key: string;
+  text: string;
+  color: HighlightColor;
+  position?: number;
+  prefix?: string;
+  suffix?: string;
+  hasNote: boolean;
+}
+
+/** The highlights of the page a content script is on. */
+export interface PageHighlightsView {
+  saved: boolean;
+  highlights: PageHighlight[];
+  /** All 12 colours, the most used first. */
+  colors: HighlightColor[];
+  /** The colour of the last highlight made (the keyboard command uses it). */
+  lastColor: HighlightColor;
+}
+
+/** A highlight as the popup lists it (with its note), and where it was found on the page. */
+export interface HighlightListItem {
+  key: string;
+  text: string;
+  color: HighlightColor;
+  note: string;
+  /** 'unknown': the page could not be asked (no access to the tab). */
+  status: 'anchored' | 'orphan' | 'ambiguous' | 'unknown';
+}
+
+export interface HighlightListView {
+  /** Anchored highlights in page order. */
+  found: HighlightListItem[];
+  /** "Not found on this page". */
+  notFound: HighlightListItem[];
+  /** The popup should ask (once) for the optional host permission for automatic painting. */
+  askAutoPaint: boolean;
+  /** A highlight to open the note editor for ("Highlight with note"). */
+  editNoteOf: string | null;
+}
+
+/** Background -> content script (tabs.sendMessage). */
+export type TabCommand =
+  | { tidemark: 'highlight'; color: HighlightColor | null; withNote: boolean }
+  | { tidemark: 'status' }
+  | { tidemark: 'show'; key: string }
+  | { tidemark: 'refresh' };
+
+export interface AnchorStatus {
+  key: string;
+  status: 'anchored' | 'orphan' | 'ambiguous';
+  /** Offset in the page's text (page order). */
+  start: number;
+}
+
 interface Message<Data, Result> {
   data: Data;
   result: Result;
@@ -71,6 +129,25 @@ export interface ProtocolMap {
   signIn: Message<{ serverUrl: string }, Account>;
   useTestToken: Message<{ serverUrl: string; token: string }, Account>;
   signOut: Message<null, null>;
+  // --- highlighting (content script -> background) ---
+  /** The loader asks for the highlighter (toolbar, anchoring, painting) to be injected into its frame. */
+  loadHighlighter: Message<{ paint: boolean }, null>;
+  pageHighlights: Message<null, PageHighlightsView>;
+  /** Saves the page first when it is not saved. `restore`: a highlight removed just now (Undo) whose note comes back. */
+  addHighlight: Message<
+    { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
+    PageHighlightsView & { key: string }
+  >;
+  changeHighlight: Message<{ key: string; color: HighlightColor }, PageHighlightsView>;
+  removeHighlight: Message<{ key: string }, PageHighlightsView>;
+  /** "Edit note" on the page's toolbar: notes are edited in the popup only. */
+  editHighlightNote: Message<{ key: string }, { opened: boolean }>;
+  // --- highlighting (popup -> background) ---
+  listHighlights: Message<{ tabId: number }, HighlightListView>;
+  setHighlightNote: Message<{ tabId: number; key: string; note: string }, HighlightListView>;
+  showHighlight: Message<{ tabId: number; key: string }, boolean>;
+  /** The user answered the automatic-painting question (true: granted). */
+  autoPaintAnswered: Message<{ granted: boolean }, null>;
 }
 
 export type MessageType = keyof ProtocolMap;
@@ -95,6 +172,8 @@ const changes = v.object({
   collectionId: v.optional(v.int()),
 });
 const tabId = v.object({ tabId: v.int(0) });
+const color = v.oneOf(...HIGHLIGHT_COLORS);
+const highlightKey = v.str(64, 1);
 
 /** Per message: which senders may send it and what its payload must look like. */
 export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v.Check } } = {
@@ -114,6 +193,27 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   signIn: { from: ['page'], data: v.object({ serverUrl: v.httpUrl }) },
   useTestToken: { from: ['page'], data: v.object({ serverUrl: v.httpUrl, token: v.str(500, 8) }) },
   signOut: { from: ['page'], data: v.nothing },
+  loadHighlighter: { from: ['content'], data: v.object({ paint: v.bool }) },
+  pageHighlights: { from: ['content'], data: v.nothing },
+  addHighlight: {
+    from: ['content'],
+    data: v.object({
+      text: v.str(10_000, 1),
+      position: v.optional(v.int(0)),
+      prefix: v.optional(v.str(200)),
+      suffix: v.optional(v.str(200)),
+      color,
+      restore: v.optional(highlightKey),
+      withNote: v.optional(v.bool),
+    }),
+  },
+  changeHighlight: { from: ['content'], data: v.object({ key: highlightKey, color }) },
+  removeHighlight: { from: ['content'], data: v.object({ key: highlightKey }) },
+  editHighlightNote: { from: ['content'], data: v.object({ key: highlightKey }) },
+  listHighlights: { from: ['page'], data: tabId },
+  setHighlightNote: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey, note: v.str(10_000) }) },
+  showHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
+  autoPaintAnswered: { from: ['page'], data: v.object({ granted: v.bool }) },
 };
 
 /** Background -> pages notifications (broadcast; pages re-read what changed). */

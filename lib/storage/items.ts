@@ -3,7 +3,8 @@
 import { storage } from 'wxt/utils/storage';
 import { DEFAULT_SERVER_URL } from '../extension-id.js';
 import type { Tag } from '../api/types.js';
-import { EMPTY_QUEUE, type Account, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken } from '../model.js';
+import type { HighlightColor } from '../api/constants.js';
+import { EMPTY_QUEUE, type Account, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken, type HighlightsCacheEntry } from '../model.js';
 import { idbRecord } from './idb.js';
 import { memoItem } from './memo.js';
 
@@ -39,3 +40,15 @@ export const tagsCacheItem = storage.defineItem<{ owner: string; items: Tag[]; f
 export const queueItem = memoItem(storage.defineItem<QueueState>('local:queue', { fallback: EMPTY_QUEUE }));
 /** The saved-link index behind the badge. */
 export const savedIndexRecord = idbRecord<SavedIndexSnapshot>('savedIndex');
+
+// --- highlighting ---
+/** The local copy of pages' highlights (with notes), by normalised link; trusted contexts only. */
+export const highlightsCacheItem = storage.defineItem<Record<string, HighlightsCacheEntry>>('local:highlightsCache', { fallback: {} });
+/** How often each colour was used, and the last one (the keyboard command's colour). */
+export const highlightColorsItem = memoItem(
+  storage.defineItem<{ counts: Partial<Record<HighlightColor, number>>; last: HighlightColor }>('local:highlightColors', {
+    fallback: { counts: {}, last: 'yellow' },
+  }),
+);
+/** The automatic-painting question was answered (asked once). */
+export const autoPaintAskedItem = memoItem(storage.defineItem<boolean>('local:autoPaintAsked', { fallback: false }));

@@ -1,0 +1,390 @@
+// The background's side of highlighting: finds a page's bookmark and its highlights, writes highlight
+// changes (PUT /bookmark/{id} `highlights: [...]`, online first, else through the offline queue),
+// keeps a local copy per page, and injects the content-side highlighter into tabs on demand.
+// Content scripts only ever get what is needed to paint (never notes or tokens).
+import { browser, type Browser } from 'wxt/browser';
+import { ApiClientError, type TidemarkApi } from '../api/client/index.js';
+import { HIGHLIGHT_COLORS, TRASH, type HighlightColor } from '../api/constants.js';
+import type { Bookmark, HighlightChange } from '../api/types.js';
+import { normalizeUrl } from '../api/url.js';
+import { t } from '../i18n.js';
+import { serverIdOf, type Account, type BookmarkRef, type HighlightsCacheEntry, type StoredHighlight } from '../model.js';
+import type {
+  AnchorStatus,
+  HighlightListItem,
+  HighlightListView,
+  PageHighlightsView,
+  PopupOpenResult,
+  TabCommand,
+} from '../messaging/protocol.js';
+import { UserFacingError } from '../messaging/router.js';
+import { autoPaintAskedItem, highlightColorsItem, highlightsCacheItem } from '../storage/items.js';
+import type { WriteQueue } from './queue.js';
+
+/** Built by WXT from entrypoints/highlighter-loader.ts and entrypoints/highlighter.ts. */
+export const LOADER_FILE = '/highlighter-loader.js';
+export const HIGHLIGHTER_FILE = '/highlighter.js';
+export const LOADER_SCRIPT_ID = 'tidemark-highlighter';
+/** What automatic painting asks for (optional host permission). */
+export const AUTO_PAINT_ORIGINS = ['http://*/*', 'https://*/*'];
+const CACHE_PAGES = 300;
+
+export interface HighlightsDeps {
+  api: TidemarkApi;
+  queue: WriteQueue;
+  account: () => Promise<Account | null>;
+  /** The saved-link index: hit, null (not saved) or undefined (cannot say). */
+  lookup: (key: string) => { id: number; collectionId: number } | null | undefined;
+  /** The popup's "open or save": finds the page's bookmark and creates it when asked. */
+  openForTab: (tabId: number, opts: { create: boolean }) => Promise<PopupOpenResult>;
+  onSaved: (bookmark: Bookmark) => void;
+  newKey?: () => string;
+}
+
+const offline = (err: unknown) => err instanceof ApiClientError && err.temporary;
+function userError(err: unknown): Error {
+  if (err instanceof ApiClientError) return new UserFacingError(err.message, err.kind === 'unauthorized' ? 'signed-out' : 'server');
+  return err as Error;
+}
+
+export function storedOf(h: Bookmark['highlights'][number]): StoredHighlight {
+  const s: StoredHighlight = { key: h._id, text: h.text, color: h.color, note: h.note ?? '' };
+  if (h.position !== undefined) s.position = h.position;
+  if (h.prefix !== undefined) s.prefix = h.prefix;
+  if (h.suffix !== undefined) s.suffix = h.suffix;
+  return s;
+}
+
+/** Colours ordered by use (most used first, then the API's order). */
+export function colorsByUse(counts: Partial<Record<HighlightColor, number>>): HighlightColor[] {
+  return [...HIGHLIGHT_COLORS].sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || HIGHLIGHT_COLORS.indexOf(a) - HIGHLIGHT_COLORS.indexOf(b));
+}
+
+interface Page {
+  key: string;
+  ref: BookmarkRef | null;
+  items: StoredHighlight[];
+}
+
+export class HighlightsService {
+  private readonly newKey: () => string;
+  /** Highlights removed just now, for Undo (their notes come back). */
+  private readonly removed = new Map<string, StoredHighlight>();
+  /** "Highlight with note": the popup opens the note editor of this highlight. */
+  private noteRequest: string | null = null;
+
+  constructor(private deps: HighlightsDeps) {
+    this.newKey = deps.newKey ?? (() => crypto.randomUUID());
+  }
+
+  // --- the local copy ---
+
+  private async cached(key: string): Promise<HighlightsCacheEntry | undefined> {
+    return (await highlightsCacheItem.getValue())[key];
+  }
+
+  private async remember(page: Page): Promise<void> {
+    if (!page.ref) return;
+    const all = await highlightsCacheItem.getValue();
+    all[page.key] = { ref: page.ref, items: page.items, at: Date.now() };
+    const keys = Object.keys(all);
+    if (keys.length > CACHE_PAGES) {
+      keys.sort((a, b) => all[a].at - all[b].at);
+      for (const k of keys.slice(0, keys.length - CACHE_PAGES)) delete all[k];
+    }
+    await highlightsCacheItem.setValue(all);
+  }
+
+  async forgetAll(): Promise<void> {
+    this.removed.clear();
+    await highlightsCacheItem.setValue({});
+  }
+
+  /** A queued highlight write reached the server: its answer is the page's highlights now. */
+  async noteDelivered(bookmark: Bookmark): Promise<void> {
+    const key = normalizeUrl(bookmark.link);
+    if (!key) return;
+    await this.remember({ key, ref: `b:${bookmark._id}`, items: bookmark.highlights.map(storedOf) });
+  }
+
+  // --- finding the page ---
+
+  private async tabUrl(tabId: number, fallback?: string): Promise<string> {
+    const tab = await browser.tabs.get(tabId).catch(() => null);
+    const url = tab?.url || fallback;
+    if (!url) throw new UserFacingError(t('errorNoTabAccess'), 'unsupported');
+    return url;
+  }
+
+  /** The page's bookmark and highlights: the server's when reachable, else the local copy. */
+  async page(url: string): Promise<Page> {
+    const key = normalizeUrl(url);
+    if (!key) throw new UserFacingError(t('errorNotWebPage'), 'unsupported');
+    if (!(await this.deps.account())) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
+    const cached = await this.cached(key);
+    const queued = await this.deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
+    if (queued) return { key, ref: queued.ref, items: cached?.ref === queued.ref ? cached.items : [] };
+    let id: number | null | undefined;
+    const hit = this.deps.lookup(key);
+    if (hit) id = hit.id;
+    else if (hit === null) id = null;
+    else {
+      try {
+        const res = await this.deps.api.urlExists([url], { retries: 0 });
+        id = res.duplicates?.find((d) => normalizeUrl(d.link) === key)?._id ?? (res.result ? (res.ids[0] ?? null) : null);
+      } catch (err) {
+        if (!offline(err)) throw userError(err);
+        id = cached ? serverIdOf(cached.ref) : null;
+      }
+    }
+    if (!id) return { key, ref: cached?.ref ?? null, items: cached?.items ?? [] };
+    // Writes still queued for this bookmark: the local copy already has them.
+    if ((await this.deps.queue.busy()) && cached && serverIdOf(await this.deps.queue.serverRef(cached.ref)) === id) {
+      return { key, ref: `b:${id}`, items: cached.items };
+    }
+    try {
+      const b = await this.deps.api.getBookmark(id);
+      if (b.removed || b.collectionId === TRASH) return { key, ref: null, items: [] };
+      const page: Page = { key, ref: `b:${id}`, items: b.highlights.map(storedOf) };
+      await this.remember(page);
+      return page;
+    } catch (err) {
+      if (err instanceof ApiClientError && err.status === 404) return { key, ref: null, items: [] };
+      if (!offline(err)) throw userError(err);
+      return { key, ref: `b:${id}`, items: cached?.items ?? [] };
+    }
+  }
+
+  async view(page: Page): Promise<PageHighlightsView> {
+    const colors = await highlightColorsItem.getValue();
+    return {
+      saved: page.ref !== null,
+      highlights: page.items.map(({ note, ...h }) => ({ ...h, hasNote: note.trim() !== '' })),
+      colors: colorsByUse(colors.counts),
+      lastColor: colors.last,
+    };
+  }
+
+  async forSender(sender: Browser.runtime.MessageSender): Promise<PageHighlightsView> {
+    return this.view(await this.page(sender.url ?? (await this.tabUrl(sender.tab!.id!))));
+  }
+
+  // --- writes ---
+
+  /** PUT /bookmark/{id} with `highlights`; queued when the server cannot be reached. Null: queued. */
+  private async put(ref: BookmarkRef, changes: HighlightChange[], label: string): Promise<Bookmark | null> {
+    const account = await this.deps.account();
+    if (!account) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
+    const resolved = await this.deps.queue.serverRef(ref);
+    const id = serverIdOf(resolved);
+    const key = this.newKey();
+    if (id !== null && !(await this.deps.queue.busy())) {
+      try {
+        const b = await this.deps.api.updateBookmark(id, { highlights: changes }, { idempotencyKey: key, retries: 1 });
+        this.deps.onSaved(b);
+        return b;
+      } catch (err) {
+        if (!offline(err)) throw userError(err);
+      }
+    }
+    await this.deps.queue.enqueue({
+      op: 'update',
+      ref: resolved,
+      body: { highlights: changes },
+      key,
+      userId: account.userId,
+      serverUrl: account.serverUrl,
+      label,
+    });
+    return null;
+  }
+
+  private async noteColor(color: HighlightColor): Promise<void> {
+    const c = await highlightColorsItem.getValue();
+    await highlightColorsItem.setValue({ counts: { ...c.counts, [color]: (c.counts[color] ?? 0) + 1 }, last: color });
+  }
+
+  /** Adds a highlight to the sender's page, saving the page as a bookmark first when it is not saved. */
+  async add(
+    tabId: number,
+    url: string,
+    h: { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
+  ): Promise<PageHighlightsView & { key: string }> {
+    let page = await this.page(url);
+    if (!page.ref) {
+      // As the toolbar button's save would: the popup's own flow (never a duplicate).
+      const opened = await this.deps.openForTab(tabId, { create: true });
+      if (opened.state === 'signed-out') throw new UserFacingError(t('errorSignedOut'), 'signed-out');
+      if (opened.state !== 'saved') throw new UserFacingError(opened.state === 'unsupported' ? opened.reason : t('errorNotWebPage'), 'unsupported');
+      page = { ...page, ref: opened.bookmark.ref, items: [] };
+    }
+    const restored = h.restore ? this.removed.get(h.restore) : undefined;
+    const change: HighlightChange = { text: h.text, color: h.color };
+    if (restored?.note) change.note = restored.note;
+    if (h.position !== undefined) change.position = h.position;
+    if (h.prefix !== undefined) change.prefix = h.prefix;
+    if (h.suffix !== undefined) change.suffix = h.suffix;
+    const before = new Set(page.items.map((i) => i.key));
+    const b = await this.put(page.ref!, [change], labelOf(h.text));
+    let key: string;
+    if (b) {
+      const items = b.highlights.map(storedOf);
+      const added = items.filter((i) => !before.has(i.key));
+      key = (added.find((i) => i.text === h.text && i.prefix === h.prefix) ?? added[added.length - 1])?.key ?? '';
+      page = { ...page, ref: `b:${b._id}`, items };
+    } else {
+      key = `l:${this.newKey()}`;
+      page = { ...page, items: [...page.items, { key, text: h.text, color: h.color, note: restored?.note ?? '', ...pick(h) }] };
+    }
+    if (h.restore) this.removed.delete(h.restore);
+    await this.remember(page);
+    await this.noteColor(h.color);
+    if (h.withNote) this.noteRequest = key;
+    return { ...(await this.view(page)), key };
+  }
+
+  /** The server's id for `key`: a highlight made offline gets one once its write went through. */
+  private async serverKey(page: Page, key: string, url: string): Promise<{ page: Page; item: StoredHighlight }> {
+    let item = page.items.find((i) => i.key === key);
+    if (!item) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
+    if (key.startsWith('l:')) {
+      const fresh = await this.page(url);
+      const same = fresh.items.find((i) => !i.key.startsWith('l:') && i.text === item!.text && i.prefix === item!.prefix && i.position === item!.position);
+      if (!same) throw new UserFacingError(t('errorHighlightQueued'), 'queued');
+      page = fresh;
+      item = same;
+    }
+    return { page, item };
+  }
+
+  async change(url: string, key: string, fields: { color?: HighlightColor; note?: string }): Promise<Page> {
+    const found = await this.serverKey(await this.page(url), key, url);
+    const { item } = found;
+    let page = found.page;
+    const b = await this.put(page.ref!, [{ _id: item.key, ...fields }], labelOf(item.text));
+    if (b) page = { ...page, items: b.highlights.map(storedOf) };
+    else page = { ...page, items: page.items.map((i) => (i.key === item.key ? { ...i, ...fields } : i)) };
+    await this.remember(page);
+    if (fields.color) await this.noteColor(fields.color);
+    return page;
+  }
+
+  async remove(url: string, key: string): Promise<Page> {
+    const found = await this.serverKey(await this.page(url), key, url);
+    const { item } = found;
+    let page = found.page;
+    const b = await this.put(page.ref!, [{ _id: item.key, text: '' }], labelOf(item.text));
+    if (b) page = { ...page, items: b.highlights.map(storedOf) };
+    else page = { ...page, items: page.items.filter((i) => i.key !== item.key) };
+    this.removed.set(key, item);
+    if (this.removed.size > 20) this.removed.delete(this.removed.keys().next().value!);
+    await this.remember(page);
+    return page;
+  }
+
+  // --- the tab's highlighter ---
+
+  /** Whether a page may have highlights to paint (saved, or saved offline). Cheap: the index first. */
+  async maybeSaved(url: string): Promise<boolean> {
+    const key = normalizeUrl(url);
+    if (!key || !(await this.deps.account())) return false;
+    const hit = this.deps.lookup(key);
+    if (hit) return true;
+    if ((await this.cached(key))?.items.length) return true;
+    if (hit === null) return false;
+    return (await this.page(url)).ref !== null;
+  }
+
+  /** Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. */
+  async inject(tabId: number, frameId = 0): Promise<void> {
+    await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [HIGHLIGHTER_FILE] });
+  }
+
+  /** Sends a command to the tab's highlighter, injecting it first when it is not there. */
+  async command<T>(tabId: number, command: TabCommand): Promise<T> {
+    try {
+      const r = await browser.tabs.sendMessage(tabId, command, { frameId: 0 });
+      if (r !== undefined) return r as T;
+    } catch {
+      /* not injected yet */
+    }
+    await this.inject(tabId);
+    return (await browser.tabs.sendMessage(tabId, command, { frameId: 0 })) as T;
+  }
+
+  async list(tabId: number): Promise<HighlightListView> {
+    const page = await this.page(await this.tabUrl(tabId));
+    let statuses: AnchorStatus[] | null = null;
+    if (page.items.length) statuses = await this.command<AnchorStatus[]>(tabId, { tidemark: 'status' }).catch(() => null);
+    const byKey = new Map(statuses?.map((s) => [s.key, s]) ?? []);
+    const item = (h: StoredHighlight): HighlightListItem => ({
+      key: h.key,
+      text: h.text,
+      color: h.color,
+      note: h.note,
+      status: statuses ? (byKey.get(h.key)?.status ?? 'orphan') : 'unknown',
+    });
+    const found = page.items
+      .filter((h) => byKey.get(h.key)?.status === 'anchored')
+      .sort((a, b) => byKey.get(a.key)!.start - byKey.get(b.key)!.start)
+      .map(item);
+    const notFound = statuses ? page.items.filter((h) => byKey.get(h.key)?.status !== 'anchored').map(item) : [];
+    if (!statuses) found.push(...page.items.map(item));
+    const editNoteOf = this.noteRequest;
+    this.noteRequest = null;
+    const askAutoPaint = page.items.length > 0 && !(await autoPaintAskedItem.getValue()) && !(await this.autoPaintGranted());
+    return { found, notFound, askAutoPaint, editNoteOf };
+  }
+
+  async setNote(tabId: number, key: string, note: string): Promise<HighlightListView> {
+    await this.change(await this.tabUrl(tabId), key, { note });
+    await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
+    return this.list(tabId);
+  }
+
+  /** "Edit note" on the page: opens the popup at that highlight's note (the page never sees notes). */
+  async editNote(key: string): Promise<{ opened: boolean }> {
+    this.noteRequest = key;
+    try {
+      await (browser.action as unknown as { openPopup(): Promise<void> }).openPopup();
+      return { opened: true };
+    } catch {
+      return { opened: false };
+    }
+  }
+
+  // --- automatic painting (optional host permission) ---
+
+  async autoPaintGranted(): Promise<boolean> {
+    return browser.permissions.contains({ origins: AUTO_PAINT_ORIGINS }).catch(() => false);
+  }
+
+  /**
+   * Registers the small loader for every http(s) origin the extension may read (the optional
+   * permission for automatic painting, and the server's host). It paints saved pages on load.
+   */
+  async syncRegistration(): Promise<void> {
+    const origins = ((await browser.permissions.getAll()).origins ?? []).filter((o) => /^(https?|\*):\/\//.test(o));
+    const existing = await browser.scripting.getRegisteredContentScripts({ ids: [LOADER_SCRIPT_ID] }).catch(() => []);
+    if (existing.length && [...(existing[0].matches ?? [])].sort().join() === [...origins].sort().join()) return;
+    if (existing.length) await browser.scripting.unregisterContentScripts({ ids: [LOADER_SCRIPT_ID] }).catch(() => {});
+    if (!origins.length) return;
+    await browser.scripting.registerContentScripts([
+      { id: LOADER_SCRIPT_ID, js: [LOADER_FILE.slice(1)], matches: origins, runAt: 'document_idle', allFrames: false, persistAcrossSessions: true },
+    ]);
+  }
+}
+
+/** The offline queue's label of a highlight write. */
+function labelOf(text: string): string {
+  const short = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  return t('queueHighlightLabel', short);
+}
+
+function pick(h: { position?: number; prefix?: string; suffix?: string }) {
+  const out: { position?: number; prefix?: string; suffix?: string } = {};
+  if (h.position !== undefined) out.position = h.position;
+  if (h.prefix !== undefined) out.prefix = h.prefix;
+  if (h.suffix !== undefined) out.suffix = h.suffix;
+  return out;
+}

@@ -1,0 +1,325 @@
+// The content-side highlighter (injected on demand, see loader.ts): turns selections into highlights
+// through the background, paints the page's highlights, re-anchors them after page changes and SPA
+// navigations, and answers the background's commands (context menu, keyboard command, popup list).
+// It never sees tokens or notes: only what painting needs. Keys live in memory, never in the DOM.
+import { browser } from 'wxt/browser';
+import { anchorAll, describeRange, TextIndex, type AnchorResult } from '../anchoring/index.js';
+import type { HighlightColor } from '../api/constants.js';
+import { t } from '../i18n.js';
+import { send } from '../messaging/client.js';
+import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from '../messaging/protocol.js';
+import { createPainter, type Painter } from '../painting/index.js';
+import { Toolbar, type Marker } from '../../components/highlighter/toolbar.js';
+import { highlightableSelection } from './editable.js';
+
+const REANCHOR_DELAY_MS = 400;
+
+export type HighlightOutcome = { ok: true; key: string } | { ok: false; error: string };
+
+interface Undo {
+  label: string;
+  run(): Promise<void>;
+}
+
+export class Highlighter {
+  private painter!: Painter;
+  private toolbar: Toolbar;
+  private items = new Map<string, PageHighlight>();
+  private results = new Map<string, AnchorResult & { start?: number }>();
+  private view: PageHighlightsView | null = null;
+  private undo: Undo | null = null;
+  private observer: MutationObserver | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private url = location.href;
+  private ready: Promise<void>;
+
+  constructor() {
+    this.toolbar = new Toolbar({
+      highlight: (color, withNote) => void this.highlightSelection(color, withNote),
+      recolor: (key, color) => void this.recolor(key, color),
+      editNote: (key) => void this.editNote(key),
+      copy: (key) => void this.copy(key),
+      remove: (key) => void this.remove(key),
+      undo: () => void this.runUndo(),
+      show: (key) => void this.show(key),
+    });
+    this.ready = this.start();
+  }
+
+  private async start() {
+    this.painter = await createPainter(document);
+    this.listen();
+    await this.refresh().catch(() => {});
+    // The selection that made the loader ask for us.
+    if (highlightableSelection()) this.onSelectionEnd();
+  }
+
+  // --- page state ---
+
+  private setView(view: PageHighlightsView) {
+    this.view = view;
+    this.toolbar.setColors(view.colors);
+    const next = new Map(view.highlights.map((h) => [h.key, h]));
+    for (const key of this.items.keys()) if (!next.has(key)) this.unpaint(key);
+    this.items = next;
+  }
+
+  /** Asks the background for the page's highlights and paints them. */
+  async refresh(): Promise<void> {
+    this.url = location.href;
+    this.setView(await send('pageHighlights', null));
+    this.paintAll();
+  }
+
+  private unpaint(key: string) {
+    this.painter.remove(key);
+    this.results.delete(key);
+  }
+
+  /** Anchors every highlight in the page as it is now and paints those found. */
+  paintAll(): void {
+    const root = document.body ?? document.documentElement;
+    const list = [...this.items.values()];
+    const index = new TextIndex(root);
+    const results = list.length ? anchorAll(index, list.map(({ text, position, prefix, suffix }) => ({ text, position, prefix, suffix }))) : [];
+    this.withoutObserving(() => {
+      this.painter.clear();
+      this.results.clear();
+      const items = [];
+      for (let i = 0; i < list.length; i++) {
+        const r = results[i];
+        this.results.set(list[i].key, r);
+        if (r.status === 'anchored') items.push({ key: list[i].key, ranges: r.range, color: list[i].color, hasNote: list[i].hasNote });
+      }
+      this.painter.paintMany(items);
+    });
+    this.updateMarkers();
+  }
+
+  private updateMarkers() {
+    const height = Math.max(document.documentElement.scrollHeight, 1);
+    const markers: Marker[] = [];
+    for (const [key, r] of this.results) {
+      if (r.status !== 'anchored') continue;
+      const item = this.items.get(key);
+      if (!item) continue;
+      const top = r.range.getBoundingClientRect().top + window.scrollY;
+      markers.push({ key, color: item.color, at: Math.min(0.995, Math.max(0, top / height)) });
+    }
+    this.withoutObserving(() => this.toolbar.setMarkers(markers));
+  }
+
+  // --- page changes ---
+
+  private withoutObserving(fn: () => void) {
+    fn();
+    this.observer?.takeRecords(); // our own work is not a page change
+  }
+
+  private listen() {
+    document.addEventListener('mouseup', (e) => {
+      if (!e.isTrusted || this.toolbar.contains(e.target)) return;
+      setTimeout(() => this.onSelectionEnd(e), 0);
+    });
+    document.addEventListener('keyup', (e) => {
+      if (e.isTrusted && e.shiftKey && !this.toolbar.contains(e.target)) this.onSelectionEnd();
+    });
+    document.addEventListener('mousedown', (e) => {
+      if (!this.toolbar.contains(e.target)) this.toolbar.hide();
+    });
+    window.addEventListener('scroll', () => this.toolbar.hide(), { passive: true });
+    window.addEventListener('popstate', () => this.schedule());
+    this.observer = new MutationObserver((records) => {
+      if (records.some((r) => !this.ours(r))) this.schedule();
+    });
+    this.observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+    browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string; tab?: unknown }) => {
+      if (sender.id !== browser.runtime.id || sender.tab) return undefined;
+      const cmd = message as TabCommand;
+      if (!cmd || typeof cmd !== 'object' || typeof cmd.tidemark !== 'string') return undefined;
+      return this.ready.then(() => this.command(cmd));
+    });
+  }
+
+  private ours(r: MutationRecord): boolean {
+    const host = this.toolbar.host;
+    if (r.target === host) return true;
+    const nodes = [...r.addedNodes, ...r.removedNodes];
+    return nodes.length > 0 && nodes.every((n) => n === host);
+  }
+
+  /** Debounced: after the page changed (or navigated in place), anchor again. */
+  private schedule() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (location.href !== this.url) void this.refresh().catch(() => {});
+      else if (this.items.size) this.paintAll();
+    }, REANCHOR_DELAY_MS);
+  }
+
+  // --- commands from the background ---
+
+  private async command(cmd: TabCommand): Promise<unknown> {
+    switch (cmd.tidemark) {
+      case 'highlight':
+        return this.highlightSelection(cmd.color, cmd.withNote);
+      case 'status':
+        return this.status();
+      case 'show':
+        return this.show(cmd.key);
+      case 'refresh':
+        await this.refresh();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Where each highlight was found (for the popup's list in page order). */
+  status(): AnchorStatus[] {
+    const index = new TextIndex(document.body ?? document.documentElement);
+    const out: AnchorStatus[] = [];
+    for (const [key, r] of this.results) {
+      if (r.status !== 'anchored') out.push({ key, status: r.status, start: -1 });
+      else out.push({ key, status: 'anchored', start: index.offsetsOf(r.range)?.start ?? r.start });
+    }
+    return out;
+  }
+
+  async show(key: string): Promise<boolean> {
+    if (!this.painter.scrollTo(key, { behavior: 'instant' as ScrollBehavior })) return false;
+    return this.painter.flash(key);
+  }
+
+  // --- the user's actions ---
+
+  private onSelectionEnd(e?: MouseEvent) {
+    const sel = highlightableSelection();
+    if (sel) {
+      const rect = sel.getRangeAt(0).getBoundingClientRect();
+      this.toolbar.showForSelection(rect);
+      return;
+    }
+    if (!e) return;
+    const key = this.painter.highlightsAt(e.clientX, e.clientY)[0];
+    const item = key ? this.items.get(key) : undefined;
+    if (item) this.toolbar.showForHighlight(item.key, item.color, item.hasNote, e.clientX, e.clientY);
+  }
+
+  /**
+   * THE handler for making a highlight: toolbar swatches, "Add note", the context menu and the
+   * keyboard command all come here. `color` null: the last colour used.
+   */
+  async highlightSelection(color: HighlightColor | null, withNote: boolean): Promise<HighlightOutcome> {
+    await this.ready;
+    const sel = highlightableSelection();
+    if (!sel) return this.fail(t('errorNoSelection'));
+    const range = sel.getRangeAt(0).cloneRange();
+    const index = new TextIndex(document.body ?? document.documentElement);
+    const descriptor = describeRange(index, range);
+    if (!descriptor) return this.fail(t('errorNoSelection'));
+    const offsets = index.offsetsOf(range);
+    const chosen = color ?? this.view?.lastColor ?? 'yellow';
+    this.toolbar.hide();
+    let res: PageHighlightsView & { key: string };
+    try {
+      res = await send('addHighlight', { ...descriptor, color: chosen, withNote });
+    } catch (err) {
+      return this.fail((err as Error).message);
+    }
+    this.setView(res);
+    const item = this.items.get(res.key);
+    if (item) {
+      this.withoutObserving(() => this.painter.paint(res.key, range, { color: item.color, hasNote: item.hasNote }));
+      this.results.set(res.key, { status: 'anchored', range, start: offsets?.start ?? 0, end: offsets?.end ?? 0, method: 'exact', score: 1 });
+      this.updateMarkers();
+    }
+    const key = res.key;
+    this.undo = { label: t('highlightUndone'), run: () => this.remove(key, false) };
+    this.toolbar.notify(res.saved ? t('highlightAdded') : t('highlightAdded'), true);
+    if (withNote) await this.editNote(key);
+    return { ok: true, key };
+  }
+
+  private fail(error: string): HighlightOutcome {
+    this.toolbar.notify(error);
+    return { ok: false, error };
+  }
+
+  private async recolor(key: string, color: HighlightColor, undoable = true) {
+    const before = this.items.get(key)?.color;
+    this.toolbar.hide();
+    try {
+      this.setView(await send('changeHighlight', { key, color }));
+    } catch (err) {
+      this.fail((err as Error).message);
+      return;
+    }
+    this.painter.restyle(key, { color });
+    this.updateMarkers();
+    if (undoable && before) {
+      this.undo = { label: t('highlightUndone'), run: () => this.recolor(key, before, false) };
+      this.toolbar.notify(t('highlightRecolored'), true);
+    }
+  }
+
+  private async remove(key: string, undoable = true) {
+    const item = this.items.get(key);
+    this.toolbar.hide();
+    let view: PageHighlightsView;
+    try {
+      view = await send('removeHighlight', { key });
+    } catch (err) {
+      this.fail((err as Error).message);
+      return;
+    }
+    this.setView(view);
+    this.updateMarkers();
+    if (!undoable) {
+      this.toolbar.notify(t('highlightUndone'));
+      return;
+    }
+    if (item) {
+      const { text, position, prefix, suffix, color } = item;
+      this.undo = {
+        label: t('highlightUndone'),
+        run: async () => {
+          const res = await send('addHighlight', { text, position, prefix, suffix, color, restore: key });
+          this.setView(res);
+          this.paintAll();
+          this.toolbar.notify(t('highlightUndone'));
+        },
+      };
+    }
+    this.toolbar.notify(t('highlightRemoved'), !!item);
+  }
+
+  private async runUndo() {
+    const undo = this.undo;
+    this.undo = null;
+    this.toolbar.hideToast();
+    if (!undo) return;
+    try {
+      await undo.run();
+    } catch (err) {
+      this.fail((err as Error).message);
+    }
+  }
+
+  private async editNote(key: string) {
+    this.toolbar.hide();
+    const { opened } = await send('editHighlightNote', { key }).catch(() => ({ opened: false }));
+    if (!opened) this.toolbar.notify(t('highlightNoteInPopup'));
+  }
+
+  private async copy(key: string) {
+    this.toolbar.hide();
+    const text = this.items.get(key)?.text ?? '';
+    try {
+      await navigator.clipboard.writeText(text);
+      this.toolbar.notify(t('highlightCopied'));
+    } catch {
+      this.toolbar.notify(t('errorCopy'));
+    }
+  }
+}
