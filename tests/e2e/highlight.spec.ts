@@ -1,0 +1,297 @@
+// Highlighting on the live page, in Chromium with the built extension against the real server:
+// select -> toolbar -> colour -> stored on the server with its context; the context-menu path; repaint
+// after a reload and on another device (a fresh browser profile); an edited page; offline highlights.
+import { expect, test, type Page } from '@playwright/test';
+import { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { TestSite } from './helpers/test-pages.js';
+import { TidemarkServer } from './helpers/tidemark-server.js';
+import { ARTICLE } from './fixtures/highlight/article.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let dir: string;
+let token: string;
+let tab: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+interface ServerHighlight {
+  _id: string;
+  text: string;
+  color: string;
+  note: string;
+  position?: number;
+  prefix?: string;
+  suffix?: string;
+}
+
+async function bookmarkOf(link: string): Promise<{ _id: number; highlights: ServerHighlight[] } | undefined> {
+  const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { _id: number; link: string }[];
+  const hit = items.find((i) => i.link === link);
+  if (!hit) return undefined;
+  return (await server.api('GET', `/bookmark/${hit._id}`, token)).body.item;
+}
+const highlightsOf = async (link: string) => (await bookmarkOf(link))?.highlights ?? [];
+
+/** What is painted on the page now: colour -> texts of its ranges (read from the page's own world). */
+function painted(page: Page): Promise<Record<string, string[]>> {
+  return page.evaluate(() => {
+    const out: Record<string, string[]> = {};
+    for (const [name, h] of (CSS as unknown as { highlights: Map<string, Set<AbstractRange>> }).highlights) {
+      if (!name.startsWith('tidemark-') || name === 'tidemark-flash') continue;
+      const texts = [...h].map((r) => {
+        const range = document.createRange();
+        range.setStart(r.startContainer, r.startOffset);
+        range.setEnd(r.endContainer, r.endOffset);
+        return range.toString().replace(/\s+/g, ' ');
+      });
+      if (texts.length) out[name.slice('tidemark-'.length)] = texts.sort();
+    }
+    return out;
+  });
+}
+
+/** Selects `phrase` with the mouse (a real drag), as a reader would. */
+async function dragSelect(page: Page, phrase: string): Promise<void> {
+  const box = await page.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = (n.nodeValue ?? '').indexOf(text);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + 1);
+      const first = r.getBoundingClientRect();
+      r.setStart(n, i + text.length - 1);
+      r.setEnd(n, i + text.length);
+      const last = r.getBoundingClientRect();
+      return { x1: first.left + 1, y1: first.top + first.height / 2, x2: last.right - 1, y2: last.top + last.height / 2 };
+    }
+    throw new Error(`"${text}" is not on the page`);
+  }, phrase);
+  await page.mouse.move(box.x1, box.y1);
+  await page.mouse.down();
+  await page.mouse.move((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, { steps: 4 });
+  await page.mouse.move(box.x2, box.y2, { steps: 4 });
+  await page.mouse.up();
+  expect(await page.evaluate(() => getSelection()!.toString())).toBe(phrase);
+}
+
+/** Selects `phrase` from script (for the context-menu and keyboard paths, which do not need a drag). */
+async function scriptSelect(page: Page, phrase: string): Promise<void> {
+  await page.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = (n.nodeValue ?? '').indexOf(text);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + text.length);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(r);
+      return;
+    }
+    throw new Error(`"${text}" is not on the page`);
+  }, phrase);
+}
+
+/** Clicks a context-menu item (the same function the browser's menu listener calls). */
+async function menuClick(b: ExtensionBrowser, pageUrl: string, menuItemId: string, selectionText: string) {
+  await b.inWorker(
+    async ({ url, id, text }) => {
+      const c = (globalThis as any).chrome;
+      const tab = (await c.tabs.query({})).find((t: { url?: string }) => t.url === url);
+      await (globalThis as any).tidemark.onMenuClicked({ menuItemId: id, selectionText: text, pageUrl: url, editable: false }, tab);
+    },
+    { url: pageUrl, id: menuItemId, text: selectionText },
+  );
+}
+
+const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
+
+test.beforeAll(async () => {
+  dir = await ensureExtensionBuilt();
+  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  token = (await server.createUser('highlighter@example.test', 'correct horse battery', 'Hana Highlighter')).token;
+  browser = await ExtensionBrowser.launch(dir);
+  await browser.signInWithTestToken(server.origin, token);
+  // The loader is registered for the pages the extension may read (here: localhost).
+  await expect
+    .poll(() => browser.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).map((s: { id: string }) => s.id)))
+    .toEqual(['tidemark-highlighter']);
+  tab = await browser.context.newPage();
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await server?.close();
+});
+
+test('select text -> toolbar -> colour: the page is saved and the highlight stored with its colour, position and context, and painted', async () => {
+  const url = site.add('/article', { title: 'Tides', body: ARTICLE.body });
+  await tab.goto(url);
+  await dragSelect(tab, ARTICLE.quotes.harbour);
+  const bar = toolbar(tab);
+  await expect(bar).toBeVisible();
+  // The 4 most used colours first, all 12 one click away.
+  await expect(bar.locator('.swatch')).toHaveCount(4);
+  await bar.getByRole('button', { name: 'More colours' }).click();
+  await expect(bar.locator('.swatch')).toHaveCount(12);
+  // Showing the toolbar and pressing it did not clear the page's selection.
+  expect(await tab.evaluate(() => getSelection()!.toString())).toBe(ARTICLE.quotes.harbour);
+  await bar.getByRole('button', { name: 'Green' }).click();
+
+  await expect.poll(() => highlightsOf(url)).toHaveLength(1);
+  const [h] = await highlightsOf(url);
+  expect(h).toMatchObject({ text: ARTICLE.quotes.harbour, color: 'green', position: 0 });
+  expect(h.prefix).toBe('e sun. In the old harbour the fishermen '.slice(-32));
+  expect(h.suffix?.startsWith(' and the sound of the bell buoy.')).toBe(true);
+  await expect.poll(() => painted(tab)).toEqual({ green: [ARTICLE.quotes.harbour] });
+  await expect(tab.getByRole('status').filter({ hasText: 'Highlighted' })).toBeVisible();
+  // Nothing about the highlight went into the page's DOM except the toolbar's host element.
+  const dom = await tab.evaluate(() => document.documentElement.outerHTML);
+  expect(dom).not.toContain(h._id);
+});
+
+test('the context menu "Highlight > Blue" goes through the same handler; Undo on the toast removes it again', async () => {
+  const url = `${site.origin}/article`;
+  await scriptSelect(tab, ARTICLE.quotes.spring);
+  await menuClick(browser, url, 'highlight:blue', ARTICLE.quotes.spring);
+  await expect.poll(async () => (await highlightsOf(url)).map((h) => `${h.color}:${h.text}`).sort()).toEqual(
+    [`blue:${ARTICLE.quotes.spring}`, `green:${ARTICLE.quotes.harbour}`].sort(),
+  );
+  await expect.poll(() => painted(tab)).toEqual({ green: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.spring] });
+
+  // A third one, undone from the toast.
+  await scriptSelect(tab, ARTICLE.quotes.closing);
+  await menuClick(browser, url, 'highlight:red', ARTICLE.quotes.closing);
+  await expect.poll(async () => (await highlightsOf(url)).length).toBe(3);
+  await tab.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(async () => (await highlightsOf(url)).length).toBe(2);
+  await expect.poll(() => painted(tab)).toEqual({ green: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.spring] });
+});
+
+test('the keyboard command highlights in the last colour used (red, though undone); a click on a highlight offers change colour and delete', async () => {
+  const url = `${site.origin}/article`;
+  await scriptSelect(tab, ARTICLE.quotes.neap);
+  await browser.inWorker(async (u) => {
+    const tabs = await (globalThis as any).chrome.tabs.query({});
+    await (globalThis as any).tidemark.onCommand('highlight-selection', tabs.find((t: { url?: string }) => t.url === u));
+  }, url);
+  await expect.poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.neap)?.color).toBe('red');
+
+  // Click inside the green highlight: the toolbar offers its actions.
+  await tab.evaluate(() => getSelection()!.removeAllRanges());
+  const at = await tab.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = (n.nodeValue ?? '').indexOf(text);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i + 5);
+      r.setEnd(n, i + 6);
+      const b = r.getBoundingClientRect();
+      return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+    }
+    throw new Error('not found');
+  }, ARTICLE.quotes.harbour);
+  await tab.mouse.click(at.x, at.y);
+  const bar = toolbar(tab);
+  await expect(bar.getByRole('button', { name: 'Delete' })).toBeVisible();
+  await expect(bar.getByRole('button', { name: 'Green' })).toHaveAttribute('aria-pressed', 'true');
+  await bar.getByRole('button', { name: 'More colours' }).click();
+  await bar.getByRole('button', { name: 'Purple' }).click();
+  await expect.poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.harbour)?.color).toBe('purple');
+  await expect.poll(async () => (await painted(tab)).purple).toEqual([ARTICLE.quotes.harbour]);
+
+  // Delete the neap one with the toolbar, then Ctrl+Z on the toolbar brings it back.
+  const neapAt = await tab.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = (n.nodeValue ?? '').indexOf(text);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i + 5);
+      r.setEnd(n, i + 6);
+      const b = r.getBoundingClientRect();
+      return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+    }
+    throw new Error('not found');
+  }, ARTICLE.quotes.neap);
+  await tab.mouse.click(neapAt.x, neapAt.y);
+  await bar.getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(async () => (await highlightsOf(url)).some((h) => h.text === ARTICLE.quotes.neap)).toBe(false);
+  await tab.getByRole('button', { name: 'Undo' }).focus();
+  await tab.keyboard.press('Control+z');
+  await expect.poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.neap)?.color).toBe('red');
+  await expect.poll(async () => (await painted(tab)).red).toEqual([ARTICLE.quotes.neap]);
+});
+
+test('after a reload, and in a fresh browser profile signed in as the same user, the highlights are painted in the same places', async () => {
+  const url = `${site.origin}/article`;
+  const expected = {
+    purple: [ARTICLE.quotes.harbour],
+    blue: [ARTICLE.quotes.spring],
+    red: [ARTICLE.quotes.neap],
+  };
+  await tab.reload();
+  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual(expected);
+
+  const other = await ExtensionBrowser.launch(dir);
+  try {
+    await other.signInWithTestToken(server.origin, token);
+    await expect
+      .poll(() => other.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).length))
+      .toBe(1);
+    const page = await other.context.newPage();
+    await page.goto(url);
+    await expect.poll(() => painted(page), { timeout: 10_000 }).toEqual(expected);
+  } finally {
+    await other.close();
+  }
+});
+
+test('an edited version of the page: highlights still there are repainted, the removed one is painted nowhere', async () => {
+  const url = site.add('/article', { title: 'Tides', body: ARTICLE.edited });
+  await tab.goto(url);
+  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({
+    purple: [ARTICLE.quotes.harbour],
+    blue: [ARTICLE.quotes.spring],
+  });
+  // Nothing painted anywhere else after the page settles.
+  await tab.waitForTimeout(600);
+  expect(await painted(tab)).toEqual({ purple: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.spring] });
+});
+
+test('a highlight made while the server is down is kept and delivered after reconnecting', async () => {
+  const url = site.add('/offline-article', { title: 'Tides offline', body: ARTICLE.body });
+  await tab.goto(url);
+  // Saved first (online), then the server goes away.
+  await dragSelect(tab, ARTICLE.quotes.mark);
+  await toolbar(tab).locator('.swatch').first().click();
+  await expect.poll(() => highlightsOf(url)).toHaveLength(1);
+
+  await server.stop();
+  await dragSelect(tab, ARTICLE.quotes.closing);
+  await toolbar(tab).getByRole('button', { name: 'More colours' }).click();
+  await toolbar(tab).getByRole('button', { name: 'Orange' }).click();
+  await expect.poll(async () => (await painted(tab)).orange).toEqual([ARTICLE.quotes.closing]);
+  await server.start();
+  await expect
+    .poll(
+      async () => {
+        await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+        return (await highlightsOf(url)).map((h) => `${h.color}:${h.text}`).sort();
+      },
+      { timeout: 15_000 },
+    )
+    .toContain(`orange:${ARTICLE.quotes.closing}`);
+  const stored = (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.closing)!;
+  expect(stored.prefix).toBeTruthy();
+  expect(stored.suffix).toBeTruthy();
+  // Delivered once.
+  expect((await highlightsOf(url)).filter((h) => h.text === ARTICLE.quotes.closing)).toHaveLength(1);
+});
