@@ -12,6 +12,7 @@ import { saveOnOpenItem } from '../../lib/storage/items.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from './CollectionPicker.js';
 import { QueueList } from './QueueList.js';
+import { HighlightList } from './HighlightList.js';
 import { TagsInput } from './TagsInput.js';
 
 type View =
@@ -283,6 +284,7 @@ export function PopupApp() {
         </form>
       )}
 
+      {v.kind === 'editing' && d && !d.removed && tabId >= 0 && <HighlightList tabId={tabId} />}
       <QueueList
         queue={queue.value}
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}

@@ -266,6 +266,48 @@ test('an edited version of the page: highlights still there are repainted, the r
   expect(await painted(tab)).toEqual({ purple: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.spring] });
 });
 
+test('the popup lists the highlights in page order, the missing one under "Not found on this page"; notes are edited there; a click shows it', async () => {
+  const url = `${site.origin}/article`;
+  const popup = await browser.openPopup(tab);
+  const list = popup.getByRole('region', { name: 'Highlights' });
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  const notFound = list.getByRole('region', { name: 'Not found on this page' });
+  await expect(notFound).toContainText(ARTICLE.quotes.neap);
+  const found = list.locator('ol > li');
+  await expect(found).toHaveCount(2);
+  await expect(found.nth(0)).toContainText(ARTICLE.quotes.harbour);
+  await expect(found.nth(1)).toContainText(ARTICLE.quotes.spring);
+
+  await found.nth(0).getByLabel('Note').fill('ask the harbour master');
+  await expect
+    .poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.harbour)?.note)
+    .toBe('ask the harbour master');
+  // The page shows that there is a note (underline), never the note itself.
+  await expect
+    .poll(() => tab.evaluate(() => (CSS as any).highlights.get('tidemark-note')?.size ?? 0))
+    .toBe(1);
+  expect(await tab.evaluate(() => document.documentElement.outerHTML)).not.toContain('harbour master');
+
+  await found.nth(1).getByRole('button', { name: ARTICLE.quotes.spring }).click();
+  await expect.poll(() => tab.evaluate(() => (CSS as any).highlights.get('tidemark-flash')?.size ?? 0), { intervals: [20] }).toBeGreaterThan(0);
+  await popup.close();
+});
+
+test('"Highlight with note" from the context menu opens the popup at that highlight\'s note', async () => {
+  const url = `${site.origin}/article`;
+  await scriptSelect(tab, ARTICLE.quotes.closing);
+  await menuClick(browser, url, 'highlight-note', ARTICLE.quotes.closing);
+  await expect.poll(async () => (await highlightsOf(url)).some((h) => h.text === ARTICLE.quotes.closing)).toBe(true);
+  const popup = await browser.openPopupPage();
+  const item = popup.getByRole('region', { name: 'Highlights' }).locator('li').filter({ hasText: ARTICLE.quotes.closing });
+  await expect(item.getByLabel('Note')).toBeFocused();
+  await popup.keyboard.type('check the tide table');
+  await expect
+    .poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.closing)?.note)
+    .toBe('check the tide table');
+  await popup.close();
+});
+
 test('a highlight made while the server is down is kept and delivered after reconnecting', async () => {
   const url = site.add('/offline-article', { title: 'Tides offline', body: ARTICLE.body });
   await tab.goto(url);
