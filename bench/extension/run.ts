@@ -1,6 +1,8 @@
 // `npx tsx --expose-gc bench/extension/run.ts` (or `node --expose-gc --import tsx ...`): prints the
 // extension's figures against their targets. Figures only; nothing here asserts timings.
+import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { buildExtension, ROOT } from '../../scripts/build-extension.js';
 import { bundleSizes } from './bundles.js';
 import { benchIndex } from './index-sync.js';
@@ -26,6 +28,10 @@ async function main() {
     line('popup JS', kb(sizes.popup.gzip), '<= 45 KB');
     line('background JS', kb(sizes.background.gzip), '<= 30 KB');
     line('options JS', kb(sizes.options.gzip));
+    // Content scripts: the loader runs on every page it is registered for; the highlighter is injected on demand.
+    const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(chromeDir, file)), { level: 9 }).length;
+    line('content script, eager (highlighter-loader.js)', kb(gz('highlighter-loader.js')), '<= 15 KB');
+    line('content script, on demand (highlighter.js)', kb(gz('highlighter.js')));
   }
 
   if (want('popup')) {
