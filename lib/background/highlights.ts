@@ -165,10 +165,6 @@ export class HighlightsService {
     };
   }
 
-  async forSender(sender: Browser.runtime.MessageSender): Promise<PageHighlightsView> {
-    return this.view(await this.page(sender.url ?? (await this.tabUrl(sender.tab!.id!))));
-  }
-
   // --- writes ---
 
   /** PUT /bookmark/{id} with `highlights`; queued when the server cannot be reached. Null: queued. */

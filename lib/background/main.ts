@@ -231,6 +231,9 @@ export function startBackground() {
     return r.startsWith('b:') ? Number(r.slice(2)) : null;
   }
 
+  /** The page a content script is on: the tab's address for the top frame (it follows SPA navigations; the sender's URL does not). */
+  const senderPage = (sender: Browser.runtime.MessageSender) => ((sender.frameId ?? 0) === 0 && sender.tab?.url) || sender.url || '';
+
   const handlers: Handlers = {
     getStatus: async () => ({
       account: await account(),
@@ -295,14 +298,14 @@ export function startBackground() {
     },
     loadHighlighter: async ({ paint }, sender) => {
       // On load: only saved pages get the highlighter (to paint); a selection always gets it.
-      if (paint && !(await highlights.maybeSaved(sender.url ?? sender.tab!.url!))) return null;
+      if (paint && !(await highlights.maybeSaved(senderPage(sender)))) return null;
       await highlights.inject(sender.tab!.id!, sender.frameId ?? 0);
       return null;
     },
-    pageHighlights: (_data, sender) => highlights.forSender(sender),
-    addHighlight: (data, sender) => highlights.add(sender.tab!.id!, sender.url ?? sender.tab!.url!, data),
-    changeHighlight: async ({ key, color }, sender) => highlights.view(await highlights.change(sender.url ?? sender.tab!.url!, key, { color })),
-    removeHighlight: async ({ key }, sender) => highlights.view(await highlights.remove(sender.url ?? sender.tab!.url!, key)),
+    pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),
+    addHighlight: (data, sender) => highlights.add(sender.tab!.id!, senderPage(sender), data),
+    changeHighlight: async ({ key, color }, sender) => highlights.view(await highlights.change(senderPage(sender), key, { color })),
+    removeHighlight: async ({ key }, sender) => highlights.view(await highlights.remove(senderPage(sender), key)),
     editHighlightNote: ({ key }) => highlights.editNote(key),
     listHighlights: ({ tabId }) => highlights.list(tabId),
     setHighlightNote: ({ tabId, key, note }) => highlights.setNote(tabId, key, note),

@@ -308,6 +308,32 @@ test('"Highlight with note" from the context menu opens the popup at that highli
   await popup.close();
 });
 
+test('after the page re-renders, and across SPA navigations, highlights are anchored again', async () => {
+  const url = `${site.origin}/article`;
+  const expected = await painted(tab);
+  expect(Object.keys(expected).length).toBeGreaterThan(0);
+  // Re-render in place: every text node is replaced.
+  await tab.evaluate(() => {
+    document.body.innerHTML = document.body.innerHTML;
+  });
+  await expect.poll(() => painted(tab)).toEqual(expected);
+  // An in-app navigation to an unsaved route with other content: nothing of the article is painted.
+  await tab.evaluate(() => {
+    const saved = document.body.innerHTML;
+    (window as any).savedArticle = saved;
+    document.body.innerHTML = '<p>Another route of the app, about read the water by the colour of the kelp, quoted.</p>';
+    history.pushState({}, '', '/other-route');
+  });
+  await expect.poll(() => painted(tab)).toEqual({});
+  // And back: painted again.
+  await tab.evaluate(() => {
+    document.body.innerHTML = (window as any).savedArticle;
+    history.pushState({}, '', '/article');
+  });
+  await expect.poll(() => painted(tab)).toEqual(expected);
+  expect(tab.url()).toBe(url);
+});
+
 test('a highlight made while the server is down is kept and delivered after reconnecting', async () => {
   const url = site.add('/offline-article', { title: 'Tides offline', body: ARTICLE.body });
   await tab.goto(url);
