@@ -72,6 +72,8 @@ export class HighlightsService {
   private readonly removed = new Map<string, StoredHighlight>();
   /** "Highlight with note": the popup opens the note editor of this highlight. */
   private noteRequest: string | null = null;
+  /** Highlights made offline (local key), so they can still be found once the server gave them an id. */
+  private readonly local = new Map<string, StoredHighlight>();
 
   constructor(private deps: HighlightsDeps) {
     this.newKey = deps.newKey ?? (() => crypto.randomUUID());
@@ -97,6 +99,7 @@ export class HighlightsService {
 
   async forgetAll(): Promise<void> {
     this.removed.clear();
+    this.local.clear();
     await highlightsCacheItem.setValue({});
   }
 
@@ -230,7 +233,9 @@ export class HighlightsService {
       page = { ...page, ref: `b:${b._id}`, items };
     } else {
       key = `l:${this.newKey()}`;
-      page = { ...page, items: [...page.items, { key, text: h.text, color: h.color, note: restored?.note ?? '', ...pick(h) }] };
+      const item: StoredHighlight = { key, text: h.text, color: h.color, note: restored?.note ?? '', ...pick(h) };
+      this.local.set(key, item);
+      page = { ...page, items: [...page.items, item] };
     }
     if (h.restore) this.removed.delete(h.restore);
     await this.remember(page);
@@ -241,7 +246,7 @@ export class HighlightsService {
 
   /** The server's id for `key`: a highlight made offline gets one once its write went through. */
   private async serverKey(page: Page, key: string, url: string): Promise<{ page: Page; item: StoredHighlight }> {
-    let item = page.items.find((i) => i.key === key);
+    let item = page.items.find((i) => i.key === key) ?? this.local.get(key);
     if (!item) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
     if (key.startsWith('l:')) {
       const fresh = await this.page(url);

@@ -1,0 +1,126 @@
+// The background's highlight service against the real server: highlights are stored with their
+// anchoring context, content scripts get no note text, offline highlights queue up (several on one
+// page become one write, none lost) and are delivered once, and Undo of a delete brings the note back.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resetExtension } from './helpers/reset.js';
+import { TidemarkApi } from '../../lib/api/client/index.js';
+import { colorsByUse, HighlightsService } from '../../lib/background/highlights.js';
+import { WriteQueue } from '../../lib/background/queue.js';
+import type { Account } from '../../lib/model.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(async () => s.close());
+
+let user: { id: number; token: string };
+let account: Account;
+let network: 'up' | 'down';
+let bookmarkId: number;
+const LINK = 'https://tides.example/article';
+
+function services() {
+  const api = new TidemarkApi({
+    serverUrl: () => s.origin,
+    tokens: { getAccessToken: async () => user.token, refreshAfterUnauthorized: async () => null },
+    retry: { retries: 0 },
+    fetch: async (input, init) => {
+      if (network === 'down') throw new TypeError('fetch failed');
+      return fetch(input, init);
+    },
+  });
+  const queue = new WriteQueue({ api, account: async () => account });
+  const highlights = new HighlightsService({
+    api,
+    queue,
+    account: async () => account,
+    lookup: (key) => (key.includes('tides.example/article') ? { id: bookmarkId, collectionId: -1 } : null),
+    openForTab: async () => {
+      throw new Error('the page is saved already');
+    },
+    onSaved: () => {},
+  });
+  return { queue, highlights };
+}
+
+const stored = async () =>
+  (await s.api('GET', `/bookmark/${bookmarkId}`, { token: user.token })).body.item.highlights as {
+    _id: string;
+    text: string;
+    color: string;
+    note: string;
+    position?: number;
+    prefix?: string;
+    suffix?: string;
+  }[];
+
+beforeEach(async () => {
+  resetExtension();
+  user = await s.createUser();
+  account = { userId: user.id, name: 'H', email: 'h@example.test', serverUrl: s.origin, method: 'test-token' };
+  network = 'up';
+  bookmarkId = (await s.api('POST', '/bookmark', { token: user.token, body: { link: LINK, title: 'Tides' } })).body.item._id;
+});
+
+describe('HighlightsService', () => {
+  it('stores a highlight with its colour and anchoring context; what a content script gets has no note text', async () => {
+    const { highlights } = services();
+    const added = await highlights.add(1, LINK, { text: 'spring tides', color: 'green', position: 1, prefix: 'the ', suffix: ' come' });
+    expect(await stored()).toMatchObject([{ _id: added.key, text: 'spring tides', color: 'green', position: 1, prefix: 'the ', suffix: ' come' }]);
+    const page = await highlights.change(LINK, added.key, { note: 'secret thought' });
+    expect((await stored())[0].note).toBe('secret thought');
+    const view = await highlights.view(page);
+    expect(view.highlights).toEqual([{ key: added.key, text: 'spring tides', color: 'green', position: 1, prefix: 'the ', suffix: ' come', hasNote: true }]);
+    expect(JSON.stringify(view)).not.toContain('secret thought');
+    expect(view.colors[0]).toBe('green');
+    expect(view.lastColor).toBe('green');
+  });
+
+  it('offline: several highlights wait as one queued write, none lost, delivered once', async () => {
+    const { highlights, queue } = services();
+    network = 'down';
+    const a = await highlights.add(1, LINK, { text: 'first quote', color: 'blue' });
+    await highlights.add(1, LINK, { text: 'second quote', color: 'red' });
+    expect(a.key.startsWith('l:')).toBe(true);
+    expect((await queue.view()).entries).toHaveLength(1);
+    // The page repaints from the local copy while offline.
+    expect((await highlights.view(await highlights.page(LINK))).highlights.map((h) => h.text)).toEqual(['first quote', 'second quote']);
+    network = 'up';
+    expect(await queue.drain()).toMatchObject({ sent: 1, failed: 0 });
+    expect((await stored()).map((h) => `${h.color}:${h.text}`)).toEqual(['blue:first quote', 'red:second quote']);
+    expect(await queue.drain()).toMatchObject({ sent: 0 });
+    expect(await stored()).toHaveLength(2);
+  });
+
+  it('a highlight made offline can be changed once delivered (its server id is found again)', async () => {
+    const { highlights, queue } = services();
+    network = 'down';
+    const a = await highlights.add(1, LINK, { text: 'made on the train', color: 'blue', position: 0, prefix: 'x ' });
+    network = 'up';
+    await queue.drain();
+    await highlights.change(LINK, a.key, { color: 'teal' });
+    expect((await stored()).map((h) => h.color)).toEqual(['teal']);
+  });
+
+  it('delete, then Undo: the highlight comes back with its note', async () => {
+    const { highlights } = services();
+    const a = await highlights.add(1, LINK, { text: 'keep this', color: 'yellow' });
+    await highlights.change(LINK, a.key, { note: 'why it matters' });
+    await highlights.remove(LINK, a.key);
+    expect(await stored()).toEqual([]);
+    await highlights.add(1, LINK, { text: 'keep this', color: 'yellow', restore: a.key });
+    expect(await stored()).toMatchObject([{ text: 'keep this', note: 'why it matters' }]);
+  });
+});
+
+describe('colorsByUse', () => {
+  it('puts the most used colours first, then the API order; all 12 are there', () => {
+    const order = colorsByUse({ red: 3, teal: 5, blue: 3 });
+    expect(order.slice(0, 3)).toEqual(['teal', 'blue', 'red']);
+    expect(order).toHaveLength(12);
+    expect(new Set(order).size).toBe(12);
+  });
+});
