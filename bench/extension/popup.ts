@@ -24,7 +24,7 @@ const openInWorker = async () => {
 };
 
 async function openTimed(b: ExtensionBrowser, tab: Page): Promise<{ t0: number; popup: Page; origin: number }> {
-  await tab.bringToFront();
+  await b.focus(tab);
   const t0 = await b.inWorker(openInWorker);
   const popup = await b.openPopupPage();
   return { t0, popup, origin: await popup.evaluate(() => performance.timeOrigin) };
@@ -90,7 +90,7 @@ export async function benchPopup(extensionDir: string, baselineDir: string, runs
       await again.popup.close();
 
       // The empty baseline popup, same browser, same tab.
-      await tab.bringToFront();
+      await b.focus(tab);
       const bt0 = await (await baselineWorker()).evaluate(openInWorker);
       const base = await b.openPopupPage('/baseline.html');
       const baseAt = await markAt(base, 'baseline:interactive');

@@ -91,9 +91,17 @@ export class ExtensionBrowser {
 
   /** Opens the real toolbar popup for the active tab of `page`, and returns it (reached over CDP). */
   async openPopup(page: Page): Promise<Page> {
-    await page.bringToFront();
+    await this.focus(page);
     await this.inWorker(() => (globalThis as unknown as { chrome: { action: { openPopup(): Promise<void> } } }).chrome.action.openPopup());
     return this.openPopupPage();
+  }
+
+  /** Makes `page` the active tab (openPopup() opens the popup of the focused window's active tab). */
+  async focus(page: Page): Promise<void> {
+    // bringToFront can stall while a popup window is closing; the tab is usually active already.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([page.bringToFront(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 3000)))]);
+    clearTimeout(timer);
   }
 
   /** The open popup page, found over CDP (a fresh connection each time: an older one is not told about new popups). */
