@@ -42,7 +42,7 @@ export const queueItem = memoItem(storage.defineItem<QueueState>('local:queue', 
 export const savedIndexRecord = idbRecord<SavedIndexSnapshot>('savedIndex');
 
 // --- highlighting ---
-/** The local copy of pages' highlights (with notes), by normalised link; trusted contexts only. */
+/** The local copy of pages' highlights (with notes), by normalised link: extension storage, which web pages cannot read. */
 export const highlightsCacheItem = storage.defineItem<Record<string, HighlightsCacheEntry>>('local:highlightsCache', { fallback: {} });
 /** How often each colour was used, and the last one (the keyboard command's colour). */
 export const highlightColorsItem = memoItem(
