@@ -30,6 +30,8 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
     forceCloseConnections: 'idle',
+    // Behind a reverse proxy, per-IP limits (sign-in throttling, anonymous rate limits) need the client's address.
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array' } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -68,9 +70,9 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
 
   await app.register(cors, {
     origin: (origin, cb) => cb(null, !origin || isAllowedOrigin(origin)),
-    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'retry-after'],
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'retry-after', 'idempotent-replayed'],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['authorization', 'content-type'],
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
     maxAge: 600,
   });
 

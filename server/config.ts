@@ -18,6 +18,8 @@ export interface ServerConfig {
   logLevel: string;
   /** Lets the URL fetcher reach loopback and private addresses. For local testing only. */
   allowPrivateNetwork: boolean;
+  /** Trust X-Forwarded-For from a reverse proxy in front of the service (`serve --trust-proxy`). */
+  trustProxy: boolean;
   clock: Clock;
   /** OAuth 2.0 authorization server settings. */
   oauth: {
@@ -104,6 +106,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     bodyLimit: 2 * 1024 * 1024,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     allowPrivateNetwork: false,
+    trustProxy: false,
     clock: systemClock,
     oauth: { maxTokensPerApp: 10_000, accessTokenTtlMs: 14 * 24 * 3600_000, codeTtlMs: 10 * 60_000 },
     web: { sessionTtlMs: 30 * 24 * 3600_000, maxFailuresPerAccount: 5, maxFailuresPerIp: 20, throttleWindowMs: 15 * 60_000 },

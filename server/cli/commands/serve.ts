@@ -9,6 +9,7 @@ export async function run(args: string[]): Promise<void> {
     port: { type: 'string' },
     host: { type: 'string' },
     'allow-private-network': { type: 'boolean' },
+    'trust-proxy': { type: 'boolean' },
     'rate-limit': { type: 'string' },
   });
   const port = flags.port === undefined ? 8787 : Number(flags.port);
@@ -20,6 +21,7 @@ export async function run(args: string[]): Promise<void> {
     host: (flags.host as string | undefined) ?? '127.0.0.1',
     dataDir: dataDirOf(flags),
     allowPrivateNetwork: !!flags['allow-private-network'],
+    trustProxy: !!flags['trust-proxy'],
     rateLimit: { perMinute, smallPerMinute: Math.max(1, Math.floor(perMinute / 2)) },
   });
   const db = openDatabase(config.dataDir);
