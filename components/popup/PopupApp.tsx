@@ -147,11 +147,28 @@ function statusText(): string {
  * cached collection list come first; what is not needed for the first paint (tags, a fresh
  * collection list, the queue) is asked for once the bookmark is there, so it does not compete.
  */
+/**
+ * Collection lists arrive from several requests (cached first, then fresh, plus pushed changes); an
+ * answer only replaces what is shown when it was asked for later, so a slow cached answer can never
+ * overwrite a fresh one.
+ */
+let collectionsAsked = 0;
+let collectionsShown = 0;
+function showCollections(view: CollectionsView, asked = ++collectionsAsked) {
+  if (asked <= collectionsShown) return;
+  collectionsShown = asked;
+  collections.value = view;
+}
+function loadCollections(refresh: boolean) {
+  const asked = ++collectionsAsked;
+  send('listCollections', { refresh }).then((c) => showCollections(c, asked), () => {});
+}
+
 export function startPopup() {
   saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
-  send('listCollections', { refresh: false }).then((c) => (collections.value = c), () => {});
+  loadCollections(false);
   void open().finally(() => {
-    send('listCollections', { refresh: true }).then((c) => (collections.value = c), () => {});
+    loadCollections(true);
     send('listTags', null).then((x) => (tags.value = x), () => {});
     send('getQueue', null).then((q) => (queue.value = q), () => {});
   });
@@ -161,7 +178,7 @@ export function PopupApp() {
   useEffect(() => {
     const offs = [
       onEvent('queueChanged', (q) => (queue.value = q)),
-      onEvent('collectionsChanged', (c) => (collections.value = c)),
+      onEvent('collectionsChanged', (c) => showCollections(c)),
       // A queued write reached the server: say so, and edit the server's bookmark from now on.
       onEvent('bookmarkWritten', ({ ref, result }) => {
         const d = draft.value;
