@@ -91,6 +91,9 @@ export class ExtensionBrowser {
 
   /** Opens the real toolbar popup for the active tab of `page`, and returns it (reached over CDP). */
   async openPopup(page: Page): Promise<Page> {
+    // A popup left open by an earlier step may still be listed while it closes: close it first, so
+    // the page found below is the new one.
+    await this.closePopups();
     await this.focus(page);
     await this.inWorker(() => (globalThis as unknown as { chrome: { action: { openPopup(): Promise<void> } } }).chrome.action.openPopup());
     return this.openPopupPage();
@@ -102,6 +105,18 @@ export class ExtensionBrowser {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([page.bringToFront(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 3000)))]);
     clearTimeout(timer);
+  }
+
+  /** Closes every open popup page of the extension (found over CDP). */
+  async closePopups(): Promise<void> {
+    await this.cdp?.close().catch(() => {});
+    this.cdp = null;
+    const cdp = await this.cdpBrowser();
+    for (const ctx of cdp.contexts()) {
+      for (const p of ctx.pages()) {
+        if (p.url().includes(EXTENSION_ID) && p.url().endsWith('/popup.html')) await p.close().catch(() => {});
+      }
+    }
   }
 
   /** The open popup page, found over CDP (a fresh connection each time: an older one is not told about new popups). */
