@@ -16,9 +16,7 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   timeout: 60_000,
   workers: 1,
-  // One retry: the extension specs drive a real popup over CDP on a 2-core machine and have failed
-  // about one run in four under load (see the README's known issues); a second failure fails the run.
-  retries: 1,
+  retries: 0,
   reporter: [['list']],
   use: {
     headless: true,
