@@ -3,7 +3,7 @@ import { ACCESS_LEVEL, type ShareRole } from '../../../lib/api/constants.js';
 import { ApiError } from '../../errors.js';
 import type { InvitationRow } from '../../repositories/sharing.js';
 import type { UserRow } from '../../repositories/users.js';
-import { acceptInvitation } from '../../services/sharing/join.js';
+import { acceptInvitation, checkInvitation } from '../../services/sharing/join.js';
 import { field, queryText } from '../forms.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, notice, sendPage, signInRedirect } from '../layout.js';
@@ -63,32 +63,6 @@ function cannotJoin(request: FastifyRequest, reply: FastifyReply, err: ApiError)
   return errorPage(request, reply, err.status, title, err.message);
 }
 
-/**
- * The checks acceptInvitation makes, in the same order and with the same statuses, without using
- * the invitation up: what the confirmation page may show, or the ApiError the join would answer.
- */
-async function usableInvitation(app: FastifyInstance, userId: number, collectionId: number, token: string): Promise<InvitationRow> {
-  const invitation = await app.repos.sharing.byToken(token);
-  if (!invitation || invitation.collection_id !== collectionId) {
-    throw new ApiError(
-      404,
-      'This invitation link is not valid: the token is wrong, or the invitation was cancelled or replaced by a newer email. ' + ASK_AGAIN,
-    );
-  }
-  if (invitation.accepted_at !== null) {
-    const yours = invitation.accepted_by === userId ? ` You used it yourself on ${date(invitation.accepted_at)}, so you are in this collection unless you left it since.` : '';
-    throw new ApiError(410, `This invitation link was already used; each link works once.${yours} ${ASK_AGAIN}`);
-  }
-  if (invitation.expires_at <= app.config.clock.now()) {
-    throw new ApiError(410, `This invitation expired on ${date(invitation.expires_at)}. ${ASK_AGAIN}`);
-  }
-  const access = await app.permissions.collection(userId, collectionId);
-  if (access.role === 'owner') {
-    throw new ApiError(400, 'You own this collection, so you cannot join it. The invitation is for someone else: send them the link.');
-  }
-  return invitation;
-}
-
 /** GET /join, POST /join and GET /join/done. */
 export function joinPages(app: FastifyInstance): void {
   app.get('/join', async (request, reply) => {
@@ -101,7 +75,7 @@ export function joinPages(app: FastifyInstance): void {
 
     let invitation: InvitationRow;
     try {
-      invitation = await usableInvitation(app, user.id, collectionId, token);
+      invitation = (await checkInvitation(app, user.id, collectionId, token)).invitation;
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) return cannotJoin(request, reply, err);
       throw err;
