@@ -34,6 +34,7 @@ export class ImportBuilder {
   private bookmarkCount = 0;
   private skippedCount = 0;
   private readonly tagNames = new Set<string>();
+  private readonly topByName = new Map<string, ImportFolder>();
 
   constructor(now: Date = new Date()) {
     this.nowIso = now.toISOString();
@@ -53,6 +54,16 @@ export class ImportBuilder {
     if (first) siblings.unshift(folder);
     else siblings.push(folder);
     this.folderCount++;
+    return folder;
+  }
+
+  /** The top-level folder called `name`, created the first time it is asked for (export sections, CSV folder columns). */
+  topFolder(name: string): ImportFolder {
+    let folder = this.topByName.get(name);
+    if (!folder) {
+      folder = this.addFolder(name);
+      this.topByName.set(name, folder);
+    }
     return folder;
   }
 

@@ -1,6 +1,6 @@
 import type { CsvTable } from './csv-table.js';
 import { epochToIso, splitTagList, type ImportBuilder } from './import-builder.js';
-import { ImportFormatError, type ImportFolder } from './types.js';
+import { ImportFormatError } from './types.js';
 
 const STARRED = 'starred';
 
@@ -18,16 +18,11 @@ export function readInstapaperCsv(table: CsvTable, builder: ImportBuilder): void
     timestamp: table.column('timestamp'),
     tags: table.column('tags'),
   };
-  const folders = new Map<string, ImportFolder>();
   for (const { rowNumber, cells } of table.rows) {
     const link = cell(cells, col.url);
     if (!link) throw new ImportFormatError(`CSV row ${rowNumber} has no URL`);
     const name = cell(cells, col.folder) || 'Unread';
-    let folder = folders.get(name);
-    if (!folder) {
-      folder = builder.addFolder(name);
-      folders.set(name, folder);
-    }
+    const folder = builder.topFolder(name);
     builder.addBookmark(folder, {
       link,
       title: cell(cells, col.title),

@@ -1,6 +1,6 @@
 import type { CsvTable } from './csv-table.js';
 import { epochToIso, splitTagList, type ImportBuilder } from './import-builder.js';
-import { ImportFormatError, type ImportFolder } from './types.js';
+import { ImportFormatError } from './types.js';
 
 /** Pocket's `status` values and the folder names its HTML export uses for them. */
 const STATUS_FOLDERS: Record<string, string> = {
@@ -21,17 +21,12 @@ export function readPocketCsv(table: CsvTable, builder: ImportBuilder): void {
     tags: table.column('tags'),
     status: table.column('status'),
   };
-  const folders = new Map<string, ImportFolder>();
   for (const { rowNumber, cells } of table.rows) {
     const link = cell(cells, col.url);
     if (!link) throw new ImportFormatError(`CSV row ${rowNumber} has no URL`);
     const status = cell(cells, col.status).toLowerCase();
     const name = STATUS_FOLDERS[status] ?? (status ? capitalise(status) : 'Unread');
-    let folder = folders.get(name);
-    if (!folder) {
-      folder = builder.addFolder(name);
-      folders.set(name, folder);
-    }
+    const folder = builder.topFolder(name);
     builder.addBookmark(folder, {
       link,
       title: cell(cells, col.title),

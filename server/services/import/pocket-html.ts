@@ -1,6 +1,5 @@
 import { Parser } from 'htmlparser2';
 import { epochToIso, splitTagList, type ImportBuilder } from './import-builder.js';
-import type { ImportFolder } from './types.js';
 
 const DEFAULT_FOLDER = 'Pocket';
 
@@ -10,19 +9,10 @@ const DEFAULT_FOLDER = 'Pocket';
  * first bookmark is met, so an empty section adds no folder.
  */
 export function readPocketHtml(text: string, builder: ImportBuilder): void {
-  const folders = new Map<string, ImportFolder>();
   let heading: string | null = null; // collecting heading text
   let section = DEFAULT_FOLDER;
   let anchor: { attribs: Record<string, string>; text: string } | null = null;
 
-  const folderFor = (name: string): ImportFolder => {
-    let folder = folders.get(name);
-    if (!folder) {
-      folder = builder.addFolder(name);
-      folders.set(name, folder);
-    }
-    return folder;
-  };
 
   const parser = new Parser(
     {
@@ -41,7 +31,7 @@ export function readPocketHtml(text: string, builder: ImportBuilder): void {
         } else if (name === 'a' && anchor) {
           const { attribs, text } = anchor;
           anchor = null;
-          builder.addBookmark(folderFor(section), {
+          builder.addBookmark(builder.topFolder(section), {
             link: attribs.href ?? '',
             title: text,
             tags: splitTagList(attribs.tags),
