@@ -37,6 +37,9 @@ export type UrlExistsResponse = Static<typeof S.UrlExistsResponse>;
 export type ParsedItem = Static<typeof S.ParsedItem>;
 export type ParseResponse = Static<typeof S.ParseResponse>;
 export type TokenResponse = Static<typeof S.TokenResponse>;
+export type LinkEntry = Static<typeof S.LinkEntry>;
+export type LinksQuery = Static<typeof S.LinksQuery>;
+export type LinksResponse = Static<typeof S.LinksResponse>;
 export type ErrorEnvelope = Static<typeof S.ErrorEnvelope>;
 
 export type Ok<T extends object = object> = { result: true } & T;

@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.js';
-import type { LinkEntry } from '../../lib/api/links.js';
+import type { LinkEntry } from '../../lib/api/types.js';
 
 /**
  * Reads for the saved-link index (GET /links). The change log `link_changes` is written by

@@ -1,7 +1,6 @@
 // Typed client for the Tidemark API, used by the extension's background only (it holds the tokens).
 // Types come from lib/api (`import type`: no schema library in the bundle).
-import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, Tag, TagSuggestion, UrlExistsResponse, User } from '../types.js';
-import type { LinksResponse } from '../links.js';
+import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, LinksResponse, Tag, TagSuggestion, UrlExistsResponse, User } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
 export { ApiClientError, isApiClientError, type ApiErrorKind } from './errors.js';

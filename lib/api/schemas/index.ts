@@ -7,3 +7,4 @@ export * from './tag.js';
 export * from './collaborator.js';
 export * from './import.js';
 export * from './oauth.js';
+export * from './links.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LINKS_DEFAULT_LIMIT, LinksQuery, LinksResponse } from '../../../lib/api/links.js';
+import { LINKS_DEFAULT_LIMIT, LinksQuery, LinksResponse } from '../../../lib/api/schemas/links.js';
 import { LinksRepository } from '../../repositories/links.js';
 
 const errors = { 400: { $ref: 'ErrorEnvelope#' } };

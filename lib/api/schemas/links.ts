@@ -1,7 +1,7 @@
 // The saved-link index (beyond the spec): GET /rest/v1/links. A compact list of the caller's saved
 // (not removed) bookmarks for the extension's saved-page badge, and the changes since a cursor.
 // The extension imports only the types (`import type`), so TypeBox stays out of its bundles.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 /** One saved link: `[bookmark id, link key (normalizeUrl of the link), collection id]`. */
 export const LinkEntry = Type.Tuple([Type.Integer(), Type.String(), Type.Integer()]);
@@ -26,7 +26,3 @@ export const LinksResponse = Type.Object({
 });
 
 export const LINKS_DEFAULT_LIMIT = 5000;
-
-export type LinkEntry = Static<typeof LinkEntry>;
-export type LinksQuery = Static<typeof LinksQuery>;
-export type LinksResponse = Static<typeof LinksResponse>;
