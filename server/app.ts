@@ -43,6 +43,16 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   app.decorate('services', createServices(config, repos));
   // Background work stops before the server closes, so it can hand running jobs back while the database is open.
   app.addHook('preClose', async () => app.services.stop());
+  // Shutting down: requests in flight finish, and their answers close the connection, so a client's
+  // keep-alive connection cannot hold the process open until it times out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   app.addHook('onReady', async () => app.services.jobs.start());
 
   installValidators(app);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,13 +48,31 @@ describe('command line', () => {
   });
 
   it('serve shuts down cleanly on SIGTERM, finishing the request in flight', async () => {
-    const serve = await startServe(['--port', '0', '--data', dataDir]);
-    const { access_token } = JSON.parse(runCli(['token:create', '--email', 'cli@example.test', '--data', dataDir]).stdout);
-    const inflight = fetch(`${serve.url}/user/stats`, { headers: { authorization: `Bearer ${access_token}` } });
-    serve.child.kill('SIGTERM');
-    const res = await inflight;
-    expect(res.status).toBe(200);
-    expect(await serve.exited).toBe(0);
+    // A page that takes 800 ms to answer keeps a /import/url/parse request in flight while SIGTERM arrives.
+    const slow = http.createServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html><head><title>Slow but sure</title></head><body><p>hello</p></body></html>');
+      }, 800);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const pageUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}/page`;
+    const serve = await startServe(['--port', '0', '--data', dataDir, '--allow-private-network']);
+    try {
+      runCli(['user:create', '--email', 'sigterm@example.test', '--password', 'longenough', '--data', dataDir]);
+      const { access_token } = JSON.parse(runCli(['token:create', '--email', 'sigterm@example.test', '--data', dataDir]).stdout);
+      const inflight = fetch(`${serve.url}/import/url/parse?url=${encodeURIComponent(pageUrl)}`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      serve.child.kill('SIGTERM');
+      const res = await inflight;
+      expect(res.status).toBe(200);
+      expect((await res.json()).item.title).toBe('Slow but sure');
+      expect(await serve.exited).toBe(0);
+    } finally {
+      slow.close();
+    }
   });
 
   it('serve refuses a bad port', () => {
