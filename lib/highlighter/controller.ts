@@ -30,6 +30,7 @@ export class Highlighter {
   private undo: Undo | null = null;
   private observer: MutationObserver | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private markersFrame = 0;
   private url = location.href;
   private ready: Promise<void>;
 
@@ -109,6 +110,15 @@ export class Highlighter {
     this.withoutObserving(() => this.toolbar.setMarkers(markers));
   }
 
+  /** The page's layout changed without a DOM change (resize, images, fonts): the marks move with the text. */
+  private relayoutMarkers() {
+    if (this.markersFrame || !this.results.size) return;
+    this.markersFrame = requestAnimationFrame(() => {
+      this.markersFrame = 0;
+      this.updateMarkers();
+    });
+  }
+
   // --- page changes ---
 
   private withoutObserving(fn: () => void) {
@@ -133,6 +143,7 @@ export class Highlighter {
       if (records.some((r) => !this.ours(r))) this.schedule();
     });
     this.observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+    new ResizeObserver(() => this.relayoutMarkers()).observe(document.documentElement);
     browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string; tab?: unknown }) => {
       if (sender.id !== browser.runtime.id || sender.tab) return undefined;
       const cmd = message as TabCommand;

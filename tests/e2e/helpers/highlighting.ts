@@ -1,0 +1,139 @@
+// What the highlighting browser tests do on a page, as a reader would (select with the mouse, click a
+// highlight) or as the test needs to look (what is painted, where a phrase is). Every function reads
+// the page from its own main world: the highlighter's state (keys, notes) is never reachable there.
+import { expect, type Frame, type Page } from '@playwright/test';
+import type { TidemarkServer } from './tidemark-server.js';
+
+type Where = Page | Frame;
+
+/** The in-page toolbar (inside the highlighter's shadow root; Playwright's locators pierce it). */
+export const highlightToolbar = (page: Where) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
+
+/** The page-edge marks (one per painted highlight). */
+export const edgeMarks = (page: Where) => page.getByRole('button', { name: 'Go to highlight' });
+
+/** What is painted now: colour -> the texts of its ranges, sorted (whitespace collapsed). */
+export function painted(page: Where): Promise<Record<string, string[]>> {
+  return page.evaluate(() => {
+    const out: Record<string, string[]> = {};
+    const registry = (CSS as unknown as { highlights?: Map<string, Set<AbstractRange>> }).highlights;
+    for (const [name, h] of registry ?? []) {
+      if (!name.startsWith('tidemark-') || name === 'tidemark-flash' || name === 'tidemark-note') continue;
+      const texts = [...h].map((r) => {
+        const range = document.createRange();
+        range.setStart(r.startContainer, r.startOffset);
+        range.setEnd(r.endContainer, r.endOffset);
+        return range.toString().replace(/\s+/g, ' ');
+      });
+      if (texts.length) out[name.slice('tidemark-'.length)] = texts.sort();
+    }
+    return out;
+  });
+}
+
+/** Viewport boxes of the first and last character of `phrase` (its first occurrence in the page's text). */
+export function phraseBox(page: Where, phrase: string): Promise<{ x1: number; y1: number; x2: number; y2: number; docTop: number }> {
+  return page.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = (n.nodeValue ?? '').indexOf(text);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + 1);
+      const first = r.getBoundingClientRect();
+      r.setStart(n, i + text.length - 1);
+      r.setEnd(n, i + text.length);
+      const last = r.getBoundingClientRect();
+      return {
+        x1: first.left + 1,
+        y1: first.top + first.height / 2,
+        x2: last.right - 1,
+        y2: last.top + last.height / 2,
+        docTop: first.top + window.scrollY,
+      };
+    }
+    throw new Error(`"${text}" is not on the page`);
+  }, phrase);
+}
+
+/** Scrolls `phrase` into the middle of the view (so the mouse can reach it). */
+export async function scrollToPhrase(page: Where, phrase: string): Promise<void> {
+  await page.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if ((n.nodeValue ?? '').includes(text)) {
+        n.parentElement!.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
+        return;
+      }
+    }
+    throw new Error(`"${text}" is not on the page`);
+  }, phrase);
+}
+
+/** The page whose mouse drives `where` (a frame's coordinates are offset by its iframe's box). */
+async function mouseOf(where: Where): Promise<{ page: Page; dx: number; dy: number }> {
+  if ('mouse' in where) return { page: where, dx: 0, dy: 0 };
+  const el = await where.frameElement();
+  const box = await el.boundingBox();
+  if (!box) throw new Error('The frame is not visible.');
+  const border = await el.evaluate((e) => {
+    const s = getComputedStyle(e);
+    return { x: parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft), y: parseFloat(s.borderTopWidth) + parseFloat(s.paddingTop) };
+  });
+  return { page: where.page(), dx: box.x + border.x, dy: box.y + border.y };
+}
+
+/** Selects `phrase` with a real mouse drag, as a reader would. */
+export async function dragSelect(where: Where, phrase: string): Promise<void> {
+  await scrollToPhrase(where, phrase);
+  const box = await phraseBox(where, phrase);
+  const { page, dx, dy } = await mouseOf(where);
+  await page.mouse.move(box.x1 + dx, box.y1 + dy);
+  await page.mouse.down();
+  await page.mouse.move((box.x1 + box.x2) / 2 + dx, (box.y1 + box.y2) / 2 + dy, { steps: 4 });
+  await page.mouse.move(box.x2 + dx, box.y2 + dy, { steps: 4 });
+  await page.mouse.up();
+  expect(await where.evaluate(() => getSelection()!.toString())).toBe(phrase);
+}
+
+/** A real click in the middle of `phrase` (e.g. on a painted highlight). */
+export async function clickPhrase(where: Where, phrase: string): Promise<void> {
+  await scrollToPhrase(where, phrase);
+  await where.evaluate(() => getSelection()?.removeAllRanges());
+  const box = await phraseBox(where, phrase);
+  const { page, dx, dy } = await mouseOf(where);
+  await page.mouse.click((box.x1 + box.x2) / 2 + dx, (box.y1 + box.y2) / 2 + dy);
+}
+
+export interface ServerHighlight {
+  _id: string;
+  text: string;
+  color: string;
+  note: string;
+}
+
+/** The user's bookmark of `link` with its highlights, read from the server. */
+export async function bookmarkOf(server: TidemarkServer, token: string, link: string): Promise<{ _id: number; highlights: ServerHighlight[] } | undefined> {
+  const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { _id: number; link: string }[];
+  const hit = items.find((i) => i.link === link);
+  if (!hit) return undefined;
+  return (await server.api('GET', `/bookmark/${hit._id}`, token)).body.item;
+}
+
+/** Saves `link` with `highlights` through the API (as another device would have). */
+export async function saveWithHighlights(
+  server: TidemarkServer,
+  token: string,
+  link: string,
+  highlights: { text: string; color: string; note?: string }[],
+): Promise<{ _id: number; highlights: ServerHighlight[] }> {
+  const created = await server.api('POST', '/bookmark', token, { link, title: link, collectionId: -1 });
+  if (created.status !== 200) throw new Error(`Saving ${link} failed: ${JSON.stringify(created.body)}`);
+  const id = created.body.item._id as number;
+  if (highlights.length) {
+    const put = await server.api('PUT', `/bookmark/${id}`, token, { highlights });
+    if (put.status !== 200) throw new Error(`Adding highlights to ${link} failed: ${JSON.stringify(put.body)}`);
+  }
+  return (await server.api('GET', `/bookmark/${id}`, token)).body.item;
+}
