@@ -2,9 +2,14 @@
 // changes (PUT /bookmark/{id} `highlights: [...]`, online first, else through the offline queue),
 // keeps a local copy per page, and injects the content-side highlighter into tabs on demand.
 // Content scripts only ever get what is needed to paint (never notes or tokens).
+//
+// A highlight made offline gets a local key (`l:<uuid>`) and keeps it on this device: it can be
+// recoloured, noted and deleted before it is delivered (the queue folds those into its add), and once
+// delivered its server id is looked up from the key (lib/background/queue.ts records it), so pages
+// painted with the local key keep working, also after the service worker restarts.
 import { browser, type Browser } from 'wxt/browser';
 import { ApiClientError, type TidemarkApi } from '../api/client/index.js';
-import { HIGHLIGHT_COLORS, TRASH, type HighlightColor } from '../api/constants.js';
+import { DEFAULT_HIGHLIGHT_COLOR, HIGHLIGHT_COLORS, TRASH, type HighlightColor } from '../api/constants.js';
 import type { Bookmark, HighlightChange } from '../api/types.js';
 import { normalizeUrl } from '../api/url.js';
 import { t } from '../i18n.js';
@@ -18,8 +23,8 @@ import type {
   TabCommand,
 } from '../messaging/protocol.js';
 import { UserFacingError } from '../messaging/router.js';
-import { autoPaintAskedItem, highlightColorsItem, highlightsCacheItem } from '../storage/items.js';
-import type { WriteQueue } from './queue.js';
+import { autoPaintAskedItem, highlightColorsItem, highlightIdsItem, highlightsCacheItem } from '../storage/items.js';
+import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue.js';
 
 /** Built by WXT from entrypoints/highlighter-loader.ts and entrypoints/highlighter.ts. */
 export const LOADER_FILE = '/highlighter-loader.js';
@@ -72,11 +77,35 @@ export class HighlightsService {
   private readonly removed = new Map<string, StoredHighlight>();
   /** "Highlight with note": the popup opens the note editor of this highlight. */
   private noteRequest: string | null = null;
-  /** Highlights made offline (local key), so they can still be found once the server gave them an id. */
-  private readonly local = new Map<string, StoredHighlight>();
+  /** Writes (and local-copy updates) run one at a time, so none overwrites another's local copy. */
+  private writes: Promise<unknown> = Promise.resolve();
 
   constructor(private deps: HighlightsDeps) {
     this.newKey = deps.newKey ?? (() => crypto.randomUUID());
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(fn);
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  // --- local keys of highlights made offline ---
+
+  /** Local key <-> server id for highlights made offline and delivered since. */
+  private async keyMap(): Promise<{ toServer: (key: string) => string; alias: (id: string) => string }> {
+    const ids = await this.deps.queue.highlightIds();
+    const reverse = new Map(Object.entries(ids).map(([local, e]) => [e.id, local]));
+    return {
+      toServer: (key) => (isLocalKey(key) ? (ids[key]?.id ?? key) : key),
+      alias: (id) => reverse.get(id) ?? id,
+    };
+  }
+
+  /** The server's highlights as kept here: one made offline on this device keeps its local key. */
+  private async fromServer(list: Bookmark['highlights']): Promise<StoredHighlight[]> {
+    const { alias } = await this.keyMap();
+    return list.map((h) => ({ ...storedOf(h), key: alias(h._id) }));
   }
 
   // --- the local copy ---
@@ -87,7 +116,8 @@ export class HighlightsService {
 
   private async remember(page: Page): Promise<void> {
     if (!page.ref) return;
-    const all = await highlightsCacheItem.getValue();
+    // A copy: the storage item hands out its fallback object itself when nothing is stored.
+    const all = { ...(await highlightsCacheItem.getValue()) };
     all[page.key] = { ref: page.ref, items: page.items, at: Date.now() };
     const keys = Object.keys(all);
     if (keys.length > CACHE_PAGES) {
@@ -99,15 +129,34 @@ export class HighlightsService {
 
   async forgetAll(): Promise<void> {
     this.removed.clear();
-    this.local.clear();
-    await highlightsCacheItem.setValue({});
+    await this.serial(async () => {
+      await highlightsCacheItem.setValue({});
+      await highlightIdsItem.setValue({});
+    });
   }
 
-  /** A queued highlight write reached the server: its answer is the page's highlights now. */
-  async noteDelivered(bookmark: Bookmark): Promise<void> {
-    const key = normalizeUrl(bookmark.link);
-    if (!key) return;
-    await this.remember({ key, ref: `b:${bookmark._id}`, items: bookmark.highlights.map(storedOf) });
+  /**
+   * A queued highlight write reached the server: its answer, with the changes still waiting on top,
+   * is the page's highlights now.
+   */
+  noteDelivered(bookmark: Bookmark): Promise<void> {
+    return this.serial(async () => {
+      const key = normalizeUrl(bookmark.link);
+      if (!key) return;
+      const { toServer } = await this.keyMap();
+      const items = await this.fromServer(bookmark.highlights);
+      for (const c of await this.deps.queue.pendingHighlightChanges(bookmark._id)) {
+        if (!c._id) {
+          if (c._local && c.text) items.push({ key: c._local, text: c.text, color: c.color ?? DEFAULT_HIGHLIGHT_COLOR, note: c.note ?? '', ...pick(c) });
+          continue;
+        }
+        const at = items.findIndex((i) => i.key === c._id || toServer(i.key) === toServer(c._id!));
+        if (at < 0) continue;
+        if (c.text === '') items.splice(at, 1);
+        else items[at] = applied(items[at], c);
+      }
+      await this.remember({ key, ref: `b:${bookmark._id}`, items });
+    });
   }
 
   // --- finding the page ---
@@ -148,7 +197,7 @@ export class HighlightsService {
     try {
       const b = await this.deps.api.getBookmark(id);
       if (b.removed || b.collectionId === TRASH) return { key, ref: null, items: [] };
-      const page: Page = { key, ref: `b:${id}`, items: b.highlights.map(storedOf) };
+      const page: Page = { key, ref: `b:${id}`, items: await this.fromServer(b.highlights) };
       await this.remember(page);
       return page;
     } catch (err) {
@@ -170,31 +219,34 @@ export class HighlightsService {
 
   // --- writes ---
 
-  /** PUT /bookmark/{id} with `highlights`; queued when the server cannot be reached. Null: queued. */
-  private async put(ref: BookmarkRef, changes: HighlightChange[], label: string): Promise<Bookmark | null> {
+  /**
+   * PUT /bookmark/{id} with `highlights`; queued when the server cannot be reached, or when a change
+   * names a highlight whose add still waits in the queue (local key). Null: queued.
+   */
+  private async put(ref: BookmarkRef, changes: QueuedHighlightChange[], label: string): Promise<Bookmark | null> {
     const account = await this.deps.account();
     if (!account) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
     const resolved = await this.deps.queue.serverRef(ref);
     const id = serverIdOf(resolved);
     const key = this.newKey();
-    if (id !== null && !(await this.deps.queue.busy())) {
+    let tried = false;
+    if (id !== null && !changes.some((c) => isLocalKey(c._id)) && !(await this.deps.queue.busy())) {
       try {
-        const b = await this.deps.api.updateBookmark(id, { highlights: changes }, { idempotencyKey: key, retries: 1 });
+        // The same body the queue would send for it (without the local marks), so a repeat under this key is recognised.
+        const highlights: HighlightChange[] = changes.map(({ _local: _mark, ...c }) => c);
+        const b = await this.deps.api.updateBookmark(id, { highlights }, { idempotencyKey: key, retries: 1 });
         this.deps.onSaved(b);
         return b;
       } catch (err) {
         if (!offline(err)) throw userError(err);
+        // The server may have taken it (only the answer was lost): the queue repeats it as it is.
+        tried = true;
       }
     }
-    await this.deps.queue.enqueue({
-      op: 'update',
-      ref: resolved,
-      body: { highlights: changes },
-      key,
-      userId: account.userId,
-      serverUrl: account.serverUrl,
-      label,
-    });
+    await this.deps.queue.enqueue(
+      { op: 'update', ref: resolved, body: { highlights: changes }, key, userId: account.userId, serverUrl: account.serverUrl, label },
+      { tried },
+    );
     return null;
   }
 
@@ -205,6 +257,14 @@ export class HighlightsService {
 
   /** Adds a highlight to the sender's page, saving the page as a bookmark first when it is not saved. */
   async add(
+    tabId: number,
+    url: string,
+    h: { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
+  ): Promise<PageHighlightsView & { key: string }> {
+    return this.serial(() => this.doAdd(tabId, url, h));
+  }
+
+  private async doAdd(
     tabId: number,
     url: string,
     h: { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
@@ -224,17 +284,17 @@ export class HighlightsService {
     if (h.prefix !== undefined) change.prefix = h.prefix;
     if (h.suffix !== undefined) change.suffix = h.suffix;
     const before = new Set(page.items.map((i) => i.key));
-    const b = await this.put(page.ref!, [change], labelOf(h.text));
+    const local = `l:${this.newKey()}`;
+    const b = await this.put(page.ref!, [{ ...change, _local: local }], labelOf(h.text));
     let key: string;
     if (b) {
-      const items = b.highlights.map(storedOf);
+      const items = await this.fromServer(b.highlights);
       const added = items.filter((i) => !before.has(i.key));
       key = (added.find((i) => i.text === h.text && i.prefix === h.prefix) ?? added[added.length - 1])?.key ?? '';
       page = { ...page, ref: `b:${b._id}`, items };
     } else {
-      key = `l:${this.newKey()}`;
+      key = local;
       const item: StoredHighlight = { key, text: h.text, color: h.color, note: restored?.note ?? '', ...pick(h) };
-      this.local.set(key, item);
       page = { ...page, items: [...page.items, item] };
     }
     if (h.restore) this.removed.delete(h.restore);
@@ -244,43 +304,51 @@ export class HighlightsService {
     return { ...(await this.view(page)), key };
   }
 
-  /** The server's id for `key`: a highlight made offline gets one once its write went through. */
-  private async serverKey(page: Page, key: string, url: string): Promise<{ page: Page; item: StoredHighlight }> {
-    let item = page.items.find((i) => i.key === key) ?? this.local.get(key);
-    if (!item) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
-    if (key.startsWith('l:')) {
-      const fresh = await this.page(url);
-      const same = fresh.items.find((i) => !i.key.startsWith('l:') && i.text === item!.text && i.prefix === item!.prefix && i.position === item!.position);
-      if (!same) throw new UserFacingError(t('errorHighlightQueued'), 'queued');
-      page = fresh;
-      item = same;
+  /**
+   * The page's highlight named `key` (a local key or a server id, whichever the page has), and the id
+   * a change should name: the server's, or the local key while its add still waits in the queue.
+   */
+  private async target(page: Page, key: string): Promise<{ item: StoredHighlight; id: string }> {
+    const { toServer, alias } = await this.keyMap();
+    const item =
+      page.items.find((i) => i.key === key) ??
+      page.items.find((i) => i.key === alias(key)) ??
+      page.items.find((i) => toServer(i.key) === toServer(key));
+    if (!page.ref || !item) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
+    let id = toServer(item.key);
+    if (isLocalKey(id) && !(await this.deps.queue.busy())) {
+      // Nothing waits in the queue, so its add was delivered just now (or refused).
+      id = (await this.keyMap()).toServer(item.key);
+      if (isLocalKey(id)) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
     }
-    return { page, item };
+    return { item, id };
   }
 
-  async change(url: string, key: string, fields: { color?: HighlightColor; note?: string }): Promise<Page> {
-    const found = await this.serverKey(await this.page(url), key, url);
-    const { item } = found;
-    let page = found.page;
-    const b = await this.put(page.ref!, [{ _id: item.key, ...fields }], labelOf(item.text));
-    if (b) page = { ...page, items: b.highlights.map(storedOf) };
-    else page = { ...page, items: page.items.map((i) => (i.key === item.key ? { ...i, ...fields } : i)) };
-    await this.remember(page);
-    if (fields.color) await this.noteColor(fields.color);
-    return page;
+  change(url: string, key: string, fields: { color?: HighlightColor; note?: string }): Promise<Page> {
+    return this.serial(async () => {
+      let page = await this.page(url);
+      const { item, id } = await this.target(page, key);
+      const b = await this.put(page.ref!, [{ _id: id, ...fields }], labelOf(item.text));
+      if (b) page = { ...page, ref: `b:${b._id}`, items: await this.fromServer(b.highlights) };
+      else page = { ...page, items: page.items.map((i) => (i.key === item.key ? { ...i, ...fields } : i)) };
+      await this.remember(page);
+      if (fields.color) await this.noteColor(fields.color);
+      return page;
+    });
   }
 
-  async remove(url: string, key: string): Promise<Page> {
-    const found = await this.serverKey(await this.page(url), key, url);
-    const { item } = found;
-    let page = found.page;
-    const b = await this.put(page.ref!, [{ _id: item.key, text: '' }], labelOf(item.text));
-    if (b) page = { ...page, items: b.highlights.map(storedOf) };
-    else page = { ...page, items: page.items.filter((i) => i.key !== item.key) };
-    this.removed.set(key, item);
-    if (this.removed.size > 20) this.removed.delete(this.removed.keys().next().value!);
-    await this.remember(page);
-    return page;
+  remove(url: string, key: string): Promise<Page> {
+    return this.serial(async () => {
+      let page = await this.page(url);
+      const { item, id } = await this.target(page, key);
+      const b = await this.put(page.ref!, [{ _id: id, text: '' }], labelOf(item.text));
+      if (b) page = { ...page, ref: `b:${b._id}`, items: await this.fromServer(b.highlights) };
+      else page = { ...page, items: page.items.filter((i) => i.key !== item.key) };
+      this.removed.set(key, item);
+      if (this.removed.size > 20) this.removed.delete(this.removed.keys().next().value!);
+      await this.remember(page);
+      return page;
+    });
   }
 
   // --- the tab's highlighter ---
@@ -380,6 +448,15 @@ export class HighlightsService {
 function labelOf(text: string): string {
   const short = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   return t('queueHighlightLabel', short);
+}
+
+/** `item` with the fields a queued change sets. */
+function applied(item: StoredHighlight, c: HighlightChange): StoredHighlight {
+  const out = { ...item };
+  if (c.text !== undefined) out.text = c.text;
+  if (c.color !== undefined) out.color = c.color;
+  if (c.note !== undefined) out.note = c.note;
+  return { ...out, ...pick(c) };
 }
 
 function pick(h: { position?: number; prefix?: string; suffix?: string }) {

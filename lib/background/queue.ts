@@ -2,13 +2,30 @@
 // storage and are sent in order, exactly once: every write carries an Idempotency-Key the server
 // honours, so a write whose answer was lost is repeated safely. State is saved after every step, so
 // a stopped service worker or a browser restart loses nothing.
+//
+// Highlights made offline get a local key (`l:<uuid>`): their add carries it as `_local`, and later
+// changes name it as `_id`. While the add has not been sent, changes are folded into it (a recolour
+// or a note becomes part of the add; a delete drops the add). Once sent, changes wait as their own
+// writes and the local key is replaced by the server's id when they are sent (the id is recorded in
+// extension storage when the add is delivered, so this also works after a restart).
 import { ApiClientError, type TidemarkApi } from '../api/client/index.js';
-import type { Bookmark } from '../api/types.js';
+import type { Bookmark, BookmarkUpdate, HighlightChange } from '../api/types.js';
 import { EMPTY_QUEUE, type Account, type BookmarkRef, type FailedWrite, type QueuedWrite, type QueueState } from '../model.js';
 import type { QueueView } from '../messaging/protocol.js';
-import { queueItem } from '../storage/items.js';
+import { highlightIdsItem, queueItem, type HighlightIdEntry } from '../storage/items.js';
 
 export type NewWrite = QueuedWrite extends infer W ? (W extends QueuedWrite ? Omit<W, 'seq' | 'queuedAt' | 'attempts'> : never) : never;
+
+/** A highlight change as queued: an add made offline carries its local key as `_local`; `_id` may be a local key. */
+export type QueuedHighlightChange = HighlightChange & { _local?: string };
+
+export interface EnqueueOptions {
+  /**
+   * The write was already sent once (an online try whose answer never came): it may have reached the
+   * server under its key, so it is kept exactly as it is (nothing is folded into it) and repeated.
+   */
+  tried?: boolean;
+}
 
 export interface QueueDeps {
   api: TidemarkApi;
@@ -29,12 +46,39 @@ export interface DrainResult {
 }
 
 const MAX_FAILURES = 20;
+/** Local highlight keys remembered after delivery (the oldest are forgotten first). */
+const MAX_HIGHLIGHT_IDS = 2000;
+/** Appended to a write's key when the server says the key was used for another body (see doDrain). */
+const REKEY_SUFFIX = '.r';
+
+export const isLocalKey = (key: string | undefined): key is `l:${string}` => typeof key === 'string' && key.startsWith('l:');
 
 export function viewOf(state: QueueState): QueueView {
   return {
     entries: state.entries.map(({ op, label, queuedAt, attempts }) => ({ op, label, queuedAt, attempts })),
     failures: state.failures,
   };
+}
+
+const highlightsOf = (body: BookmarkUpdate) => body.highlights as QueuedHighlightChange[] | undefined;
+const isEmptyUpdate = (body: BookmarkUpdate) => Object.keys(body).every((k) => k === 'highlights' && !body.highlights?.length);
+
+/** Adds `later` to `earlier`: a change of a highlight already listed is merged into it (later fields win; a delete wins). */
+export function mergeHighlightChanges(earlier: QueuedHighlightChange[], later: QueuedHighlightChange[]): QueuedHighlightChange[] {
+  const out = earlier.map((c) => ({ ...c }));
+  for (const change of later) {
+    const same = change._id ? out.find((c) => c._id === change._id) : undefined;
+    if (!same) out.push({ ...change });
+    else if (change.text === '') out.splice(out.indexOf(same), 1, { _id: change._id, text: '' });
+    else Object.assign(same, change);
+  }
+  return out;
+}
+
+/** The bookmark id a queued write targets, once known. */
+function bookmarkIdOf(ref: BookmarkRef, state: QueueState): number | null {
+  if (ref.startsWith('l:')) return state.resolved[ref] ?? null;
+  return Number(ref.slice(2));
 }
 
 export class WriteQueue {
@@ -47,14 +91,16 @@ export class WriteQueue {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Runs `fn` on the stored state with no other change in between; saves what it returns. */
-  private mutate<T>(fn: (state: QueueState) => { state: QueueState; value: T } | null): Promise<T | undefined> {
+  /** Runs `fn` on the stored state with no other change in between; saves the state it returns (if any). */
+  private mutate<T>(fn: (state: QueueState) => { state: QueueState | null; value: T } | null): Promise<T | undefined> {
     const run = this.lock.then(async () => {
       const current = await queueItem.getValue();
       const out = fn(structuredClone(current));
       if (!out) return undefined;
-      await queueItem.setValue(out.state);
-      this.deps.onChange?.(viewOf(out.state), out.state.entries.length);
+      if (out.state) {
+        await queueItem.setValue(out.state);
+        this.deps.onChange?.(viewOf(out.state), out.state.entries.length);
+      }
       return out.value;
     });
     this.lock = run.catch(() => {});
@@ -88,19 +134,73 @@ export class WriteQueue {
     return (s.entries.find((e) => e.op === 'create' && matches(e.body.link)) as Extract<QueuedWrite, { op: 'create' }>) ?? null;
   }
 
-  async enqueue(write: NewWrite): Promise<void> {
+  /** Local highlight key -> server id, for the highlights made offline that were delivered. */
+  async highlightIds(): Promise<Record<string, HighlightIdEntry>> {
+    return highlightIdsItem.getValue();
+  }
+
+  /** The highlight changes still waiting for bookmark `bookmarkId`, in the order they will be sent. */
+  async pendingHighlightChanges(bookmarkId: number): Promise<QueuedHighlightChange[]> {
+    const s = await this.state();
+    const out: QueuedHighlightChange[] = [];
+    for (const e of s.entries) {
+      if (e.op !== 'update' || bookmarkIdOf(e.ref, s) !== bookmarkId) continue;
+      for (const c of highlightsOf(e.body) ?? []) out.push({ ...c });
+    }
+    return out;
+  }
+
+  /** Whether an entry may still change: never sent, and not being sent now. */
+  private open(entry: QueuedWrite): boolean {
+    return entry.attempts === 0 && entry.seq !== this.inFlight;
+  }
+
+  /** Folds a change of a not-yet-delivered highlight into its queued add, when that add was never sent. */
+  private foldIntoAdd(state: QueueState, change: QueuedHighlightChange): boolean {
+    for (const entry of state.entries) {
+      if (entry.op !== 'update' || !this.open(entry)) continue;
+      const list = highlightsOf(entry.body);
+      const at = list?.findIndex((c) => !c._id && c._local === change._id) ?? -1;
+      if (!list || at < 0) continue;
+      if (change.text === '') {
+        list.splice(at, 1);
+        if (!list.length) delete entry.body.highlights;
+        if (isEmptyUpdate(entry.body)) state.entries = state.entries.filter((e) => e !== entry);
+      } else {
+        const { _id: _ignored, _local: _also, ...fields } = change;
+        Object.assign(list[at], fields);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  async enqueue(write: NewWrite, opts: EnqueueOptions = {}): Promise<void> {
     await this.mutate((state) => {
+      const incoming = structuredClone(write);
+      if (incoming.op === 'update' && !opts.tried) {
+        const list = highlightsOf(incoming.body);
+        if (list) {
+          const rest = list.filter((c) => !(isLocalKey(c._id) && this.foldIntoAdd(state, c)));
+          if (rest.length) incoming.body.highlights = rest;
+          else delete incoming.body.highlights;
+          // Everything in it was folded into writes already queued.
+          if (isEmptyUpdate(incoming.body)) return { state, value: undefined };
+        }
+      }
       const last = state.entries[state.entries.length - 1];
       // Consecutive edits of one bookmark become one update, unless the earlier one may already
       // have reached the server (its key names that exact request).
-      if (write.op === 'update' && last?.op === 'update' && last.ref === write.ref && last.attempts === 0 && last.seq !== this.inFlight) {
-        // Highlight changes add up (each entry is one add/update/remove); other fields: the later value wins.
-        const highlights = last.body.highlights && write.body.highlights ? [...last.body.highlights, ...write.body.highlights] : undefined;
-        last.body = { ...last.body, ...write.body, ...(highlights ? { highlights } : {}) };
-        last.label = write.label;
+      if (!opts.tried && incoming.op === 'update' && last?.op === 'update' && last.ref === incoming.ref && this.open(last)) {
+        const a = highlightsOf(last.body);
+        const b = highlightsOf(incoming.body);
+        // Highlight changes add up (a second change of one highlight merges into the first); other fields: the later value wins.
+        const highlights = a && b ? mergeHighlightChanges(a, b) : (a ?? b);
+        last.body = { ...last.body, ...incoming.body, ...(highlights ? { highlights } : {}) };
+        last.label = incoming.label;
         return { state, value: undefined };
       }
-      state.entries.push({ ...write, seq: state.nextSeq++, queuedAt: this.now(), attempts: 0 } as QueuedWrite);
+      state.entries.push({ ...incoming, seq: state.nextSeq++, queuedAt: this.now(), attempts: opts.tried ? 1 : 0 } as QueuedWrite);
       return { state, value: undefined };
     });
   }
@@ -121,15 +221,79 @@ export class WriteQueue {
     return this.draining;
   }
 
+  /**
+   * The body to send for a queued update: local highlight keys replaced by the server's ids and the
+   * `_local` marks left out. The same every time it is sent (the ids of earlier writes are known by
+   * then), so a repeat matches its Idempotency-Key. Null: nothing is left to send.
+   */
+  private async outgoing(body: BookmarkUpdate): Promise<BookmarkUpdate | null> {
+    const list = highlightsOf(body);
+    if (!list) return body;
+    const ids = await highlightIdsItem.getValue();
+    const highlights: HighlightChange[] = [];
+    for (const { _local: _mark, ...change } of list) {
+      if (isLocalKey(change._id)) {
+        const id = ids[change._id]?.id;
+        // Its add never reached the server (refused): there is nothing to change.
+        if (!id) continue;
+        change._id = id;
+      }
+      highlights.push(change);
+    }
+    const out: BookmarkUpdate = { ...body, highlights };
+    if (!highlights.length) delete out.highlights;
+    return isEmptyUpdate(out) ? null : out;
+  }
+
+  /** Records the server ids of the highlights a delivered update added (matched by text and place, newest first). */
+  private async recordHighlightIds(body: BookmarkUpdate, bookmark: Bookmark): Promise<void> {
+    const list = highlightsOf(body) ?? [];
+    const adds = list.filter((c): c is QueuedHighlightChange & { _local: string } => !c._id && !!c._local);
+    if (!adds.length) return;
+    const ids = { ...(await highlightIdsItem.getValue()) };
+    const mine = new Set(adds.map((a) => a._local));
+    const claimed = new Set(Object.entries(ids).filter(([k]) => !mine.has(k)).map(([, v]) => v.id));
+    for (const c of list) if (c._id && !isLocalKey(c._id)) claimed.add(c._id);
+    const now = this.now();
+    for (let i = adds.length - 1; i >= 0; i--) {
+      const a = adds[i];
+      for (let j = bookmark.highlights.length - 1; j >= 0; j--) {
+        const h = bookmark.highlights[j];
+        if (claimed.has(h._id)) continue;
+        if (h.text === a.text && h.position === a.position && h.prefix === a.prefix && h.suffix === a.suffix) {
+          ids[a._local] = { id: h._id, at: now };
+          claimed.add(h._id);
+          break;
+        }
+      }
+    }
+    const keys = Object.keys(ids);
+    if (keys.length > MAX_HIGHLIGHT_IDS) {
+      keys.sort((x, y) => ids[x].at - ids[y].at);
+      for (const k of keys.slice(0, keys.length - MAX_HIGHLIGHT_IDS)) delete ids[k];
+    }
+    await highlightIdsItem.setValue(ids);
+  }
+
+  /** The first waiting write, marked as being sent (nothing is folded into it from now on). */
+  private next(): Promise<{ write: QueuedWrite; pending: number } | undefined> {
+    return this.mutate((state) => {
+      const write = state.entries[0];
+      this.inFlight = write?.seq ?? null;
+      return write ? { state: null, value: { write, pending: state.entries.length } } : null;
+    });
+  }
+
   private async doDrain(): Promise<DrainResult> {
     const result: DrainResult = { sent: 0, failed: 0, remaining: 0 };
     for (;;) {
-      const state = await this.state();
-      const write = state.entries[0];
-      if (!write) return result;
-      // From here on, later edits are not folded into this write: it may reach the server as read.
-      this.inFlight = write.seq;
-      result.remaining = state.entries.length;
+      const next = await this.next();
+      if (!next) {
+        result.remaining = 0;
+        return result;
+      }
+      const { write } = next;
+      result.remaining = next.pending;
       const account = await this.deps.account();
       if (!account) {
         this.inFlight = null;
@@ -143,21 +307,37 @@ export class WriteQueue {
       }
       let serverId: number | null = null;
       if (write.op !== 'create') {
-        const ref = write.ref.startsWith('l:') ? state.resolved[write.ref] : Number(write.ref.slice(2));
-        if (!ref) {
+        const id = bookmarkIdOf(write.ref, await this.state());
+        if (!id) {
           await this.fail(write, 'The bookmark it changes could not be saved, so the change was dropped.');
           result.failed++;
           continue;
         }
-        serverId = ref;
+        serverId = id;
       }
+      const body = write.op === 'update' ? await this.outgoing(write.body) : null;
+      if (write.op === 'update' && !body) {
+        await this.fail(write, 'The highlight it changes could not be saved, so the change was dropped.');
+        result.failed++;
+        continue;
+      }
+      // Counted before sending: from here on the server may have it under this key, so a stopped
+      // service worker's successor does not fold later edits into it either.
+      await this.mutate((s) => {
+        const e = s.entries.find((x) => x.seq === write.seq);
+        if (!e) return null;
+        e.attempts++;
+        return { state: s, value: undefined };
+      });
       try {
         const opts = { idempotencyKey: write.key, retries: 1 };
         let bookmark: Bookmark | null;
         if (write.op === 'create') bookmark = await this.deps.api.createBookmark(write.body, opts);
-        else if (write.op === 'update') bookmark = await this.deps.api.updateBookmark(serverId!, write.body, opts);
+        else if (write.op === 'update') bookmark = await this.deps.api.updateBookmark(serverId!, body!, opts);
         else bookmark = await this.deps.api.removeBookmark(serverId!, opts);
         const id = bookmark?._id ?? serverId!;
+        // Before the write leaves the queue: a restart in between repeats it and gets the same answer.
+        if (write.op === 'update' && bookmark) await this.recordHighlightIds(write.body, bookmark);
         await this.mutate((s) => {
           s.entries = s.entries.filter((e) => e.seq !== write.seq);
           if (write.op === 'create') s.resolved[write.ref] = id;
@@ -167,14 +347,21 @@ export class WriteQueue {
         this.deps.onDelivered?.(write, bookmark, id);
       } catch (err) {
         if (err instanceof ApiClientError && (err.temporary || err.kind === 'unauthorized')) {
-          await this.mutate((s) => {
-            const e = s.entries.find((x) => x.seq === write.seq);
-            if (e) e.attempts++;
-            return { state: s, value: undefined };
-          });
           result.stoppedBy = err.kind === 'unauthorized' ? 'signed-out' : 'network';
           result.remaining = (await this.state()).entries.length;
           return result;
+        }
+        // The key was used for another body: an earlier form of this write (before later edits were
+        // folded in by a worker that did not know it had been sent) reached the server. What is
+        // queued now is the whole intended change, so it is sent once more under a new key.
+        if (err instanceof ApiClientError && err.status === 422 && !write.key.endsWith(REKEY_SUFFIX)) {
+          await this.mutate((s) => {
+            const e = s.entries.find((x) => x.seq === write.seq);
+            if (!e) return null;
+            e.key = `${e.key}${REKEY_SUFFIX}`;
+            return { state: s, value: undefined };
+          });
+          continue;
         }
         await this.fail(write, (err as Error).message || 'The server refused it.');
         result.failed++;
@@ -191,5 +378,6 @@ export class WriteQueue {
       s.failures = [...s.failures, failure].slice(-MAX_FAILURES);
       return { state: s, value: undefined };
     });
+    this.inFlight = null;
   }
 }

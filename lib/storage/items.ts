@@ -44,6 +44,19 @@ export const savedIndexRecord = idbRecord<SavedIndexSnapshot>('savedIndex');
 // --- highlighting ---
 /** The local copy of pages' highlights (with notes), by normalised link: extension storage, which web pages cannot read. */
 export const highlightsCacheItem = storage.defineItem<Record<string, HighlightsCacheEntry>>('local:highlightsCache', { fallback: {} });
+/** A highlight made offline: the server's id of it once its queued write was delivered. */
+export interface HighlightIdEntry {
+  id: string;
+  /** When it was delivered (epoch ms); the oldest are forgotten first. */
+  at: number;
+}
+/**
+ * Local highlight key (`l:<uuid>`) -> server id, for highlights made offline. Written by the offline
+ * queue when it delivers their write (before the write leaves the queue), read when a later queued
+ * change names the local key and when pages are shown, so the key a page painted keeps working
+ * after delivery and after the service worker restarts.
+ */
+export const highlightIdsItem = memoItem(storage.defineItem<Record<string, HighlightIdEntry>>('local:highlightIds', { fallback: {} }));
 /** How often each colour was used, and the last one (the keyboard command's colour). */
 export const highlightColorsItem = memoItem(
   storage.defineItem<{ counts: Partial<Record<HighlightColor, number>>; last: HighlightColor }>('local:highlightColors', {
