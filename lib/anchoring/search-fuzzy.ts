@@ -1,13 +1,13 @@
 /**
  * Bounded approximate search for a quote that no longer occurs verbatim.
  *
- * approx-string-match is only run over small regions of the page:
+ * Approximate matching (approximate-match.ts) is only run over small regions of the page:
  *  1. regions where the stored context still puts the quote (typical: a typo inside the quote);
  *  2. regions where pieces of the quote still occur verbatim (a match with e errors leaves at least
  *     P - e of P disjoint pieces intact).
  * A page is never scanned whole per quote, so long pages stay fast.
  */
-import search from 'approx-string-match';
+import { ApproxPattern } from './approximate-match.js';
 import type { Candidate, Query } from './decide.js';
 import type { TextSearch } from './search-text.js';
 
@@ -26,13 +26,25 @@ export function maxErrorsFor(quoteLength: number, rate: number): number {
   return Math.min(MAX_ERRORS_CAP, Math.max(1, Math.floor(quoteLength * rate)));
 }
 
-function searchRegion(text: string, quote: string, k: number, from: number, to: number, out: Candidate[]): void {
+/** The quote prepared for approximate search, once per query (all its regions and stages share it). */
+const prepared = new WeakMap<Query, ApproxPattern>();
+
+function patternOf(q: Query): ApproxPattern {
+  let p = prepared.get(q);
+  if (!p) {
+    p = new ApproxPattern(q.quote);
+    prepared.set(q, p);
+  }
+  return p;
+}
+
+function searchRegion(text: string, pattern: ApproxPattern, k: number, from: number, to: number, out: Candidate[]): void {
   from = Math.max(0, from);
   to = Math.min(text.length, to);
-  if (to - from < quote.length - k) return;
-  for (const m of search(text.slice(from, to), quote, k)) {
-    let start = from + m.start;
-    let end = from + m.end;
+  if (to - from < pattern.length - k) return;
+  for (const m of pattern.search(text, from, to, k)) {
+    let start = m.start;
+    let end = m.end;
     while (start < end && text.charCodeAt(start) === 0x20) start++;
     while (end > start && text.charCodeAt(end - 1) === 0x20) end--;
     if (end > start) out.push({ start, end, errors: m.errors });
@@ -80,7 +92,8 @@ export function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: rea
   const slack = k + 8;
   const regions = anchors.map((e): [number, number] => [e - slack, e + L + slack]);
   const out: Candidate[] = [];
-  for (const [from, to] of mergeRegions(regions)) searchRegion(text, q.quote, k, from, to, out);
+  const pattern = patternOf(q);
+  for (const [from, to] of mergeRegions(regions)) searchRegion(text, pattern, k, from, to, out);
   return dedupe(out);
 }
 
@@ -124,6 +137,7 @@ export function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate
   }
   const regions = chosen.map((c): [number, number] => [c.from - k - 4, c.to + L + k + 4]);
   const out: Candidate[] = [];
-  for (const [from, to] of mergeRegions(regions)) searchRegion(text, quote, k, from, to, out);
+  const pattern = patternOf(q);
+  for (const [from, to] of mergeRegions(regions)) searchRegion(text, pattern, k, from, to, out);
   return dedupe(out);
 }

@@ -19,65 +19,68 @@ const SCANS_BEFORE_INDEX = 8;
 /** Texts shorter than this are always scanned. */
 const INDEX_MIN_LENGTH = 20_000;
 
+/**
+ * Word starts bucketed by the hash of the Q characters from there. Each bucket is a chain through
+ * `next` in ascending text order (head: first position), with its length in `sizes`.
+ */
 interface WordIndex {
   bits: number;
-  starts: Int32Array;
+  heads: Int32Array;
+  sizes: Int32Array;
+  next: Int32Array;
   positions: Int32Array;
 }
 
 function hashAt(s: string, at: number): number {
-  let h = 0;
-  for (let i = 0; i < Q; i++) h = (Math.imul(h, 31) + s.charCodeAt(at + i)) | 0;
-  return h;
+  let h = s.charCodeAt(at);
+  h = (Math.imul(h, 31) + s.charCodeAt(at + 1)) | 0;
+  h = (Math.imul(h, 31) + s.charCodeAt(at + 2)) | 0;
+  h = (Math.imul(h, 31) + s.charCodeAt(at + 3)) | 0;
+  return (Math.imul(h, 31) + s.charCodeAt(at + 4)) | 0;
 }
 
 function bucketOf(h: number, bits: number): number {
   return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> (32 - bits);
 }
 
+/**
+ * One pass over the text, from its end to its start, so that pushing each word start on the front of
+ * its bucket's chain leaves every chain in ascending order. The pass runs once per page, usually
+ * before the JIT has optimised anything, so its loop body is kept short: a native lastIndexOf finds
+ * each word, the Q-character hash is written out, and there is no second pass (no sorting).
+ * Short words are left out: they are the most frequent and lookups never need them.
+ */
 function buildWordIndex(text: string): WordIndex {
   const n = text.length;
-  // One pass: indexOf finds each space with a native scan (several times faster than a charCodeAt
-  // loop), and the Q characters after a word start are hashed on the spot. Short words are left out
-  // (they are the most frequent and lookups never need them), which makes the pass about a third cheaper.
-  let wordStarts = new Int32Array((n >>> 3) + 16);
-  let hashes = new Int32Array(wordStarts.length);
+  // An indexed word and the space after it take at least MIN_WORD + 1 characters.
+  const capacity = Math.floor(n / (MIN_WORD + 1)) + 2;
+  let bits = 8;
+  while (bits < 20 && 1 << bits < capacity >>> 1) bits++;
+  const heads = new Int32Array(1 << bits).fill(-1);
+  const sizes = new Int32Array(1 << bits);
+  const next = new Int32Array(capacity);
+  const positions = new Int32Array(capacity);
+  const shift = 32 - bits;
   let count = 0;
-  for (let p = 0; p <= n - Q; ) {
-    const space = text.indexOf(' ', p);
-    if (space === -1 || space - p >= MIN_WORD) {
-      if (count === wordStarts.length) {
-        const ws = new Int32Array(count * 2);
-        ws.set(wordStarts);
-        wordStarts = ws;
-        const hs = new Int32Array(count * 2);
-        hs.set(hashes);
-        hashes = hs;
-      }
-      let h = 0;
-      for (let i = p; i < p + Q; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-      wordStarts[count] = p;
-      hashes[count] = h;
+  // `end`: the offset just after the current word (a space or the end of the text).
+  for (let end = n; end > 0; ) {
+    const start = text.lastIndexOf(' ', end - 1) + 1;
+    if ((end - start >= MIN_WORD || end === n) && start + Q <= n) {
+      let h = text.charCodeAt(start);
+      h = (Math.imul(h, 31) + text.charCodeAt(start + 1)) | 0;
+      h = (Math.imul(h, 31) + text.charCodeAt(start + 2)) | 0;
+      h = (Math.imul(h, 31) + text.charCodeAt(start + 3)) | 0;
+      h = (Math.imul(h, 31) + text.charCodeAt(start + 4)) | 0;
+      const b = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> shift;
+      positions[count] = start;
+      next[count] = heads[b];
+      heads[b] = count;
+      sizes[b]++;
       count++;
     }
-    if (space === -1) break;
-    p = space + 1;
+    end = start - 1;
   }
-  let bits = 8;
-  while (bits < 20 && 1 << bits < count) bits++;
-  const size = 1 << bits;
-  const starts = new Int32Array(size + 1);
-  for (let w = 0; w < count; w++) {
-    const b = bucketOf(hashes[w], bits);
-    hashes[w] = b;
-    starts[b + 1]++;
-  }
-  for (let b = 0; b < size; b++) starts[b + 1] += starts[b];
-  const fill = starts.slice(0, size);
-  const positions = new Int32Array(count);
-  // Filled in text order, so each bucket lists its positions in ascending order.
-  for (let w = 0; w < count; w++) positions[fill[hashes[w]]++] = wordStarts[w];
-  return { bits, starts, positions };
+  return { bits, heads, sizes, next, positions };
 }
 
 /** Lower-case letters from most to least common in English prose. */
@@ -166,25 +169,26 @@ export class TextSearch {
   private lookup(words: WordIndex, needle: string, limit: number): number[] | null {
     const m = needle.length;
     let bestJ = -1;
+    let bestBucket = -1;
     let bestSize = Infinity;
     for (let j = needle.indexOf(' ') + 1; j > 0 && j + Q <= m; j = needle.indexOf(' ', j) + 1) {
       // Only words the index holds: at least MIN_WORD long (a word running to the needle's end is).
       const next = needle.indexOf(' ', j);
       if (next !== -1 && next - j < MIN_WORD) continue;
       const b = bucketOf(hashAt(needle, j), words.bits);
-      const size = words.starts[b + 1] - words.starts[b];
+      const size = words.sizes[b];
       if (size < bestSize) {
         bestSize = size;
         bestJ = j;
+        bestBucket = b;
         if (size <= 1) break;
       }
     }
     if (bestJ < 0) return null;
     const text = this.text;
-    const b = bucketOf(hashAt(needle, bestJ), words.bits);
     const out: number[] = [];
-    for (let i = words.starts[b], e = words.starts[b + 1]; i < e; i++) {
-      const start = words.positions[i] - bestJ;
+    for (let w = words.heads[bestBucket]; w !== -1; w = words.next[w]) {
+      const start = words.positions[w] - bestJ;
       if (start >= 0 && text.startsWith(needle, start)) {
         out.push(start);
         if (out.length > limit) break;

@@ -1,0 +1,82 @@
+import { expect, test } from 'vitest';
+import { ApproxPattern, type ApproxMatch } from '../../lib/anchoring/approximate-match.js';
+import { seededRandom } from './helpers.js';
+
+/** Edit distances of `pattern` to text[start, e) for every e in [start, to], by plain dynamic programming. */
+function distancesFrom(text: string, start: number, to: number, pattern: string): number[] {
+  const m = pattern.length;
+  // col[i]: distance of pattern[0, i) to the text read so far.
+  let col = Array.from({ length: m + 1 }, (_, i) => i);
+  const out = [col[m]];
+  for (let e = start; e < to; e++) {
+    const next = [col[0] + 1];
+    for (let i = 1; i <= m; i++) {
+      next[i] = Math.min(col[i] + 1, next[i - 1] + 1, col[i - 1] + (pattern[i - 1] === text[e] ? 0 : 1));
+    }
+    col = next;
+    out.push(col[m]);
+  }
+  return out;
+}
+
+/** The definition, computed the slow way: best error count over all substrings of the region, every end reaching it, longest match per end. */
+function slowSearch(text: string, from: number, to: number, pattern: string, maxErrors: number): ApproxMatch[] {
+  // dist[s][e - s] = edit distance of pattern to text[s, e).
+  const dist: number[][] = [];
+  for (let s = from; s <= to; s++) dist[s] = distancesFrom(text, s, to, pattern);
+  let best = Infinity;
+  for (let s = from; s <= to; s++) for (let e = s + 1; e <= to; e++) best = Math.min(best, dist[s][e - s]);
+  if (best > maxErrors) return [];
+  const out: ApproxMatch[] = [];
+  for (let end = from + 1; end <= to; end++) {
+    let start = from;
+    while (start < end && dist[start][end - start] !== best) start++;
+    if (start < end) out.push({ start, end, errors: best });
+  }
+  return out;
+}
+
+test('approximate search agrees with the slow definition, across 32-character block boundaries and wide characters', () => {
+  const random = seededRandom(11);
+  const alphabet = ['a', 'b', 'c', ' ', 'é', '—'];
+  const pick = () => alphabet[Math.floor(random() * alphabet.length)];
+  const lengths = [1, 2, 5, 31, 32, 33, 40, 63, 64, 65];
+  for (let round = 0; round < 60; round++) {
+    const m = lengths[round % lengths.length];
+    let pattern = '';
+    for (let i = 0; i < m; i++) pattern += pick();
+    // Text: random filler around a mutated copy of the pattern.
+    let copy = '';
+    for (const ch of pattern) {
+      const r = random();
+      if (r < 0.06) continue; // deletion
+      if (r < 0.12) copy += pick(); // substitution
+      else copy += ch;
+      if (random() < 0.05) copy += pick(); // insertion
+    }
+    let before = '';
+    let after = '';
+    for (let i = 0; i < 8; i++) before += pick();
+    for (let i = 0; i < 8; i++) after += pick();
+    const text = `${before}${copy}${after}`;
+    const from = Math.floor(random() * 4);
+    const to = text.length - Math.floor(random() * 4);
+    const k = Math.max(1, Math.floor(m * 0.3));
+    const prepared = new ApproxPattern(pattern);
+    expect(prepared.search(text, from, to, k), `pattern ${JSON.stringify(pattern)} in ${JSON.stringify(text)} [${from}, ${to}) k=${k}`).toEqual(
+      slowSearch(text, from, to, pattern, k),
+    );
+  }
+});
+
+test('a prepared pattern is reused across regions and finds a quote with a typo in a long text', () => {
+  const quote = 'the lock keeper recorded the tide gauge at high water';
+  const text = `${'Nothing to see here. '.repeat(20)}In 1907 the lock keeper recordde the tide gauge at high water, as always.`;
+  const prepared = new ApproxPattern(quote);
+  expect(prepared.search(text, 0, 200, 5)).toEqual([]);
+  const at = text.indexOf('the lock keeper');
+  const found = prepared.search(text, at - 20, at + quote.length + 20, 5);
+  expect(found).toHaveLength(1);
+  expect(found[0].errors).toBe(2);
+  expect(text.slice(found[0].start, found[0].end)).toBe('the lock keeper recordde the tide gauge at high water');
+});
