@@ -1,6 +1,7 @@
 // The offline queue against the real server: writes are delivered in order and exactly once (also
 // when an answer is lost and the write is repeated), survive a restart, and refused writes are
-// reported, not retried forever.
+// reported, not retried forever. Highlight changes: folded into an unsent add, never into a write
+// that may have reached the server, local keys resolved to server ids when sent.
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
@@ -53,6 +54,9 @@ beforeEach(async () => {
 
 const base = () => ({ userId: account.userId, serverUrl: account.serverUrl });
 const all = async () => (await s.api('GET', '/bookmarks/0?perpage=50', { token: user.token })).body.items as { _id: number; link: string; note: string; important: boolean }[];
+const bookmark = async (link: string) => (await s.api('POST', '/bookmark', { token: user.token, body: { link } })).body.item._id as number;
+const highlightsOf = async (id: number) =>
+  (await s.api('GET', `/bookmark/${id}`, { token: user.token })).body.item.highlights as { _id: string; text: string; color: string; note: string }[];
 const trash = async () => (await s.api('GET', '/bookmarks/-99?perpage=50', { token: user.token })).body.items as { _id: number }[];
 
 describe('WriteQueue', () => {
@@ -142,6 +146,69 @@ describe('WriteQueue', () => {
     await q.enqueue({ op: 'create', ref: 'l:o', body: { link: 'https://q.example/other' }, key: 'k-o', label: 'Other', userId: account.userId + 1, serverUrl: s.origin });
     expect(await q.drain()).toMatchObject({ sent: 0, failed: 1 });
     expect(await all()).toEqual([]);
+  });
+
+  it('a change of a highlight whose add was never sent is folded into the add; a delete drops the add, and the write when nothing is left', async () => {
+    const q = queue();
+    network = 'down';
+    const id = await bookmark('https://q.example/fold');
+    const ref = `b:${id}` as const;
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ text: 'kept', color: 'yellow', _local: 'l:kept' } as never] }, key: 'k1', label: 'H', ...base() });
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ _id: 'l:kept', color: 'teal' } as never] }, key: 'k2', label: 'H', ...base() });
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ _id: 'l:kept', note: 'why' } as never] }, key: 'k3', label: 'H', ...base() });
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ text: 'dropped', _local: 'l:gone' } as never] }, key: 'k4', label: 'H', ...base() });
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ _id: 'l:gone', text: '' } as never] }, key: 'k5', label: 'H', ...base() });
+    const entries = (await q.state()).entries;
+    expect(entries).toHaveLength(1);
+    expect(entries[0].op === 'update' && entries[0].body.highlights).toEqual([{ text: 'kept', color: 'teal', note: 'why', _local: 'l:kept' }]);
+
+    // An add created and deleted on its own write: the write goes away.
+    const q2 = queue();
+    await q2.clear();
+    await q2.enqueue({ op: 'update', ref, body: { highlights: [{ text: 'only', _local: 'l:only' } as never] }, key: 'k6', label: 'H', ...base() });
+    await q2.enqueue({ op: 'update', ref, body: { highlights: [{ _id: 'l:only', text: '' } as never] }, key: 'k7', label: 'H', ...base() });
+    expect((await q2.view()).entries).toEqual([]);
+    network = 'up';
+    expect(await q2.drain()).toMatchObject({ sent: 0, failed: 0 });
+    expect(await highlightsOf(id)).toEqual([]);
+  });
+
+  it('a write already tried is sent as it was; later changes wait on their own and name the highlight by the server id it got', async () => {
+    const q = queue();
+    const id = await bookmark('https://q.example/tried');
+    const ref = `b:${id}` as const;
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ text: 'sent once', color: 'yellow', _local: 'l:s' } as never] }, key: 'k-tried', label: 'H', ...base() }, { tried: true });
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ _id: 'l:s', color: 'red' } as never] }, key: 'k-after', label: 'H', ...base() });
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ _id: 'l:s', note: 'n' } as never] }, key: 'k-after2', label: 'H', ...base() });
+    const entries = (await q.state()).entries;
+    expect(entries.map((e) => [e.key, e.attempts])).toEqual([['k-tried', 1], ['k-after', 0]]);
+    expect(entries[0].op === 'update' && entries[0].body.highlights).toEqual([{ text: 'sent once', color: 'yellow', _local: 'l:s' }]);
+    expect(await q.drain()).toMatchObject({ sent: 2, failed: 0 });
+    const [h] = await highlightsOf(id);
+    expect(h).toMatchObject({ text: 'sent once', color: 'red', note: 'n' });
+    expect(await q.highlightIds()).toMatchObject({ 'l:s': { id: h._id } });
+  });
+
+  it('a change of a highlight whose add the server refused is dropped and reported, not sent', async () => {
+    const q = queue();
+    const id = await bookmark('https://q.example/refused');
+    const ref = `b:${id}` as const;
+    // Blank text: the server refuses the add.
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ text: '   ', _local: 'l:bad' } as never] }, key: 'k-bad', label: 'Bad', ...base() }, { tried: true });
+    await q.enqueue({ op: 'update', ref, body: { highlights: [{ _id: 'l:bad', color: 'red' } as never] }, key: 'k-bad-2', label: 'Bad', ...base() });
+    expect(await q.drain()).toMatchObject({ sent: 0, failed: 2 });
+    expect((await q.view()).failures.map((f) => f.message)).toEqual([expect.stringMatching(/text/), expect.stringMatching(/could not be saved/)]);
+  });
+
+  it('when an earlier form of a write reached the server under its key, the whole write is sent again under a new key', async () => {
+    const q = queue();
+    const id = await bookmark('https://q.example/rekey');
+    // An online try (not marked as tried) reached the server, then a later edit was folded into its queued copy.
+    await api().updateBookmark(id, { note: 'first' }, { idempotencyKey: 'k-early', retries: 0 });
+    await q.enqueue({ op: 'update', ref: `b:${id}`, body: { note: 'first' }, key: 'k-early', label: 'R', ...base() });
+    await q.enqueue({ op: 'update', ref: `b:${id}`, body: { important: true }, key: 'k-later', label: 'R', ...base() });
+    expect(await q.drain()).toMatchObject({ sent: 1, failed: 0 });
+    expect((await all())[0]).toMatchObject({ note: 'first', important: true });
   });
 
   it('waits while signed out', async () => {
