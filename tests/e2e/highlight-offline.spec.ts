@@ -1,0 +1,193 @@
+// Editing highlights while the server is down, in Chromium with the built extension against the real
+// server: a highlight made offline is recoloured, given a note and a second one is made and deleted,
+// all before anything was delivered; the page shows the current state after the service worker
+// stopped and the page was reloaded (still offline); once the server is back it holds exactly the
+// final state (one highlight, the new colour and the note, nothing duplicated, nothing refused).
+import { expect, test, type Page } from '@playwright/test';
+import { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { TestSite } from './helpers/test-pages.js';
+import { TidemarkServer } from './helpers/tidemark-server.js';
+import { ARTICLE } from './fixtures/highlight/article.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+let tab: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  const dir = await ensureExtensionBuilt();
+  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  token = (await server.createUser('offline-highlights@example.test', 'correct horse battery', 'Olive Offline')).token;
+  browser = await ExtensionBrowser.launch(dir);
+  await browser.signInWithTestToken(server.origin, token);
+  await expect
+    .poll(() => browser.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).length))
+    .toBe(1);
+  tab = await browser.context.newPage();
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await server?.close();
+});
+
+async function bookmarksOf(link: string): Promise<{ _id: number; highlights: { _id: string; text: string; color: string; note: string }[] }[]> {
+  const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { _id: number; link: string }[];
+  const mine = items.filter((i) => i.link === link);
+  return Promise.all(mine.map(async (i) => (await server.api('GET', `/bookmark/${i._id}`, token)).body.item));
+}
+
+/** Colour -> highlighted texts painted on the page now. */
+function painted(page: Page): Promise<Record<string, string[]>> {
+  return page.evaluate(() => {
+    const out: Record<string, string[]> = {};
+    const registry = (CSS as unknown as { highlights: Map<string, Set<AbstractRange>> }).highlights;
+    for (const [name, ranges] of registry) {
+      if (!name.startsWith('tidemark-') || name === 'tidemark-flash' || name === 'tidemark-note') continue;
+      const texts: string[] = [];
+      for (const r of ranges) {
+        const live = document.createRange();
+        live.setStart(r.startContainer, r.startOffset);
+        live.setEnd(r.endContainer, r.endOffset);
+        texts.push(live.toString().replace(/\s+/g, ' '));
+      }
+      if (texts.length) out[name.slice('tidemark-'.length)] = texts.sort();
+    }
+    return out;
+  });
+}
+
+/** How many highlights the page marks as having a note (never the note itself). */
+const noteMarks = (page: Page) => page.evaluate(() => (CSS as any).highlights.get('tidemark-note')?.size ?? 0);
+
+/** Viewport points of the first and last character of `phrase` on the page. */
+async function ends(page: Page, phrase: string): Promise<{ first: { x: number; y: number }; last: { x: number; y: number } }> {
+  return page.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = (node.nodeValue ?? '').indexOf(text);
+      if (at < 0) continue;
+      const box = (from: number) => {
+        const r = document.createRange();
+        r.setStart(node!, from);
+        r.setEnd(node!, from + 1);
+        return r.getBoundingClientRect();
+      };
+      const a = box(at);
+      const b = box(at + text.length - 1);
+      return { first: { x: a.left + 1, y: a.top + a.height / 2 }, last: { x: b.right - 1, y: b.top + b.height / 2 } };
+    }
+    throw new Error(`"${text}" is not on the page`);
+  }, phrase);
+}
+
+/** A reader selects `phrase` by dragging the mouse over it. */
+async function select(page: Page, phrase: string): Promise<void> {
+  const { first, last } = await ends(page, phrase);
+  await page.mouse.move(first.x, first.y);
+  await page.mouse.down();
+  await page.mouse.move(last.x, last.y, { steps: 6 });
+  await page.mouse.up();
+  expect(await page.evaluate(() => getSelection()!.toString())).toBe(phrase);
+}
+
+/** A click inside an existing highlight (the toolbar then offers its actions). */
+async function clickInside(page: Page, phrase: string): Promise<void> {
+  await page.evaluate(() => getSelection()!.removeAllRanges());
+  const { first, last } = await ends(page, phrase);
+  // A few characters in, on the first line of it.
+  await page.mouse.click(first.y === last.y ? (first.x + last.x) / 2 : first.x + 20, first.y);
+}
+
+const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
+
+async function pickColour(page: Page, name: string): Promise<void> {
+  const bar = toolbar(page);
+  await expect(bar).toBeVisible();
+  await bar.getByRole('button', { name: 'More colours' }).click();
+  await bar.getByRole('button', { name }).click();
+}
+
+/** The offline queue as stored by the extension. */
+const storedQueue = () =>
+  browser.inWorker(async () => (await (globalThis as any).chrome.storage.local.get('queue')).queue as { entries: unknown[]; failures: { message: string }[] });
+
+test('highlights edited while offline (recolour, note, a second one made and deleted), across a worker restart and a reload, reach the server as exactly the final state', async () => {
+  const quote = ARTICLE.quotes.harbour;
+  const other = ARTICLE.quotes.spring;
+  const url = site.add('/offline-edits', { title: 'Tides, edited offline', body: ARTICLE.body });
+  await tab.goto(url);
+  // The page was saved earlier (the popup saves it on open).
+  const saving = await browser.openPopup(tab);
+  await expect.poll(async () => (await bookmarksOf(url)).length).toBe(1);
+  await saving.close();
+
+  await server.stop();
+
+  // 1. A highlight, made offline.
+  await select(tab, quote);
+  await pickColour(tab, 'Green');
+  await expect.poll(() => painted(tab)).toEqual({ green: [quote] });
+
+  // 2. Recoloured before it was delivered.
+  await clickInside(tab, quote);
+  await expect(toolbar(tab).getByRole('button', { name: 'Delete' })).toBeVisible();
+  await pickColour(tab, 'Purple');
+  await expect.poll(() => painted(tab)).toEqual({ purple: [quote] });
+
+  // 3. A note, in the popup (notes are never shown in the page).
+  const popup = await browser.openPopup(tab);
+  const item = popup.getByRole('region', { name: 'Highlights' }).locator('li').filter({ hasText: quote });
+  await item.getByLabel('Note').fill('ask the harbour master at low tide');
+  await expect.poll(() => noteMarks(tab)).toBe(1);
+  await popup.close();
+  expect(await tab.evaluate(() => document.documentElement.outerHTML)).not.toContain('harbour master at low tide');
+
+  // 4. A second highlight, then deleted with the toolbar.
+  await select(tab, other);
+  await pickColour(tab, 'Orange');
+  await expect.poll(() => painted(tab)).toEqual({ purple: [quote], orange: [other] });
+  await clickInside(tab, other);
+  await toolbar(tab).getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(() => painted(tab)).toEqual({ purple: [quote] });
+
+  // Nothing has reached the server yet.
+  expect((await storedQueue()).entries.length).toBeGreaterThan(0);
+
+  // 5. The browser stops the idle service worker; the reader reloads the page, still offline: the
+  //    current state is painted from the local copy.
+  await browser.stopWorker();
+  await tab.reload();
+  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ purple: [quote] });
+  await expect.poll(() => noteMarks(tab)).toBe(1);
+
+  // 6. The server is back: the queue (drained by its alarm's handler) delivers the final state.
+  await server.start();
+  await expect
+    .poll(
+      async () => {
+        await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+        return (await storedQueue()).entries.length;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(0);
+  const [bookmark, ...duplicates] = await bookmarksOf(url);
+  expect(duplicates).toEqual([]);
+  expect(bookmark.highlights.map(({ text, color, note }) => ({ text, color, note }))).toEqual([
+    { text: quote, color: 'purple', note: 'ask the harbour master at low tide' },
+  ]);
+  expect((await storedQueue()).failures).toEqual([]);
+
+  // 7. Back online, the highlight painted with its offline key can still be changed from the page.
+  await clickInside(tab, quote);
+  await pickColour(tab, 'Blue');
+  await expect.poll(async () => (await bookmarksOf(url))[0].highlights.map((h) => h.color)).toEqual(['blue']);
+  await expect.poll(() => painted(tab)).toEqual({ blue: [quote] });
+  expect((await bookmarksOf(url))[0].highlights).toHaveLength(1);
+});
