@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { trackChanges } from './change-tracker.js';
 import { migrate } from './migrate.js';
 
 export type Db = Database.Database;
@@ -29,10 +30,12 @@ export function openDatabase(dataDir: string): Db {
  * Repositories call `db.prepare(sql)` where they need it; compiling the same SQL on every request
  * costs more than running it. This keeps the most recently used statements (by SQL text) and hands
  * them out again. A caller that switches a statement's mode (`.raw()`, `.pluck()`) must use SQL no
- * other caller uses.
+ * other caller uses. Statements that write are wrapped so read caches learn of every write.
  */
 function cacheStatements(db: Database.Database, max = 1000): void {
-  const prepare = db.prepare.bind(db);
+  const { wrapStatement } = trackChanges(db);
+  const compile = db.prepare.bind(db);
+  const prepare = (sql: string) => wrapStatement(compile(sql) as Database.Statement);
   const cache = new Map<string, Database.Statement>();
   db.prepare = ((sql: string) => {
     let stmt = cache.get(sql);

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.js';
+import { ReadCache } from '../db/read-cache.js';
 
 export interface CollectionOwnerRow {
   id: number;
@@ -9,7 +10,12 @@ export interface CollectionOwnerRow {
 
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */
 export class AccessRepository {
-  constructor(private db: Db) {}
+  /** Where a bookmark is: asked on every bookmark read and write. Dropped on any write. */
+  private readonly locations: ReadCache<number, { user_id: number; collection_id: number } | undefined>;
+
+  constructor(private db: Db) {
+    this.locations = new ReadCache(db, 50_000);
+  }
 
   async collection(id: number): Promise<CollectionOwnerRow | undefined> {
     return this.db.prepare('SELECT id, user_id, parent_id, public FROM collections WHERE id = ?').get(id) as
@@ -33,9 +39,10 @@ export class AccessRepository {
   }
 
   async bookmarkLocation(id: number): Promise<{ user_id: number; collection_id: number } | undefined> {
-    return this.db.prepare('SELECT user_id, collection_id FROM bookmarks WHERE id = ?').get(id) as
-      | { user_id: number; collection_id: number }
-      | undefined;
+    return this.locations.get(
+      id,
+      () => this.db.prepare('SELECT user_id, collection_id FROM bookmarks WHERE id = ?').get(id) as { user_id: number; collection_id: number } | undefined,
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import { badRequest } from '../errors.js';
 import { objectId } from '../services/secrets.js';
 import { loadBookmarks, type BookmarkRow, type HighlightRow } from './bookmark-rows.js';
 import type { FullTextIndex } from './fts.js';
+import { ReadCache } from '../db/read-cache.js';
 import { enqueuePageParse } from './jobs.js';
 
 /** A highlight to add: text is already checked to be non-blank. */
@@ -112,8 +113,11 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
  */
 export class BookmarksRepository {
   private readonly stmt;
+  /** Single bookmarks as `get` answers them (GET /bookmark/{id} is the hottest read). Dropped on any write. */
+  private readonly byId: ReadCache<number, Bookmark | undefined>;
 
   constructor(protected db: Db, protected clock: Clock, protected fts: FullTextIndex) {
+    this.byId = new ReadCache(db, 5_000);
     this.stmt = {
       row: db.prepare('SELECT * FROM bookmarks WHERE id = ?'),
       insert: db.prepare(
@@ -161,7 +165,7 @@ export class BookmarksRepository {
 
   /** The bookmark with its highlights, or undefined. */
   async get(id: number): Promise<Bookmark | undefined> {
-    return loadBookmarks(this.db, [id])[0];
+    return this.byId.get(id, () => loadBookmarks(this.db, [id])[0]);
   }
 
   async getMany(ids: number[]): Promise<Bookmark[]> {

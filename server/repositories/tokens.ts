@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
+import { ReadCache } from '../db/read-cache.js';
 import { hashSecret, newSecret } from '../services/secrets.js';
 
 export type TokenKind = 'test' | 'access';
@@ -17,7 +18,12 @@ export interface TokenRow {
 
 /** Bearer tokens for the API. Only hashes are stored; the secret is returned once, at creation. */
 export class TokensRepository {
-  constructor(private db: Db, private clock: Clock) {}
+  /** Every API call looks its token up: rows by token hash, dropped on any write. */
+  private readonly byHash: ReadCache<string, TokenRow | undefined>;
+
+  constructor(private db: Db, private clock: Clock) {
+    this.byHash = new ReadCache(db, 10_000);
+  }
 
   async create(input: { userId: number; kind: TokenKind; clientId?: string | null; expiresAt?: number | null }): Promise<{ token: string; row: TokenRow }> {
     const token = newSecret();
@@ -30,7 +36,8 @@ export class TokensRepository {
 
   /** The live token row for a secret, or undefined when unknown, revoked or expired. */
   async findValid(token: string): Promise<TokenRow | undefined> {
-    const row = this.db.prepare('SELECT * FROM tokens WHERE token_hash = ?').get(hashSecret(token)) as TokenRow | undefined;
+    const hash = hashSecret(token);
+    const row = this.byHash.get(hash, () => this.db.prepare('SELECT * FROM tokens WHERE token_hash = ?').get(hash) as TokenRow | undefined);
     if (!row || row.revoked_at !== null) return undefined;
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) return undefined;
     return row;
