@@ -191,3 +191,41 @@ test('highlights edited while offline (recolour, note, a second one made and del
   await expect.poll(() => painted(tab)).toEqual({ blue: [quote] });
   expect((await bookmarksOf(url))[0].highlights).toHaveLength(1);
 });
+
+test('on a page never saved, a highlight made offline saves the page too; edits before delivery arrive as one bookmark with the final highlight', async () => {
+  const quote = ARTICLE.quotes.mark;
+  const url = site.add('/offline-unsaved', { title: 'Tides, never saved', body: ARTICLE.body });
+  await tab.goto(url);
+  await server.stop();
+
+  await select(tab, quote);
+  await pickColour(tab, 'Yellow');
+  await expect.poll(() => painted(tab)).toEqual({ yellow: [quote] });
+  await clickInside(tab, quote);
+  await pickColour(tab, 'Red');
+  await expect.poll(() => painted(tab)).toEqual({ red: [quote] });
+  await select(tab, ARTICLE.quotes.closing);
+  await pickColour(tab, 'Teal');
+  await expect.poll(() => painted(tab)).toEqual({ red: [quote], teal: [ARTICLE.quotes.closing] });
+  await clickInside(tab, ARTICLE.quotes.closing);
+  await toolbar(tab).getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(() => painted(tab)).toEqual({ red: [quote] });
+
+  await tab.reload();
+  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ red: [quote] });
+
+  await server.start();
+  await expect
+    .poll(
+      async () => {
+        await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+        return (await storedQueue()).entries.length;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(0);
+  const saved = await bookmarksOf(url);
+  expect(saved).toHaveLength(1);
+  expect(saved[0].highlights.map(({ text, color }) => ({ text, color }))).toEqual([{ text: quote, color: 'red' }]);
+  expect((await storedQueue()).failures).toEqual([]);
+});
