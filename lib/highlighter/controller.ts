@@ -11,6 +11,7 @@ import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from
 import { createPainter, type Painter } from '../painting/index.js';
 import { Toolbar, type Marker } from '../../components/highlighter/toolbar.js';
 import { highlightableSelection } from './editable.js';
+import { SELECTION_PENDING_GLOBAL } from './loader.js';
 
 const REANCHOR_DELAY_MS = 400;
 
@@ -51,8 +52,11 @@ export class Highlighter {
     this.painter = await createPainter(document);
     this.listen();
     await this.refresh().catch(() => {});
-    // The selection that made the loader ask for us.
-    if (highlightableSelection()) this.onSelectionEnd();
+    // The reader's selection that made the loader ask for us (not one made by find in page or a script).
+    const g = globalThis as unknown as Record<string, unknown>;
+    const pending = g[SELECTION_PENDING_GLOBAL] === true;
+    delete g[SELECTION_PENDING_GLOBAL];
+    if (pending && highlightableSelection()) this.onSelectionEnd();
   }
 
   // --- page state ---

@@ -6,6 +6,12 @@ import { highlightableSelection } from './editable.js';
 
 /** Set in the content scripts' isolated world by the full highlighter once it runs. */
 export const HIGHLIGHTER_GLOBAL = '__tidemarkHighlighter';
+/**
+ * Set by the loader when the reader ended a selection (mouse up, Shift+key up) before the highlighter
+ * was there: the highlighter then offers its toolbar for that selection. A selection made any other
+ * way (find in page, a page script) gets no toolbar when the highlighter arrives for another reason.
+ */
+export const SELECTION_PENDING_GLOBAL = '__tidemarkSelectionPending';
 const LOADER_GLOBAL = '__tidemarkLoader';
 
 type Global = Record<string, unknown>;
@@ -24,14 +30,18 @@ export function startLoader(): void {
       },
       () => {
         requested = false;
+        delete g[SELECTION_PENDING_GLOBAL];
       },
     );
   };
   const onSelectionEnd = (e: Event) => {
     if (g[HIGHLIGHTER_GLOBAL]) return; // the highlighter handles it
     if (e instanceof KeyboardEvent && !e.shiftKey) return;
+    if (!e.isTrusted) return;
     setTimeout(() => {
-      if (highlightableSelection()) load(false);
+      if (!highlightableSelection()) return;
+      g[SELECTION_PENDING_GLOBAL] = true;
+      load(false);
     }, 0);
   };
   document.addEventListener('mouseup', onSelectionEnd, true);

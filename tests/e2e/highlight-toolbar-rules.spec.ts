@@ -1,0 +1,182 @@
+// When the selection toolbar must stay away, and the Copy action over a highlight, in Chromium with
+// the built extension against the real server: no toolbar for selections in inputs, textareas and
+// contenteditable (by mouse or keyboard, before and after the highlighter is loaded), none for what
+// find-in-page selects, while a reader's own selection in the text gets it; Copy puts the highlight's
+// text on the clipboard.
+//
+// The browser's find bar itself cannot be driven from a test (Ctrl+F sent over CDP goes to the page,
+// and headless Chromium draws no find bar). What it does to the page is reproduced instead: it selects
+// the match without any pointer or key event reaching the page; Chromium's scriptable find,
+// window.find(), does exactly that.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { clickPhrase, dragSelect, highlightToolbar, painted, saveWithHighlights } from './helpers/highlighting.js';
+import { TestSite } from './helpers/test-pages.js';
+import { TidemarkServer } from './helpers/tidemark-server.js';
+import { clickToolbarButton, launchWithToolbarButton } from './helpers/toolbar-button.js';
+
+const Q = {
+  text: 'the ferry leaves the island at half past seven',
+  found: 'gulls follow the boat',
+  saved: 'the harbour lights come on one by one',
+  editable: 'a draft edited in place on the page',
+};
+
+const BODY = `<style>body { font: 20px/1.6 sans-serif; margin: 24px; } input, textarea { font: inherit; width: 600px; }</style>
+<p>Every morning ${Q.text}, and ${Q.found} out of the bay.</p>
+<p><label>Address <input value="an address typed into the form field"></label></p>
+<p><label>Comment <textarea rows="2">a comment being written in the text area</textarea></label></p>
+<div contenteditable="true"><p>Editable: ${Q.editable}, with its own caret.</p></div>
+<div contenteditable="plaintext-only">Plain editable: only words typed by the reader go here.</div>
+<p>Later ${Q.saved}, along the quay.</p>`;
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+let tab: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+const SETTLE_MS = 500;
+
+/** Waits long enough for a toolbar to have appeared (the loader and highlighter answer in well under that). */
+async function expectNoToolbar(page: Page) {
+  await page.waitForTimeout(SETTLE_MS);
+  await expect(highlightToolbar(page)).toBeHidden();
+}
+
+/** Selects text inside `field` with the mouse (a triple click), then with the keyboard (Shift+End). */
+async function selectInside(page: Page, field: Locator, how: 'mouse' | 'keyboard') {
+  if (how === 'mouse') {
+    await field.click({ clickCount: 3 });
+  } else {
+    await field.click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+  }
+  // Something really is selected there.
+  const selected = await field.evaluate((el) => {
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0);
+    return getSelection()!.toString();
+  });
+  expect(selected.trim().length).toBeGreaterThan(5);
+}
+
+async function editablesGetNoToolbar(page: Page) {
+  const fields = [
+    page.getByLabel('Address'),
+    page.getByLabel('Comment'),
+    page.locator('[contenteditable="true"] p'),
+    page.locator('[contenteditable="plaintext-only"]'),
+  ];
+  for (const field of fields) {
+    for (const how of ['mouse', 'keyboard'] as const) {
+      await selectInside(page, field, how);
+      await expectNoToolbar(page);
+    }
+  }
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+test.beforeAll(async () => {
+  const dir = await ensureExtensionBuilt();
+  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  token = (await server.createUser('rules@example.test', 'correct horse battery', 'Rue Rules')).token;
+  // A saved page on a host the extension may not read by itself (127.0.0.1, not localhost): the
+  // highlighter only arrives there with the toolbar click (activeTab).
+  const port = new URL(site.origin).port;
+  site.add('/quay', { title: 'The quay', body: BODY });
+  await saveWithHighlights(server, token, `http://127.0.0.1:${port}/quay`, [{ text: Q.saved, color: 'teal' }]);
+  browser = await launchWithToolbarButton(dir);
+  await browser.signInWithTestToken(server.origin, token);
+  tab = await browser.context.newPage();
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await server?.close();
+});
+
+test('no toolbar for selections in inputs, textareas or contenteditable, by mouse or keyboard; a selection in the text gets it', async () => {
+  await tab.goto(site.add('/ferry', { title: 'The ferry', body: BODY }));
+  // Before anything loaded the highlighter (the page is not saved: only the small loader runs).
+  await editablesGetNoToolbar(tab);
+
+  // The control: the reader's own selection in the text gets the toolbar, and keeps its selection.
+  await dragSelect(tab, Q.text);
+  await expect(highlightToolbar(tab)).toBeVisible();
+  expect(await tab.evaluate(() => getSelection()!.toString())).toBe(Q.text);
+  await tab.keyboard.press('Escape');
+  await tab.mouse.click(5, 5);
+  await expect(highlightToolbar(tab)).toBeHidden();
+
+  // And now that the highlighter is loaded in the page.
+  await editablesGetNoToolbar(tab);
+  await dragSelect(tab, Q.text);
+  await expect(highlightToolbar(tab)).toBeVisible();
+  await tab.mouse.click(5, 5);
+  await expect(highlightToolbar(tab)).toBeHidden();
+});
+
+test('what find-in-page selects gets no toolbar; extending it with Shift+Arrow (the reader selecting) does', async () => {
+  // The highlighter is loaded in this page (previous test).
+  const find = () => tab.evaluate((text) => (window as unknown as { find(s: string): boolean }).find(text), Q.found);
+  expect(await find()).toBe(true);
+  expect(await tab.evaluate(() => getSelection()!.toString())).toBe(Q.found);
+  await expectNoToolbar(tab);
+  // Keys that end or repeat a search.
+  await tab.keyboard.press('Enter');
+  await tab.keyboard.press('Escape');
+  await expectNoToolbar(tab);
+  expect(await tab.evaluate(() => getSelection()!.toString())).toBe(Q.found);
+
+  await tab.keyboard.press('Shift+ArrowRight');
+  await expect(highlightToolbar(tab)).toBeVisible();
+  await tab.mouse.click(5, 5);
+
+  // A fresh page: only the loader runs when find selects text.
+  await tab.reload();
+  expect(await find()).toBe(true);
+  await expectNoToolbar(tab);
+});
+
+test('a find selection made before the toolbar click brings the highlighter is not offered a toolbar either', async () => {
+  const port = new URL(site.origin).port;
+  const url = `http://127.0.0.1:${port}/quay`;
+  await tab.goto(url);
+  await tab.waitForTimeout(SETTLE_MS);
+  expect(await painted(tab)).toEqual({}); // no permission for 127.0.0.1: nothing ran yet
+  expect(await tab.evaluate((text) => (window as unknown as { find(s: string): boolean }).find(text), Q.found)).toBe(true);
+
+  // The toolbar button: the popup lists the page's highlights, which injects the highlighter (activeTab).
+  const popup = await clickToolbarButton(browser, tab);
+  await expect(popup.getByRole('region', { name: 'Highlights' })).toContainText(Q.saved);
+  await expect.poll(() => painted(tab)).toEqual({ teal: [Q.saved] });
+  await popup.close();
+  await expectNoToolbar(tab);
+  expect(await tab.evaluate(() => getSelection()!.toString())).toBe(Q.found);
+});
+
+test('Copy over a highlight puts its text on the clipboard', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
+  const url = site.add('/copy', { title: 'Copy', body: BODY });
+  await tab.goto(url);
+  await tab.evaluate(() => navigator.clipboard.writeText('what was on the clipboard before'));
+  await dragSelect(tab, Q.text);
+  await highlightToolbar(tab).getByRole('button', { name: 'Blue' }).click();
+  await expect.poll(() => painted(tab)).toEqual({ blue: [Q.text] });
+  await expect(tab.getByRole('status').filter({ hasText: 'Highlighted' })).toBeVisible();
+
+  await clickPhrase(tab, Q.text);
+  const bar = highlightToolbar(tab);
+  await expect(bar.getByRole('button', { name: 'Delete' })).toBeVisible();
+  await bar.getByRole('button', { name: 'Copy' }).click();
+  await expect(tab.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  await expect(bar).toBeHidden();
+  expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe(Q.text);
+  // Copying changed nothing on the page or the server.
+  expect(await painted(tab)).toEqual({ blue: [Q.text] });
+});
