@@ -43,10 +43,11 @@ export async function clickToolbarButton(b: ExtensionBrowser, page: Page): Promi
   const session = await browser.newBrowserCDPSession();
   try {
     const { targetInfos } = (await session.send('Target.getTargets', { filter: [{ type: 'tab' }] } as never)) as {
-      targetInfos: { targetId: string; type: string; url: string }[];
+      targetInfos: { targetId: string; type: string; url: string; embedderData?: { tabActive?: boolean } }[];
     };
-    const tabs = targetInfos.filter((t) => t.type === 'tab' && t.url === page.url());
-    if (tabs.length !== 1) throw new Error(`Expected one tab at ${page.url()}, found ${tabs.length}.`);
+    // `page` was just brought to the front: the active tab with its address.
+    const tabs = targetInfos.filter((t) => t.type === 'tab' && t.url === page.url() && t.embedderData?.tabActive);
+    if (tabs.length !== 1) throw new Error(`Expected one tab at ${page.url()}, found ${tabs.length} active.`);
     await session.send('Extensions.triggerAction' as never, { id: EXTENSION_ID, targetId: tabs[0].targetId } as never);
   } finally {
     await session.detach().catch(() => {});

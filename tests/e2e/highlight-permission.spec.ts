@@ -1,0 +1,157 @@
+// Automatic painting and its optional host permission, in Chromium with the built extension against
+// the real server. The saved page is on 127.0.0.1, a host the extension may not read by itself (its
+// only host is localhost): without the permission nothing runs there until the toolbar button is
+// clicked (activeTab; pressed for real with CDP Extensions.triggerAction, see helpers/toolbar-button.ts).
+// The popup then asks once, with an explanation, whether to paint automatically.
+//
+// Headless Chromium cannot answer the permission prompt: chrome.permissions.request() from a real
+// click shows it and stays pending for ever. But Chromium shows no prompt for hosts the user already
+// allowed the extension on chrome://extensions ("Site access"), and resolves the request as granted.
+// So the "Allow" test grants site access there first (chrome.developerPrivate.addHostPermission, the
+// call that page makes), then presses Allow: the request, permissions.onAdded, the loader's
+// registration and the painting on load all run for real. Only the prompt dialog is not exercised.
+import { expect, test, type Page } from '@playwright/test';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { painted, saveWithHighlights } from './helpers/highlighting.js';
+import { TestSite } from './helpers/test-pages.js';
+import { TidemarkServer } from './helpers/tidemark-server.js';
+import { clickToolbarButton, launchWithToolbarButton } from './helpers/toolbar-button.js';
+
+const Q = {
+  first: 'the pilot boat went out to meet the freighter',
+  second: 'ropes were thrown and the tugs took over',
+};
+const BODY = `<style>body { font: 20px/1.6 sans-serif; margin: 24px; }</style>
+<p>At six ${Q.first} beyond the breakwater.</p>
+<p>Inside the harbour ${Q.second} for the last mile.</p>`;
+const EXPLANATION = 'Show your highlights automatically when you come back to a saved page?';
+const EXPECTED = { green: [Q.first], orange: [Q.second] };
+const SETTLE_MS = 1500;
+
+let server: TidemarkServer;
+let site: TestSite;
+let dir: string;
+let token: string;
+let url: string;
+
+test.describe.configure({ mode: 'serial' });
+
+async function signedInBrowser(): Promise<ExtensionBrowser> {
+  const b = await launchWithToolbarButton(dir);
+  await b.signInWithTestToken(server.origin, token);
+  return b;
+}
+
+const granted = (b: ExtensionBrowser) =>
+  b.inWorker(() => (globalThis as any).chrome.permissions.contains({ origins: ['http://*/*', 'https://*/*'] }) as Promise<boolean>);
+const registeredFor = (b: ExtensionBrowser) =>
+  b.inWorker(async () =>
+    ((await (globalThis as any).chrome.scripting.getRegisteredContentScripts()) as { matches: string[] }[]).flatMap((s) => s.matches).sort(),
+  );
+
+/** Opens the popup with the toolbar button and waits for its list of the page's highlights. */
+async function popupWithList(b: ExtensionBrowser, tab: Page): Promise<Page> {
+  const popup = await clickToolbarButton(b, tab);
+  await expect(popup.getByRole('region', { name: 'Highlights' }).getByRole('listitem')).toHaveCount(2);
+  return popup;
+}
+
+/** Loads the page and waits long enough for any automatic painting to have happened. */
+async function openSaved(b: ExtensionBrowser, tab?: Page): Promise<Page> {
+  const page = tab ?? (await b.context.newPage());
+  await page.goto(url);
+  await page.waitForTimeout(SETTLE_MS);
+  return page;
+}
+
+test.beforeAll(async () => {
+  dir = await ensureExtensionBuilt();
+  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  token = (await server.createUser('permission@example.test', 'correct horse battery', 'Per Mission')).token;
+  site.add('/pilot', { title: 'The pilot boat', body: BODY });
+  url = `http://127.0.0.1:${new URL(site.origin).port}/pilot`;
+  await saveWithHighlights(server, token, url, [
+    { text: Q.first, color: 'green', note: 'call the harbour office' },
+    { text: Q.second, color: 'orange' },
+  ]);
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  await server?.close();
+});
+
+test('without the permission nothing paints by itself; the toolbar click paints and asks once, with an explanation; "Not now" is remembered', async () => {
+  const b = await signedInBrowser();
+  try {
+    expect(await granted(b)).toBe(false);
+    expect(await registeredFor(b)).toEqual(['http://localhost/*']);
+    const tab = await openSaved(b);
+    expect(await painted(tab)).toEqual({});
+
+    const popup = await popupWithList(b, tab);
+    await expect.poll(() => painted(tab)).toEqual(EXPECTED);
+    await expect(popup.getByText(EXPLANATION)).toBeVisible();
+    await expect(popup.getByText('it only sends a page to your server when you save or highlight it')).toBeVisible();
+    await popup.getByRole('button', { name: 'Not now' }).click();
+    await expect(popup.getByText(EXPLANATION)).toBeHidden();
+    await popup.close();
+
+    // Still not automatic, and not asked again.
+    await openSaved(b, tab);
+    expect(await painted(tab)).toEqual({});
+    const again = await popupWithList(b, tab);
+    await expect.poll(() => painted(tab)).toEqual(EXPECTED);
+    await expect(again.getByRole('button', { name: 'Allow' })).toHaveCount(0);
+    await expect(again.getByText(EXPLANATION)).toHaveCount(0);
+    await again.close();
+    expect(await granted(b)).toBe(false);
+  } finally {
+    await b.close();
+  }
+});
+
+test('"Allow": the permission is granted and saved pages paint on load, without any click; the question is not asked again', async () => {
+  const b = await signedInBrowser();
+  try {
+    // The user's site-access grant on chrome://extensions (see the top of this file). It is not the
+    // permission itself: the extension still cannot read other hosts until it asks.
+    const extensions = await b.context.newPage();
+    await extensions.goto('chrome://extensions/');
+    const error = await extensions.evaluate(
+      (id) =>
+        new Promise<string>((resolve) =>
+          (globalThis as any).chrome.developerPrivate.addHostPermission(id, '*://*/*', () => resolve((globalThis as any).chrome.runtime.lastError?.message ?? '')),
+        ),
+      b.extensionId,
+    );
+    expect(error).toBe('');
+    await extensions.close();
+    expect(await granted(b)).toBe(false);
+
+    const tab = await openSaved(b);
+    expect(await painted(tab)).toEqual({});
+    const popup = await popupWithList(b, tab);
+    await expect(popup.getByText(EXPLANATION)).toBeVisible();
+    await popup.getByRole('button', { name: 'Allow' }).click();
+    await expect(popup.getByText(EXPLANATION)).toBeHidden();
+    await expect.poll(() => granted(b)).toBe(true);
+    // permissions.onAdded / the popup's answer: the small loader now runs on every http(s) page.
+    await expect.poll(() => registeredFor(b)).toEqual(['http://*/*', 'http://localhost/*', 'https://*/*']);
+    await popup.close();
+
+    // A new tab with the saved page, and the first one reloaded: painted, nobody clicked anything.
+    const other = await b.context.newPage();
+    await other.goto(url);
+    await expect.poll(() => painted(other), { timeout: 10_000 }).toEqual(EXPECTED);
+    await tab.reload();
+    await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual(EXPECTED);
+
+    const again = await popupWithList(b, other);
+    await expect(again.getByText(EXPLANATION)).toHaveCount(0);
+    await again.close();
+  } finally {
+    await b.close();
+  }
+});
