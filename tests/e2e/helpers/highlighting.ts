@@ -1,19 +1,17 @@
 // What the highlighting browser tests do on a page, as a reader would (select with the mouse, click a
 // highlight) or as the test needs to look (what is painted, where a phrase is). Every function reads
 // the page from its own main world: the highlighter's state (keys, notes) is never reachable there.
-import { expect, type Frame, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { TidemarkServer } from './tidemark-server.js';
 
-type Where = Page | Frame;
-
 /** The in-page toolbar (inside the highlighter's shadow root; Playwright's locators pierce it). */
-export const highlightToolbar = (page: Where) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
+export const highlightToolbar = (page: Page) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
 
 /** The page-edge marks (one per painted highlight). */
-export const edgeMarks = (page: Where) => page.getByRole('button', { name: 'Go to highlight' });
+export const edgeMarks = (page: Page) => page.getByRole('button', { name: 'Go to highlight' });
 
 /** What is painted now: colour -> the texts of its ranges, sorted (whitespace collapsed). */
-export function painted(page: Where): Promise<Record<string, string[]>> {
+export function painted(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(() => {
     const out: Record<string, string[]> = {};
     const registry = (CSS as unknown as { highlights?: Map<string, Set<AbstractRange>> }).highlights;
@@ -32,7 +30,7 @@ export function painted(page: Where): Promise<Record<string, string[]>> {
 }
 
 /** Viewport boxes of the first and last character of `phrase` (its first occurrence in the page's text). */
-export function phraseBox(page: Where, phrase: string): Promise<{ x1: number; y1: number; x2: number; y2: number; docTop: number }> {
+export function phraseBox(page: Page, phrase: string): Promise<{ x1: number; y1: number; x2: number; y2: number; docTop: number }> {
   return page.evaluate((text) => {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -58,7 +56,7 @@ export function phraseBox(page: Where, phrase: string): Promise<{ x1: number; y1
 }
 
 /** Scrolls `phrase` into the middle of the view (so the mouse can reach it). */
-export async function scrollToPhrase(page: Where, phrase: string): Promise<void> {
+export async function scrollToPhrase(page: Page, phrase: string): Promise<void> {
   await page.evaluate((text) => {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -71,39 +69,24 @@ export async function scrollToPhrase(page: Where, phrase: string): Promise<void>
   }, phrase);
 }
 
-/** The page whose mouse drives `where` (a frame's coordinates are offset by its iframe's box). */
-async function mouseOf(where: Where): Promise<{ page: Page; dx: number; dy: number }> {
-  if ('mouse' in where) return { page: where, dx: 0, dy: 0 };
-  const el = await where.frameElement();
-  const box = await el.boundingBox();
-  if (!box) throw new Error('The frame is not visible.');
-  const border = await el.evaluate((e) => {
-    const s = getComputedStyle(e);
-    return { x: parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft), y: parseFloat(s.borderTopWidth) + parseFloat(s.paddingTop) };
-  });
-  return { page: where.page(), dx: box.x + border.x, dy: box.y + border.y };
-}
-
 /** Selects `phrase` with a real mouse drag, as a reader would. */
-export async function dragSelect(where: Where, phrase: string): Promise<void> {
-  await scrollToPhrase(where, phrase);
-  const box = await phraseBox(where, phrase);
-  const { page, dx, dy } = await mouseOf(where);
-  await page.mouse.move(box.x1 + dx, box.y1 + dy);
+export async function dragSelect(page: Page, phrase: string): Promise<void> {
+  await scrollToPhrase(page, phrase);
+  const box = await phraseBox(page, phrase);
+  await page.mouse.move(box.x1, box.y1);
   await page.mouse.down();
-  await page.mouse.move((box.x1 + box.x2) / 2 + dx, (box.y1 + box.y2) / 2 + dy, { steps: 4 });
-  await page.mouse.move(box.x2 + dx, box.y2 + dy, { steps: 4 });
+  await page.mouse.move((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, { steps: 4 });
+  await page.mouse.move(box.x2, box.y2, { steps: 4 });
   await page.mouse.up();
-  expect(await where.evaluate(() => getSelection()!.toString())).toBe(phrase);
+  expect(await page.evaluate(() => getSelection()!.toString())).toBe(phrase);
 }
 
 /** A real click in the middle of `phrase` (e.g. on a painted highlight). */
-export async function clickPhrase(where: Where, phrase: string): Promise<void> {
-  await scrollToPhrase(where, phrase);
-  await where.evaluate(() => getSelection()?.removeAllRanges());
-  const box = await phraseBox(where, phrase);
-  const { page, dx, dy } = await mouseOf(where);
-  await page.mouse.click((box.x1 + box.x2) / 2 + dx, (box.y1 + box.y2) / 2 + dy);
+export async function clickPhrase(page: Page, phrase: string): Promise<void> {
+  await scrollToPhrase(page, phrase);
+  await page.evaluate(() => getSelection()?.removeAllRanges());
+  const box = await phraseBox(page, phrase);
+  await page.mouse.click((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2);
 }
 
 export interface ServerHighlight {
