@@ -227,8 +227,10 @@ export class BookmarksService {
     const resolved = await this.deps.queue.serverRef(ref);
     const key = this.newKey();
     const id = serverIdOf(resolved);
+    let tried = false;
     if (id !== null && !isLocalRef(resolved) && !(await this.deps.queue.busy())) {
       try {
+        tried = true;
         const bookmark = await send(id, key);
         if (op === 'remove' || !bookmark || bookmark.removed) this.deps.onRemoved(id, bookmark?.link ?? '');
         else this.deps.onSaved(bookmark);
@@ -238,8 +240,10 @@ export class BookmarksService {
       }
     }
     const common = { key, userId: account.userId, serverUrl: account.serverUrl, label };
-    if (op === 'update') await this.deps.queue.enqueue({ op, ref: resolved, body: body!, ...common });
-    else await this.deps.queue.enqueue({ op, ref: resolved, ...common });
+    // A write whose online try failed may still have reached the server: it is queued as sent, and
+    // later edits are never merged into it.
+    if (op === 'update') await this.deps.queue.enqueue({ op, ref: resolved, body: body!, ...common }, { tried });
+    else await this.deps.queue.enqueue({ op, ref: resolved, ...common }, { tried });
     return { state: 'queued', bookmark: null };
   }
 

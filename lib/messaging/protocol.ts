@@ -47,7 +47,11 @@ export interface StatusView {
 
 /** A highlight as a content script knows it: where and how to paint it, never its note. */
 export interface PageHighlight {
-  /** The server's highlight id, or `l:<uuid>` while its write waits in the offline queue. */
+  /**
+   * The server's highlight id, or `l:<uuid>` for a highlight made offline on this device. That key
+   * stays valid after delivery: the background maps it to the server id (stored, so it survives a
+   * worker restart).
+   */
   key: string;
   text: string;
   color: HighlightColor;

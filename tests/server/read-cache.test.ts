@@ -95,7 +95,7 @@ describe('ReadCache', () => {
     cache.get(1, load);
     expect(loads).toBe(1);
     db.prepare("UPDATE bookmarks SET title = 'Two' WHERE id = 1").run();
-    expect(cache.get(1, load).title).toBe('Two');
+    expect(cache.get(1, load)?.title).toBe('Two');
     expect(loads).toBe(2);
   });
 
