@@ -49,9 +49,9 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   app.addHook('onReady', async () => app.services.jobs.start());
 
@@ -72,10 +72,19 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
     }
   });
 
-  app.addHook('preValidation', async (request) => {
-    if (request.query && typeof request.query === 'object') {
-      request.query = normaliseQuery(request.query as Record<string, unknown>);
-    }
+  // Only routes that declare query parameters read them; the others skip this step.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.querystring) return;
+    const own = route.preValidation ? [route.preValidation].flat() : [];
+    route.preValidation = [
+      (request, _reply, done) => {
+        if (request.query && typeof request.query === 'object') {
+          request.query = normaliseQuery(request.query as Record<string, unknown>);
+        }
+        done();
+      },
+      ...own,
+    ];
   });
 
   await app.register(cors, {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { IdempotencyRepository } from '../repositories/idempotency.js';
 
@@ -46,8 +46,7 @@ export function installIdempotency(app: FastifyInstance): void {
 
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!WRITE_METHODS.has(request.method)) return;
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined || request.userId === null) return;
     const key = Array.isArray(header) ? header[0] : header;
@@ -72,9 +71,9 @@ export function installIdempotency(app: FastifyInstance): void {
       case 'mismatch':
         throw new ApiError(422, 'This Idempotency-Key was already used for a different request. Use a new key for a new write.');
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
@@ -82,5 +81,13 @@ export function installIdempotency(app: FastifyInstance): void {
     if (status >= 500 || status === 429 || typeof payload !== 'string') await repo.abandon(claim.userId, claim.key);
     else await repo.finish(claim.userId, claim.key, status, payload);
     return payload;
+  };
+
+  // Only writes take part; reads (the bulk of the traffic) carry no idempotency hooks at all.
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.some((m) => WRITE_METHODS.has(m))) return;
+    route.preHandler = [claim, ...(route.preHandler ? [route.preHandler].flat() : [])];
+    route.onSend = [settle, ...(route.onSend ? [route.onSend].flat() : [])];
   });
 }

@@ -22,7 +22,7 @@ export function installRateLimit(app: FastifyInstance): void {
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const bucket = request.routeOptions.config?.bucket ?? 'main';
     const limit = bucket === 'small' ? app.config.rateLimit.smallPerMinute : app.config.rateLimit.perMinute;
     const who = request.userId !== null ? `u${request.userId}` : `ip${request.ip}`;
@@ -40,9 +40,13 @@ export function installRateLimit(app: FastifyInstance): void {
     reply.header('x-ratelimit-reset', String(Math.ceil(resetMs / 1000)));
     if (w.count > limit) {
       const retryAfter = Math.max(1, Math.ceil((resetMs - now) / 1000));
-      throw new ApiError(429, `Too many requests: the limit is ${limit} a minute. Wait ${retryAfter} s and try again.`, {
-        retryAfter,
-      });
+      done(
+        new ApiError(429, `Too many requests: the limit is ${limit} a minute. Wait ${retryAfter} s and try again.`, {
+          retryAfter,
+        }),
+      );
+      return;
     }
+    done();
   });
 }
