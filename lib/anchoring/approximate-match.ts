@@ -16,6 +16,7 @@ export interface ApproxMatch {
 }
 
 const WORD = 32;
+const TOP_BIT = 0x80000000 | 0;
 /** Characters below this code get a direct row in the mask table; others go through a map. */
 const DIRECT = 256;
 
@@ -80,87 +81,108 @@ export class ApproxPattern {
     from = Math.max(0, from);
     to = Math.min(text.length, to);
     if (m === 0 || to <= from) return [];
+    const blocks = this.blocks;
+    const last = blocks - 1;
+    const lastRows = m - WORD * last;
+    const lastBit = this.lastBit;
+    const { masks, wide, zeroRow } = this.forward;
+    const pv = this.pv;
+    const mv = this.mv;
+    // score[b]: the distance at block b's bottom row for the current text position.
+    const score = new Int32Array(blocks);
+    let k = Math.min(maxErrors, m);
+    // Only blocks 0..y are computed: below them every value exceeds k (Ukkonen's cut-off), so they
+    // cannot take part in a match. A block joins when the one above it may let a value <= k through.
+    let y = Math.min(last, Math.max(0, Math.ceil(k / WORD) - 1));
+    for (let b = 0; b <= y; b++) {
+      pv[b] = -1;
+      mv[b] = 0;
+      score[b] = b === last ? m : WORD * (b + 1);
+    }
     const ends: number[] = [];
-    let best = Math.min(maxErrors, m);
-    // Row 0 is free (a match may start anywhere): no horizontal delta enters the first block.
-    this.run(text, from, to, 1, this.forward, 0, (j, score) => {
-      if (score > best) return;
-      const end = j + 1;
-      if (score < best) {
-        best = score;
-        ends.length = 0;
+    for (let j = from; j < to; j++) {
+      const c = text.charCodeAt(j);
+      const base = (c < DIRECT ? c : wide.get(c) ?? zeroRow) * blocks;
+      // Row 0 is free (a match may start anywhere): no horizontal delta enters the first block.
+      let carry = 0;
+      for (let b = 0; b <= y; b++) {
+        carry = step(masks[base + b], pv, mv, b, carry, b === last ? lastBit : TOP_BIT);
+        score[b] += carry;
       }
-      ends.push(end);
-    });
+      if (y < last && score[y] - carry <= k && ((masks[base + y + 1] & 1) !== 0 || carry < 0)) {
+        // The next block may hold values <= k from here on: start it as if all its values were
+        // one more than the row above (an overestimate, which is harmless above k).
+        y++;
+        pv[y] = -1;
+        mv[y] = 0;
+        const rows = y === last ? lastRows : WORD;
+        score[y] = score[y - 1] - carry + rows + step(masks[base + y], pv, mv, y, carry, y === last ? lastBit : TOP_BIT);
+      } else {
+        while (y > 0 && score[y] >= k + WORD) y--;
+      }
+      if (y === last && score[y] <= k) {
+        // Only the best error count is reported: a better one discards earlier ends.
+        if (score[y] < k) {
+          k = score[y];
+          ends.length = 0;
+        }
+        ends.push(j + 1);
+      }
+    }
     const out: ApproxMatch[] = [];
-    for (const end of ends) out.push({ start: this.longestStart(text, from, end, best), end, errors: best });
+    for (const end of ends) out.push({ start: this.longestStart(text, from, end, k), end, errors: k });
     return out;
   }
 
   /**
    * Start of the longest text[start, end) (start >= floor) that is `errors` edits from the pattern:
-   * the same computation run backwards from `end` with the pattern reversed and row 0 anchored at
-   * `end` (each text character taken before the match costs one).
+   * the same recurrence run backwards from `end` with the pattern reversed, and row 0 anchored at
+   * `end` (each text character taken before the match costs one). A match costs at most `errors`
+   * more characters than the pattern, which bounds how far back to look.
    */
   private longestStart(text: string, floor: number, end: number, errors: number): number {
-    const table = (this.backward ??= maskTable(this.pattern, this.blocks, true));
-    const lowest = Math.max(floor, end - this.length - errors);
-    let start = end;
-    this.run(text, end - 1, lowest - 1, -1, table, 1, (j, score) => {
-      if (score <= errors) start = j;
-    });
-    return start;
-  }
-
-  /**
-   * Runs the bit-parallel recurrence over text positions from `a` towards `b` (exclusive) in steps of
-   * `step` (+1 or -1). `rowZeroDelta` is the horizontal delta entering the first block per text
-   * character: 0 when a match may start anywhere, 1 when it is anchored at `a`. After each character,
-   * `report` gets its position and the edit distance of the whole pattern to the text read so far.
-   */
-  private run(
-    text: string,
-    a: number,
-    b: number,
-    step: number,
-    table: MaskTable,
-    rowZeroDelta: number,
-    report: (pos: number, score: number) => void,
-  ): void {
+    const { masks, wide, zeroRow } = (this.backward ??= maskTable(this.pattern, this.blocks, true));
     const blocks = this.blocks;
     const last = blocks - 1;
     const lastBit = this.lastBit;
-    const { masks, wide, zeroRow } = table;
     const pv = this.pv;
     const mv = this.mv;
     pv.fill(-1);
     mv.fill(0);
+    const lowest = Math.max(floor, end - this.length - errors);
     let score = this.length;
-    for (let j = a; j !== b; j += step) {
+    let start = end;
+    for (let j = end - 1; j >= lowest; j--) {
       const c = text.charCodeAt(j);
       const base = (c < DIRECT ? c : wide.get(c) ?? zeroRow) * blocks;
-      let hin = rowZeroDelta;
-      for (let k = 0; k < blocks; k++) {
-        let eq = masks[base + k];
-        const p = pv[k];
-        const n = mv[k];
-        const xv = eq | n;
-        if (hin < 0) eq |= 1;
-        const xh = (((eq & p) + p) ^ p) | eq;
-        let ph = n | ~(xh | p);
-        let mh = p & xh;
-        const top = k === last ? lastBit : 0x80000000 | 0;
-        const hout = ph & top ? 1 : mh & top ? -1 : 0;
-        ph <<= 1;
-        mh <<= 1;
-        if (hin < 0) mh |= 1;
-        else if (hin > 0) ph |= 1;
-        pv[k] = mh | ~(xv | ph);
-        mv[k] = ph & xv;
-        hin = hout;
-      }
-      score += hin;
-      report(j, score);
+      let carry = 1;
+      for (let b = 0; b < blocks; b++) carry = step(masks[base + b], pv, mv, b, carry, b === last ? lastBit : TOP_BIT);
+      score += carry;
+      if (score <= errors) start = j;
     }
+    return start;
   }
+}
+
+/**
+ * One 32-row block of one text column (Myers' block step): updates the block's vertical deltas
+ * `pv`/`mv` at index `b` from the character mask `eq` and the horizontal delta `hin` (-1, 0, 1)
+ * entering its top, and returns the horizontal delta leaving the row marked by `bottom`.
+ */
+function step(eq: number, pv: Int32Array, mv: Int32Array, b: number, hin: number, bottom: number): number {
+  const p = pv[b];
+  const n = mv[b];
+  const xv = eq | n;
+  if (hin < 0) eq |= 1;
+  const xh = (((eq & p) + p) ^ p) | eq;
+  let ph = n | ~(xh | p);
+  let mh = p & xh;
+  const hout = ph & bottom ? 1 : mh & bottom ? -1 : 0;
+  ph <<= 1;
+  mh <<= 1;
+  if (hin < 0) mh |= 1;
+  else if (hin > 0) ph |= 1;
+  pv[b] = mh | ~(xv | ph);
+  mv[b] = ph & xv;
+  return hout;
 }

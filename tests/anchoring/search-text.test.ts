@@ -21,6 +21,8 @@ test('verbatim search gives the same hits before and after it switches to its wo
     needles.push(text.slice(at, at + 3 + Math.floor(random() * 37)));
   }
   needles.push('harbour master at high water', 'not in the text at all', 'the tide');
+  // Needles running to the very end of the text (its last words are indexed too).
+  for (const n of [6, 9, 12, 20]) needles.push(text.slice(text.length - n));
   // Enough scans to make it build the index, then every needle again (index lookups or scans).
   const before = needles.map((n) => search.findAll(n));
   expect((search as unknown as { words: unknown }).words, 'word index built').not.toBeNull();
