@@ -10,6 +10,7 @@ import { send } from '../messaging/client.js';
 import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from '../messaging/protocol.js';
 import { createPainter, type Painter } from '../painting/index.js';
 import { Toolbar, type Marker } from '../../components/highlighter/toolbar.js';
+import { copyText } from './clipboard.js';
 import { highlightableSelection } from './editable.js';
 import { SELECTION_PENDING_GLOBAL } from './loader.js';
 
@@ -330,11 +331,6 @@ export class Highlighter {
   private async copy(key: string) {
     this.toolbar.hide();
     const text = this.items.get(key)?.text ?? '';
-    try {
-      await navigator.clipboard.writeText(text);
-      this.toolbar.notify(t('highlightCopied'));
-    } catch {
-      this.toolbar.notify(t('errorCopy'));
-    }
+    this.toolbar.notify((await copyText(text)) ? t('highlightCopied') : t('errorCopy'));
   }
 }

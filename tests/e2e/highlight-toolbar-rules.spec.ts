@@ -89,7 +89,9 @@ test.beforeAll(async () => {
   const port = new URL(site.origin).port;
   site.add('/quay', { title: 'The quay', body: BODY });
   await saveWithHighlights(server, token, `http://127.0.0.1:${port}/quay`, [{ text: Q.saved, color: 'teal' }]);
-  browser = await launchWithToolbarButton(dir);
+  await saveWithHighlights(server, token, `http://ferry.test:${port}/quay`, [{ text: Q.saved, color: 'teal' }]);
+  // *.test names resolve to the test site: pages on plain http that are not secure contexts.
+  browser = await launchWithToolbarButton(dir, ['--host-resolver-rules=MAP *.test 127.0.0.1']);
   await browser.signInWithTestToken(server.origin, token);
   tab = await browser.context.newPage();
 });
@@ -179,4 +181,31 @@ test('Copy over a highlight puts its text on the clipboard', async () => {
   expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe(Q.text);
   // Copying changed nothing on the page or the server.
   expect(await painted(tab)).toEqual({ blue: [Q.text] });
+});
+
+test('Copy also works on a plain-http page, where the page has no async clipboard (not a secure context)', async () => {
+  const port = new URL(site.origin).port;
+  const url = `http://ferry.test:${port}/quay`;
+  await tab.goto(url);
+  expect(await tab.evaluate(() => ({ secure: isSecureContext, clipboard: 'clipboard' in navigator }))).toEqual({ secure: false, clipboard: false });
+  // Not a host the extension may read by itself: the toolbar click brings the highlighter, which paints.
+  const popup = await clickToolbarButton(browser, tab);
+  await expect(popup.getByRole('region', { name: 'Highlights' })).toContainText(Q.saved);
+  await expect.poll(() => painted(tab)).toEqual({ teal: [Q.saved] });
+  await popup.close();
+
+  // The clipboard is read from a secure page of the test site.
+  const reader = await browser.context.newPage();
+  await reader.goto(`${site.origin}/reader`);
+  await reader.evaluate(() => navigator.clipboard.writeText('what was on the clipboard before'));
+
+  await browser.focus(tab);
+  await clickPhrase(tab, Q.saved);
+  await highlightToolbar(tab).getByRole('button', { name: 'Copy' }).click();
+  await expect(tab.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  // Copying did not leave a selection behind on the page.
+  expect(await tab.evaluate(() => getSelection()!.toString())).toBe('');
+  await browser.focus(reader);
+  expect(await reader.evaluate(() => navigator.clipboard.readText())).toBe(Q.saved);
+  await reader.close();
 });

@@ -12,8 +12,8 @@ import { EXTENSION_ID } from '../../../lib/extension-id.js';
 import { ExtensionBrowser } from './extension-browser.js';
 import { freePort } from './tidemark-server.js';
 
-/** ExtensionBrowser.launch, plus the flag that lets the test press the toolbar button. */
-export async function launchWithToolbarButton(extensionDir: string): Promise<ExtensionBrowser> {
+/** ExtensionBrowser.launch, plus the flag that lets the test press the toolbar button (and `moreArgs`). */
+export async function launchWithToolbarButton(extensionDir: string, moreArgs: string[] = []): Promise<ExtensionBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-chromium-'));
   const debugPort = await freePort();
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -25,6 +25,7 @@ export async function launchWithToolbarButton(extensionDir: string): Promise<Ext
       `--load-extension=${extensionDir}`,
       `--remote-debugging-port=${debugPort}`,
       '--enable-unsafe-extension-debugging',
+      ...moreArgs,
     ],
   });
   // Same object as ExtensionBrowser.launch makes (its constructor is private to keep callers on launch()).
