@@ -214,9 +214,9 @@ export class BookmarksRepository {
         const id = Number(info.lastInsertRowid);
         for (const tag of item.tags) this.stmt.insertTag.run(id, item.ownerId, tag);
         this.addHighlights(id, item.ownerId, item.highlights, now);
+        this.fts.add(id, item);
         ids.push(id);
       }
-      this.fts.reindex(ids);
       return ids;
     });
     return tx(items);

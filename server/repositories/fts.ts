@@ -35,6 +35,12 @@ export class FullTextIndex {
     }
   }
 
+  /** Indexes a bookmark inserted in this transaction, from the values just written (no re-read). */
+  add(id: number, doc: { title: string; excerpt: string; note: string; link: string; domain: string; tags: string[]; highlights: { text: string; note?: string }[] }): void {
+    const highlights = doc.highlights.map((h) => `${h.text} ${h.note ?? ''}`).join(' ');
+    this.insert.run(id, doc.title, doc.excerpt, doc.note, linkWords(doc.link), doc.domain, doc.tags.join(' '), highlights);
+  }
+
   drop(ids: Iterable<number>): void {
     for (const id of ids) this.remove.run(id);
   }
