@@ -3,6 +3,7 @@ import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
 import type { ServerConfig } from './config.js';
+import { startCheckpointer } from './db/checkpointer.js';
 import type { Db } from './db/open.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
@@ -37,6 +38,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const repos = createRepositories(db, config.clock);
+  app.decorate('checkpoints', startCheckpointer(db, { onError: (message) => app.log.warn({ message }, 'WAL checkpoint failed') }));
   app.decorate('config', config);
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
@@ -109,6 +111,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   await app.register(web);
 
   app.addHook('onClose', async () => {
+    await app.checkpoints.stop();
     db.close();
   });
   return app;

@@ -4,6 +4,7 @@ import type { Repositories } from './repositories/index.js';
 import type { Permissions } from './services/permissions.js';
 import type { TokenRow } from './repositories/tokens.js';
 import type { Services } from './services/index.js';
+import type { Checkpointer } from './db/checkpointer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,6 +12,8 @@ declare module 'fastify' {
     repos: Repositories;
     permissions: Permissions;
     services: Services;
+    /** WAL checkpoints, run by a worker thread off the request path. */
+    checkpoints: Checkpointer;
   }
   interface FastifyRequest {
     /** The signed-in user, or null on routes whose auth is optional. */

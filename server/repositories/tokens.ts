@@ -18,11 +18,14 @@ export interface TokenRow {
 
 /** Bearer tokens for the API. Only hashes are stored; the secret is returned once, at creation. */
 export class TokensRepository {
-  /** Every API call looks its token up: rows by token hash, dropped on any write. */
-  private readonly byHash: ReadCache<string, TokenRow | undefined>;
+  /**
+   * Every API call looks its token up: rows by the secret the caller sent, so a repeat skips the
+   * hashing too. Dropped on any write, so a secret stays in memory only while nothing changes.
+   */
+  private readonly bySecret: ReadCache<string, TokenRow | undefined>;
 
   constructor(private db: Db, private clock: Clock) {
-    this.byHash = new ReadCache(db, 10_000);
+    this.bySecret = new ReadCache(db, 10_000);
   }
 
   async create(input: { userId: number; kind: TokenKind; clientId?: string | null; expiresAt?: number | null }): Promise<{ token: string; row: TokenRow }> {
@@ -36,8 +39,10 @@ export class TokensRepository {
 
   /** The live token row for a secret, or undefined when unknown, revoked or expired. */
   async findValid(token: string): Promise<TokenRow | undefined> {
-    const hash = hashSecret(token);
-    const row = this.byHash.get(hash, () => this.db.prepare('SELECT * FROM tokens WHERE token_hash = ?').get(hash) as TokenRow | undefined);
+    const row = this.bySecret.get(
+      token,
+      () => this.db.prepare('SELECT * FROM tokens WHERE token_hash = ?').get(hashSecret(token)) as TokenRow | undefined,
+    );
     if (!row || row.revoked_at !== null) return undefined;
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) return undefined;
     return row;
