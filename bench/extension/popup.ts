@@ -47,7 +47,7 @@ export async function benchPopup(extensionDir: string, baselineDir: string, runs
     const items = Array.from({ length: 100 }, (_, j) => ({ link: `https://seed.example/${i * 100 + j}`, collection: { $id: roots[j % 20] } }));
     await server.api('POST', '/bookmarks', token, { items });
   }
-  const b = await ExtensionBrowser.launch(extensionDir, [baselineDir]);
+  const b = await ExtensionBrowser.launch(extensionDir, { alsoLoad: [baselineDir] });
   const figures: PopupFigures = {
     runs,
     windowMs: [],

@@ -90,10 +90,17 @@ export function HighlightList({ tabId }: { tabId: number }) {
   }, [tabId]);
   if (!view) return null;
   const onSaved = (v: HighlightListView) => setView({ ...v, editNoteOf: null });
-  const answer = async (allow: boolean) => {
+  const answer = (allow: boolean) => {
     setAsked(true);
-    const granted = allow ? await browser.permissions.request({ origins: AUTO_PAINT_ORIGINS }).catch(() => false) : false;
-    await send('autoPaintAnswered', { granted }).catch(() => {});
+    // Recorded before the browser's prompt: the popup may close while the prompt is up, and the
+    // question must not come back. A grant also arrives through permissions.onAdded.
+    const recorded = send('autoPaintAnswered', { granted: false }).catch(() => null);
+    if (!allow) return;
+    // Called in the click itself, so the browser sees the user's gesture.
+    void browser.permissions
+      .request({ origins: AUTO_PAINT_ORIGINS })
+      .then((granted) => (granted ? recorded.then(() => send('autoPaintAnswered', { granted: true })) : null))
+      .catch(() => {});
   };
   return (
     <section class="highlights" aria-label={t('popupHighlights')}>
@@ -101,10 +108,10 @@ export function HighlightList({ tabId }: { tabId: number }) {
       {view.askAutoPaint && !asked && (
         <div class="hl-ask">
           <p>{t('popupAutoPaintText')}</p>
-          <button type="button" onClick={() => void answer(true)}>
+          <button type="button" onClick={() => answer(true)}>
             {t('popupAutoPaintAllow')}
           </button>{' '}
-          <button type="button" class="link" onClick={() => void answer(false)}>
+          <button type="button" class="link" onClick={() => answer(false)}>
             {t('popupAutoPaintNo')}
           </button>
         </div>

@@ -1,7 +1,7 @@
 // Automatic painting and its optional host permission, in Chromium with the built extension against
 // the real server. The saved page is on 127.0.0.1, a host the extension may not read by itself (its
 // only host is localhost): without the permission nothing runs there until the toolbar button is
-// clicked (activeTab; pressed for real with CDP Extensions.triggerAction, see helpers/toolbar-button.ts).
+// clicked (activeTab; pressed for real with CDP Extensions.triggerAction, see ExtensionBrowser.clickToolbarButton).
 // The popup then asks once, with an explanation, whether to paint automatically.
 //
 // Headless Chromium cannot answer the permission prompt: chrome.permissions.request() from a real
@@ -11,12 +11,11 @@
 // call that page makes), then presses Allow: the request, permissions.onAdded, the loader's
 // registration and the painting on load all run for real. Only the prompt dialog is not exercised.
 import { expect, test, type Page } from '@playwright/test';
-import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ExtensionBrowser } from './helpers/extension-browser.js';
 import { ensureExtensionBuilt } from './helpers/extension-build.js';
 import { painted, saveWithHighlights } from './helpers/highlighting.js';
 import { TestSite } from './helpers/test-pages.js';
 import { TidemarkServer } from './helpers/tidemark-server.js';
-import { clickToolbarButton, launchWithToolbarButton } from './helpers/toolbar-button.js';
 
 const Q = {
   first: 'the pilot boat went out to meet the freighter',
@@ -38,7 +37,7 @@ let url: string;
 test.describe.configure({ mode: 'serial' });
 
 async function signedInBrowser(): Promise<ExtensionBrowser> {
-  const b = await launchWithToolbarButton(dir);
+  const b = await ExtensionBrowser.launch(dir, { toolbarButton: true });
   await b.signInWithTestToken(server.origin, token);
   return b;
 }
@@ -52,7 +51,7 @@ const registeredFor = (b: ExtensionBrowser) =>
 
 /** Opens the popup with the toolbar button and waits for its list of the page's highlights. */
 async function popupWithList(b: ExtensionBrowser, tab: Page): Promise<Page> {
-  const popup = await clickToolbarButton(b, tab);
+  const popup = await b.clickToolbarButton(tab);
   await expect(popup.getByRole('region', { name: 'Highlights' }).getByRole('listitem')).toHaveCount(2);
   return popup;
 }

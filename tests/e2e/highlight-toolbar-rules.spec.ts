@@ -9,12 +9,11 @@
 // the match without any pointer or key event reaching the page; Chromium's scriptable find,
 // window.find(), does exactly that.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { ExtensionBrowser } from './helpers/extension-browser.js';
 import { ensureExtensionBuilt } from './helpers/extension-build.js';
 import { clickPhrase, dragSelect, highlightToolbar, painted, saveWithHighlights } from './helpers/highlighting.js';
 import { TestSite } from './helpers/test-pages.js';
 import { TidemarkServer } from './helpers/tidemark-server.js';
-import { clickToolbarButton, launchWithToolbarButton } from './helpers/toolbar-button.js';
 
 const Q = {
   text: 'the ferry leaves the island at half past seven',
@@ -91,7 +90,7 @@ test.beforeAll(async () => {
   await saveWithHighlights(server, token, `http://127.0.0.1:${port}/quay`, [{ text: Q.saved, color: 'teal' }]);
   await saveWithHighlights(server, token, `http://ferry.test:${port}/quay`, [{ text: Q.saved, color: 'teal' }]);
   // *.test names resolve to the test site: pages on plain http that are not secure contexts.
-  browser = await launchWithToolbarButton(dir, ['--host-resolver-rules=MAP *.test 127.0.0.1']);
+  browser = await ExtensionBrowser.launch(dir, { toolbarButton: true, args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] });
   await browser.signInWithTestToken(server.origin, token);
   tab = await browser.context.newPage();
 });
@@ -154,7 +153,7 @@ test('a find selection made before the toolbar click brings the highlighter is n
   expect(await tab.evaluate((text) => (window as unknown as { find(s: string): boolean }).find(text), Q.found)).toBe(true);
 
   // The toolbar button: the popup lists the page's highlights, which injects the highlighter (activeTab).
-  const popup = await clickToolbarButton(browser, tab);
+  const popup = await browser.clickToolbarButton(tab);
   await expect(popup.getByRole('region', { name: 'Highlights' })).toContainText(Q.saved);
   await expect.poll(() => painted(tab)).toEqual({ teal: [Q.saved] });
   await popup.close();
@@ -189,7 +188,7 @@ test('Copy also works on a plain-http page, where the page has no async clipboar
   await tab.goto(url);
   expect(await tab.evaluate(() => ({ secure: isSecureContext, clipboard: 'clipboard' in navigator }))).toEqual({ secure: false, clipboard: false });
   // Not a host the extension may read by itself: the toolbar click brings the highlighter, which paints.
-  const popup = await clickToolbarButton(browser, tab);
+  const popup = await browser.clickToolbarButton(tab);
   await expect(popup.getByRole('region', { name: 'Highlights' })).toContainText(Q.saved);
   await expect.poll(() => painted(tab)).toEqual({ teal: [Q.saved] });
   await popup.close();

@@ -16,10 +16,19 @@ export class ExtensionBrowser {
     readonly context: BrowserContext,
     readonly userDataDir: string,
     readonly debugPort: number,
+    private readonly toolbarButton: boolean,
   ) {}
 
-  /** `alsoLoad`: more unpacked extensions in the same browser (the bench's baseline popup). */
-  static async launch(extensionDir: string, alsoLoad: string[] = []): Promise<ExtensionBrowser> {
+  /**
+   * `alsoLoad`: more unpacked extensions in the same browser (the bench's baseline popup).
+   * `toolbarButton`: lets `clickToolbarButton` press the extension's real button (CDP needs
+   * --enable-unsafe-extension-debugging for Extensions.triggerAction). `args`: more Chromium switches.
+   */
+  static async launch(
+    extensionDir: string,
+    opts: { alsoLoad?: string[]; toolbarButton?: boolean; args?: string[] } = {},
+  ): Promise<ExtensionBrowser> {
+    const extensions = [extensionDir, ...(opts.alsoLoad ?? [])].join(',');
     const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-chromium-'));
     const debugPort = await freePort();
     const context = await chromium.launchPersistentContext(userDataDir, {
@@ -27,12 +36,14 @@ export class ExtensionBrowser {
       executablePath: CHROMIUM_PATH,
       args: [
         ...CHROMIUM_ARGS,
-        `--disable-extensions-except=${[extensionDir, ...alsoLoad].join(',')}`,
-        `--load-extension=${[extensionDir, ...alsoLoad].join(',')}`,
+        `--disable-extensions-except=${extensions}`,
+        `--load-extension=${extensions}`,
         `--remote-debugging-port=${debugPort}`,
+        ...(opts.toolbarButton ? ['--enable-unsafe-extension-debugging'] : []),
+        ...(opts.args ?? []),
       ],
     });
-    const b = new ExtensionBrowser(context, userDataDir, debugPort);
+    const b = new ExtensionBrowser(context, userDataDir, debugPort, !!opts.toolbarButton);
     await b.worker();
     return b;
   }
@@ -117,6 +128,32 @@ export class ExtensionBrowser {
         if (p.url().includes(EXTENSION_ID) && p.url().endsWith('/popup.html')) await p.close().catch(() => {});
       }
     }
+  }
+
+  /**
+   * Presses the extension's real toolbar button on `page`'s tab and returns the popup that opens.
+   * CDP's Extensions.triggerAction runs the action as a click does: the popup opens and the
+   * extension gets activeTab for the tab (chrome.action.openPopup() from the worker grants nothing).
+   */
+  async clickToolbarButton(page: Page): Promise<Page> {
+    if (!this.toolbarButton) throw new Error('Launch with { toolbarButton: true } to press the toolbar button.');
+    const browser = this.context.browser();
+    if (!browser) throw new Error('No browser connection to send Extensions.triggerAction on.');
+    await this.closePopups();
+    await this.focus(page);
+    const session = await browser.newBrowserCDPSession();
+    try {
+      const { targetInfos } = (await session.send('Target.getTargets', { filter: [{ type: 'tab' }] } as never)) as {
+        targetInfos: { targetId: string; type: string; url: string; embedderData?: { tabActive?: boolean } }[];
+      };
+      // `page` was just brought to the front: the active tab with its address.
+      const tabs = targetInfos.filter((t) => t.type === 'tab' && t.url === page.url() && t.embedderData?.tabActive);
+      if (tabs.length !== 1) throw new Error(`Expected one active tab at ${page.url()}, found ${tabs.length}.`);
+      await session.send('Extensions.triggerAction' as never, { id: EXTENSION_ID, targetId: tabs[0].targetId } as never);
+    } finally {
+      await session.detach().catch(() => {});
+    }
+    return this.openPopupPage();
   }
 
   /** The open popup page, found over CDP (a fresh connection each time: an older one is not told about new popups). */
