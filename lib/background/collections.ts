@@ -36,6 +36,7 @@ export function toOptions(collections: Collection[], unsortedTitle = 'Unsorted')
 
 export class CollectionsService {
   private refreshing: Promise<CollectionOption[]> | null = null;
+  private again: Promise<CollectionOption[]> | null = null;
 
   constructor(
     private deps: {
@@ -78,8 +79,22 @@ export class CollectionsService {
     return { items, recent: await recentCollectionsItem.getValue() };
   }
 
+  /**
+   * A fresh list from the server. While a fetch is under way a caller gets one more fetch, started
+   * after it, never the one under way: that one may have asked the server before the caller's
+   * change (a collection just made elsewhere) and would answer without it.
+   */
   refresh(): Promise<CollectionOption[]> {
-    this.refreshing ??= (async () => {
+    if (this.refreshing) {
+      this.again ??= this.refreshing
+        .catch(() => null)
+        .then(() => {
+          this.again = null;
+          return this.refresh();
+        });
+      return this.again;
+    }
+    this.refreshing = (async () => {
       const account = await this.deps.account();
       if (!account) return [];
       const items = toOptions(await this.deps.api.getCollections(), this.deps.unsortedTitle?.());
