@@ -24,54 +24,51 @@ const INDEX_MIN_LENGTH = 20_000;
  * `next` in ascending text order (head: first position), with its length in `sizes`.
  */
 interface WordIndex {
-  bits: number;
+  buckets: number;
   heads: Int32Array;
   sizes: Int32Array;
   next: Int32Array;
   positions: Int32Array;
 }
 
-function hashAt(s: string, at: number): number {
-  let h = s.charCodeAt(at);
-  h = (Math.imul(h, 31) + s.charCodeAt(at + 1)) | 0;
-  h = (Math.imul(h, 31) + s.charCodeAt(at + 2)) | 0;
-  h = (Math.imul(h, 31) + s.charCodeAt(at + 3)) | 0;
-  return (Math.imul(h, 31) + s.charCodeAt(at + 4)) | 0;
-}
+/** Bucket counts: primes just under powers of two (a hash taken modulo a prime needs no mixing). */
+const BUCKET_PRIMES = [251, 509, 1021, 2039, 4093, 8191, 16381, 32749, 65521, 131071, 262139, 524287, 1048573];
 
-function bucketOf(h: number, bits: number): number {
-  return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> (32 - bits);
+/**
+ * Hash of the Q = 5 characters of `s` from `at`: exact in a double (below 2^31 for ASCII, so a small
+ * integer), no Math.imul needed. buildWordIndex computes the same value inline.
+ */
+function hashAt(s: string, at: number): number {
+  return (((s.charCodeAt(at) * 31 + s.charCodeAt(at + 1)) * 31 + s.charCodeAt(at + 2)) * 31 + s.charCodeAt(at + 3)) * 31 + s.charCodeAt(at + 4);
 }
 
 /**
  * One pass over the text, from its end to its start, so that pushing each word start on the front of
  * its bucket's chain leaves every chain in ascending order. The pass runs once per page, usually
  * before the JIT has optimised anything, so its loop body is kept short: a native lastIndexOf finds
- * each word, the Q-character hash is written out, and there is no second pass (no sorting).
+ * each word, the Q-character hash is plain arithmetic taken modulo a prime (no Math.imul calls, no
+ * mixing step), and there is no second pass (no sorting).
  * Short words are left out: they are the most frequent and lookups never need them.
  */
 function buildWordIndex(text: string): WordIndex {
   const n = text.length;
   // An indexed word and the space after it take at least MIN_WORD + 1 characters.
   const capacity = Math.floor(n / (MIN_WORD + 1)) + 2;
-  let bits = 8;
-  while (bits < 20 && 1 << bits < capacity >>> 1) bits++;
-  const heads = new Int32Array(1 << bits).fill(-1);
-  const sizes = new Int32Array(1 << bits);
+  let buckets = BUCKET_PRIMES[0];
+  for (let i = 1; i < BUCKET_PRIMES.length && buckets < capacity >>> 1; i++) buckets = BUCKET_PRIMES[i];
+  const heads = new Int32Array(buckets).fill(-1);
+  const sizes = new Int32Array(buckets);
   const next = new Int32Array(capacity);
   const positions = new Int32Array(capacity);
-  const shift = 32 - bits;
   let count = 0;
   // `end`: the offset just after the current word (a space or the end of the text).
   for (let end = n; end > 0; ) {
     const start = text.lastIndexOf(' ', end - 1) + 1;
     if ((end - start >= MIN_WORD || end === n) && start + Q <= n) {
-      let h = text.charCodeAt(start);
-      h = (Math.imul(h, 31) + text.charCodeAt(start + 1)) | 0;
-      h = (Math.imul(h, 31) + text.charCodeAt(start + 2)) | 0;
-      h = (Math.imul(h, 31) + text.charCodeAt(start + 3)) | 0;
-      h = (Math.imul(h, 31) + text.charCodeAt(start + 4)) | 0;
-      const b = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> shift;
+      // hashAt(text, start), written out: a call per word costs too much before the JIT steps in.
+      const b =
+        ((((text.charCodeAt(start) * 31 + text.charCodeAt(start + 1)) * 31 + text.charCodeAt(start + 2)) * 31 +
+          text.charCodeAt(start + 3)) * 31 + text.charCodeAt(start + 4)) % buckets;
       positions[count] = start;
       next[count] = heads[b];
       heads[b] = count;
@@ -80,7 +77,7 @@ function buildWordIndex(text: string): WordIndex {
     }
     end = start - 1;
   }
-  return { bits, heads, sizes, next, positions };
+  return { buckets, heads, sizes, next, positions };
 }
 
 /** Lower-case letters from most to least common in English prose. */
@@ -175,7 +172,7 @@ export class TextSearch {
       // Only words the index holds: at least MIN_WORD long (a word running to the needle's end is).
       const next = needle.indexOf(' ', j);
       if (next !== -1 && next - j < MIN_WORD) continue;
-      const b = bucketOf(hashAt(needle, j), words.bits);
+      const b = hashAt(needle, j) % words.buckets;
       const size = words.sizes[b];
       if (size < bestSize) {
         bestSize = size;

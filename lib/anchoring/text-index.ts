@@ -1,15 +1,18 @@
 /**
  * TextIndex: one pass over the visible text of a root, producing the normalised text of the page
- * and a map from every normalised offset back to (Text node, offset in node).
+ * and a way back from every normalised offset to (Text node, offset in node).
  *
  * Offsets in `text` convert to DOM Ranges (`rangeFor`) and DOM points/Ranges convert back to offsets
  * (`offsetAt`, `offsetsOf`). Build one index per page state and reuse it for every highlight.
  *
- * The map is stored as segments: runs of normalised text that correspond one-to-one to consecutive
- * characters of one text node (a collapsed whitespace run is a one-character segment; block
- * boundaries and <br> are one-character segments mapped to no node).
+ * The walk does as little per node as it can, because on a long page it is most of the cost of
+ * anchoring: it only collects each visible text node's data (and a line break for each block
+ * boundary or <br>) into the "raw" text, with every node's raw start and end in typed arrays. The
+ * normalised text is then made from the raw text in one pass over its special runs (whitespace
+ * other than a single space between characters, dropped characters), and those runs are all the
+ * map needs: between two runs, raw and normalised text advance together. Converting an offset is two
+ * binary searches (runs, then nodes), done only for the offsets that become ranges.
  */
-import { CHAR_SPACE, classifyChar } from './normalize.js';
 import { STYLE_INVISIBLE, STYLE_NONE, createStyleCheck, type StyleCheck } from './visibility.js';
 import { isBlockTag, isSkippedTag, mayInheritVisibility } from './visibility.js';
 
@@ -31,13 +34,22 @@ const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
 const SHOW_TEXT = 4;
+const CDATA_SECTION_NODE = 4;
 
-/** Whitespace other than U+0020, and characters that are dropped: both need attention in a text node. */
+/** Whitespace (collapsed to one space) and characters that are dropped; see normalize.ts. */
 const WS = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const WS_NOT_SPACE = '\\t\\n\\v\\f\\r\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const DROP = '\\xad\\u200b-\\u200d\\u2060\\ufeff';
-/** Anything but a single U+0020 between other characters: whitespace runs, odd whitespace, dropped characters. */
-const SPECIAL = new RegExp(`[${WS}]{2,}|[${WS_NOT_SPACE}]|[${DROP}]`, 'g');
+/**
+ * Special runs of the raw text: maximal runs of whitespace and dropped characters, except a single
+ * U+0020 between two kept characters (the common case, which maps one to one). A space at either
+ * end of the text is special too (it is trimmed).
+ */
+const SPECIAL = new RegExp(`[${WS}${DROP}]{2,}|[${WS_NOT_SPACE}${DROP}]|^ | $`, 'g');
+/** Whitespace only (to find the character a collapsed run's space stands for). */
+const WS_CHAR = new RegExp(`[${WS}]`, 'g');
+/** Stands for a block boundary or <br> in the raw text: whitespace, and never inside a node's range. */
+const BREAK = '\n';
 
 /** Elements allowed to have a shadow root (attachShadow), so others need not be asked. */
 const SHADOW_HOSTS = new Set([
@@ -53,39 +65,60 @@ function ownerDocumentOf(root: Node): Document {
   return root.nodeType === DOCUMENT_NODE ? (root as Document) : (root.ownerDocument as Document);
 }
 
+/** Last index i in [0, count) with a[i] <= x, or -1. */
+function lastAtMost(a: Int32Array, count: number, x: number): number {
+  let lo = 0;
+  let hi = count - 1;
+  if (count === 0 || a[0] > x) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (a[mid] <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 export class TextIndex {
   /** The root the index was built from. */
   readonly root: Node;
   /** Normalised visible text of the root. */
   readonly text: string;
   private readonly doc: Document;
-  /** Indexed text nodes in reading order. */
+  /** Indexed text nodes in reading order, with their [start, end) in the raw text. */
   private readonly nodes: Text[];
+  private readonly nodeStart: Int32Array;
+  private readonly nodeEnd: Int32Array;
   private nodeIdsCache: Map<Text, number> | null = null;
-  /** Segments: normalised start, text node index (-1 = synthetic space), offset in the node. */
-  private readonly segNorm: Int32Array;
-  private readonly segNode: Int32Array;
-  private readonly segRaw: Int32Array;
-  private readonly segCount: number;
-  /** Per node: first and last segment (-1 if none), and the normalised offset where the node sits. */
-  private readonly nodeFirstSeg: number[];
-  private readonly nodeLastSeg: number[];
-  private readonly nodeInsertAt: number[];
+  /**
+   * Special runs of the raw text, in order: raw [runStart, runEnd) became `runOut` (0 or 1) spaces
+   * at normalised offset `runNorm`; a space stands for the raw character at `runSrc` (the run's first
+   * whitespace character, which may be a block boundary). Between runs, raw and normalised text
+   * advance together.
+   */
+  private readonly runStart: Int32Array;
+  private readonly runEnd: Int32Array;
+  private readonly runNorm: Int32Array;
+  private readonly runOut: Uint8Array;
+  private readonly runSrc: Int32Array;
+  private readonly runCount: number;
 
   constructor(root: Node, options: TextIndexOptions = {}) {
     this.root = root;
     this.doc = ownerDocumentOf(root);
     const b = new IndexBuilder(createStyleCheck(this.doc, options.computedStyle ?? 'auto'));
     b.walk(root);
-    this.text = b.parts.join('');
     this.nodes = b.nodes;
-    this.segNorm = b.segNorm;
-    this.segNode = b.segNode;
-    this.segRaw = b.segRaw;
-    this.segCount = b.segCount;
-    this.nodeFirstSeg = b.nodeFirstSeg;
-    this.nodeLastSeg = b.nodeLastSeg;
-    this.nodeInsertAt = b.nodeInsertAt;
+    this.nodeStart = b.nodeStart;
+    this.nodeEnd = b.nodeEnd;
+    const raw = b.parts.join('');
+    const n = new Normaliser(raw);
+    this.text = n.text;
+    this.runStart = n.runStart;
+    this.runEnd = n.runEnd;
+    this.runNorm = n.runNorm;
+    this.runOut = n.runOut;
+    this.runSrc = n.runSrc;
+    this.runCount = n.count;
   }
 
   /** Number of text nodes that took part in the index. */
@@ -102,60 +135,85 @@ export class TextIndex {
     return this.nodeIdsCache;
   }
 
-  private segEnd(s: number): number {
-    return s + 1 < this.segCount ? this.segNorm[s + 1] : this.text.length;
+  /** Index of the node whose raw range holds raw offset r, or -1 (a block boundary). */
+  private nodeAtRaw(r: number): number {
+    const k = lastAtMost(this.nodeStart, this.nodes.length, r);
+    return k >= 0 && r < this.nodeEnd[k] ? k : -1;
   }
 
-  /** Segment containing normalised offset i (0 <= i < text.length). */
-  private segAt(i: number): number {
-    const norm = this.segNorm;
-    let lo = 0;
-    let hi = this.segCount - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (norm[mid] <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+  /** Raw offset that normalised character i stands for (for a collapsed run's space: its first whitespace). */
+  private rawOf(i: number): number {
+    const k = lastAtMost(this.runNorm, this.runCount, i);
+    if (k < 0) return i;
+    if (this.runOut[k] === 1 && this.runNorm[k] === i) return this.runSrc[k];
+    return this.runEnd[k] + (i - this.runNorm[k] - this.runOut[k]);
   }
 
-  /** The first character at or after `i` that lies in a text node, as [segment, offset]; null if none. */
+  /** Normalised index of the first character standing for raw offset r or a later one. */
+  private firstCharFromRaw(r: number): number {
+    const k = lastAtMost(this.runStart, this.runCount, r);
+    if (k < 0) return r;
+    if (r >= this.runEnd[k]) return this.runNorm[k] + this.runOut[k] + (r - this.runEnd[k]);
+    if (this.runOut[k] === 1 && this.runSrc[k] >= r) return this.runNorm[k];
+    return this.runNorm[k] + this.runOut[k];
+  }
+
+  /** Normalised index of the last character standing for a raw offset of node k, or -1 if it has none. */
+  private lastCharOfNode(k: number): number {
+    const first = this.nodeStart[k];
+    const r = this.nodeEnd[k] - 1;
+    if (r < first) return -1;
+    const s = lastAtMost(this.runStart, this.runCount, r);
+    if (s < 0) return r;
+    if (r >= this.runEnd[s]) return this.runNorm[s] + this.runOut[s] + (r - this.runEnd[s]);
+    // r lies in a special run: its space, if it stands for a character of this node, else the kept
+    // character just before the run.
+    if (this.runOut[s] === 1 && this.runSrc[s] >= first && this.runSrc[s] <= r) return this.runNorm[s];
+    return this.runStart[s] > first ? this.runNorm[s] - 1 : -1;
+  }
+
+  /**
+   * Normalised length emitted before raw offset r: a space, collapsed run or single, only counts
+   * once the text after it starts (so an empty node right after a space sits before that space).
+   */
+  private emittedBefore(r: number): number {
+    const k = lastAtMost(this.runStart, this.runCount, r);
+    if (k >= 0 && r <= this.runEnd[k]) return this.runNorm[k];
+    const from = k < 0 ? 0 : this.runEnd[k];
+    const i = k < 0 ? r : this.runNorm[k] + this.runOut[k] + (r - from);
+    return r > from && this.text.charCodeAt(i - 1) === 0x20 ? i - 1 : i;
+  }
+
+  /** The first character at or after `i` (before `limit`) that lies in a text node, as [index, node]; null if none. */
   private realCharFrom(i: number, limit: number): [number, number] | null {
-    if (i >= limit) return null;
-    let s = this.segAt(i);
-    while (this.segNode[s] < 0) {
-      s++;
-      if (s >= this.segCount || this.segNorm[s] >= limit) return null;
-      i = this.segNorm[s];
+    for (; i < limit; i++) {
+      const k = this.nodeAtRaw(this.rawOf(i));
+      if (k >= 0) return [i, k];
     }
-    return [s, i];
+    return null;
   }
 
-  /** The last character before `i` that lies in a text node, as [segment, offset]; null if none. */
+  /** The last character before `i` (at or after `floor`) that lies in a text node, as [index, node]; null if none. */
   private realCharBefore(i: number, floor: number): [number, number] | null {
-    if (i <= floor) return null;
-    let j = i - 1;
-    let s = this.segAt(j);
-    while (this.segNode[s] < 0) {
-      s--;
-      if (s < 0) return null;
-      j = this.segEnd(s) - 1;
-      if (j < floor) return null;
+    for (let j = i - 1; j >= floor; j--) {
+      const k = this.nodeAtRaw(this.rawOf(j));
+      if (k >= 0) return [j, k];
     }
-    return [s, j];
+    return null;
   }
 
-  private nodeOffset(s: number, i: number): number {
-    return this.segRaw[s] + (i - this.segNorm[s]);
+  /** Offset in its node of normalised character i, which lies in node k. */
+  private nodeOffset(i: number, k: number): number {
+    return this.rawOf(i) - this.nodeStart[k];
   }
 
   /** DOM point just before normalised char `offset` (or after the last char when offset = text.length). */
   pointAt(offset: number): DomPoint | null {
     const n = this.text.length;
     const f = this.realCharFrom(Math.max(0, offset), n);
-    if (f) return { node: this.nodes[this.segNode[f[0]]], offset: this.nodeOffset(f[0], f[1]) };
+    if (f) return { node: this.nodes[f[1]], offset: this.nodeOffset(f[0], f[1]) };
     const b = this.realCharBefore(Math.min(offset, n), 0);
-    if (b) return { node: this.nodes[this.segNode[b[0]]], offset: this.nodeOffset(b[0], b[1]) + 1 };
+    if (b) return { node: this.nodes[b[1]], offset: this.nodeOffset(b[0], b[1]) + 1 };
     return null;
   }
 
@@ -170,7 +228,7 @@ export class TextIndex {
     end = Math.max(start, Math.min(end, n));
     const range = this.doc.createRange();
     const first = this.realCharFrom(start, end);
-    const last = first && this.realCharBefore(end, first[1]);
+    const last = first && this.realCharBefore(end, first[0]);
     if (!first || !last) {
       const p = this.pointAt(start);
       if (p) {
@@ -179,18 +237,26 @@ export class TextIndex {
       }
       return range;
     }
-    const startNode = this.nodes[this.segNode[first[0]]];
-    let [ls, li] = last;
-    let endNode = this.nodes[this.segNode[ls]];
-    if (endNode.getRootNode() !== startNode.getRootNode()) {
+    const startNode = this.nodes[first[1]];
+    let [li, lk] = last;
+    if (this.nodes[lk].getRootNode() !== startNode.getRootNode()) {
       // A DOM Range cannot cross a shadow boundary: keep the part in the start's tree.
       const root = startNode.getRootNode();
-      while (ls > first[0] && (this.segNode[ls] < 0 || this.nodes[this.segNode[ls]].getRootNode() !== root)) ls--;
-      li = ls === first[0] ? Math.max(first[1], this.segEnd(ls) - 1) : this.segEnd(ls) - 1;
-      endNode = this.nodes[this.segNode[ls]];
+      li = first[0];
+      lk = first[1];
+      for (let k = last[1] - 1; k > first[1]; k--) {
+        if (this.nodes[k].getRootNode() !== root) continue;
+        const c = this.lastCharOfNode(k);
+        if (c >= 0) {
+          li = c;
+          lk = k;
+          break;
+        }
+      }
+      if (lk === first[1]) li = Math.max(first[0], this.lastCharOfNode(lk));
     }
     range.setStart(startNode, this.nodeOffset(first[0], first[1]));
-    range.setEnd(endNode, this.nodeOffset(ls, li) + 1);
+    range.setEnd(this.nodes[lk], this.nodeOffset(li, lk) + 1);
     return range;
   }
 
@@ -228,25 +294,22 @@ export class TextIndex {
     return false;
   }
 
+  /** Normalised offset of the point (text node k, offset). */
   private offsetInNode(k: number, offset: number): number {
-    const fs = this.nodeFirstSeg[k];
-    if (fs < 0) return this.nodeInsertAt[k];
-    const ls = this.nodeLastSeg[k];
-    // First segment of the node that ends after `offset` (segments of a node are in raw order).
-    let lo = fs;
-    let hi = ls + 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.segRaw[mid] + (this.segEnd(mid) - this.segNorm[mid]) > offset) hi = mid;
-      else lo = mid + 1;
+    const r = this.nodeStart[k] + Math.max(0, offset);
+    const i = this.firstCharFromRaw(r);
+    if (i < this.text.length) {
+      const src = this.rawOf(i);
+      if (src < this.nodeEnd[k] && this.nodeAtRaw(src) === k) return i;
     }
-    if (lo > ls) return this.segEnd(ls);
-    return offset <= this.segRaw[lo] ? this.segNorm[lo] : this.segNorm[lo] + (offset - this.segRaw[lo]);
+    // No character of the node at or after the point: just after its last one, or, for a node with
+    // no characters of its own (collapsed whitespace), where its text would have gone.
+    const last = this.lastCharOfNode(k);
+    return last >= 0 ? last + 1 : this.emittedBefore(this.nodeStart[k]);
   }
 
   private firstOffsetOfNode(k: number): number {
-    const fs = this.nodeFirstSeg[k];
-    return fs >= 0 ? this.segNorm[fs] : this.nodeInsertAt[k];
+    return this.offsetInNode(k, 0);
   }
 
   /**
@@ -288,23 +351,106 @@ interface Frame {
   textShown: boolean;
   /** The parent element's style was checked and found visible (inline children may inherit that). */
   checked: boolean;
+  /**
+   * Text nodes here are read one by one (shadow trees, slotted nodes); otherwise they are taken from
+   * the top's light-DOM text by position.
+   */
+  direct: boolean;
 }
 
-/** Accumulates normalised text and its segments during one walk. */
+/** Growable Int32Array copy with room for at least `need` entries. */
+function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/**
+ * Makes the normalised text from the raw text (see normalize.ts for the rules: the same result as
+ * normalizeText(raw)), recording the special runs the offset map needs.
+ */
+class Normaliser {
+  text: string;
+  runStart = new Int32Array(256);
+  runEnd = new Int32Array(256);
+  runNorm = new Int32Array(256);
+  runOut = new Uint8Array(256);
+  runSrc = new Int32Array(256);
+  count = 0;
+
+  constructor(raw: string) {
+    const parts: string[] = [];
+    const n = raw.length;
+    let rawPos = 0;
+    let normLen = 0;
+    SPECIAL.lastIndex = 0;
+    for (let m = SPECIAL.exec(raw); m !== null; m = SPECIAL.exec(raw)) {
+      const at = m.index;
+      const end = at + m[0].length;
+      if (at > rawPos) {
+        parts.push(raw.slice(rawPos, at));
+        normLen += at - rawPos;
+      }
+      // The run's space stands for its first whitespace character (none: only dropped characters).
+      WS_CHAR.lastIndex = at;
+      const ws = WS_CHAR.exec(raw);
+      const src = ws !== null && ws.index < end ? ws.index : -1;
+      const out = src >= 0 && normLen > 0 && end < n ? 1 : 0;
+      if (out === 1) parts.push(' ');
+      this.push(at, end, normLen, out, src);
+      normLen += out;
+      rawPos = end;
+    }
+    if (rawPos === 0) {
+      this.text = raw;
+      return;
+    }
+    if (rawPos < n) parts.push(raw.slice(rawPos));
+    this.text = parts.join('');
+  }
+
+  private push(start: number, end: number, norm: number, out: number, src: number): void {
+    const i = this.count++;
+    if (i === this.runStart.length) {
+      this.runStart = grow(this.runStart, i + 1);
+      this.runEnd = grow(this.runEnd, i + 1);
+      this.runNorm = grow(this.runNorm, i + 1);
+      this.runSrc = grow(this.runSrc, i + 1);
+      const o = new Uint8Array(this.runStart.length);
+      o.set(this.runOut);
+      this.runOut = o;
+    }
+    this.runStart[i] = start;
+    this.runEnd[i] = end;
+    this.runNorm[i] = norm;
+    this.runOut[i] = out;
+    this.runSrc[i] = src;
+  }
+}
+
+/**
+ * Collects the raw text during one walk: each visible text node's data, and BREAK for block
+ * boundaries and <br>, with every node's raw [start, end).
+ *
+ * Reading a text node's data costs a string per node; so the light-DOM text of the top is read once
+ * (textContent: every descendant text node's data in tree order) and the walk only asks each text
+ * node its length, keeping an offset into that string. Consecutive visible nodes then make one slice;
+ * content left out (skipped or hidden elements, visibility:hidden text, a shadow host's light
+ * children) is stepped over by its length. Shadow trees and slotted nodes, which are not where the
+ * light-DOM text has them, are read node by node.
+ */
 class IndexBuilder {
   parts: string[] = [];
   length = 0;
   nodes: Text[] = [];
-  segNorm = new Int32Array(1024);
-  segNode = new Int32Array(1024);
-  segRaw = new Int32Array(1024);
-  segCount = 0;
-  nodeFirstSeg: number[] = [];
-  nodeLastSeg: number[] = [];
-  nodeInsertAt: number[] = [];
-  private pending = false;
-  private pendingNode = -1;
-  private pendingOffset = 0;
+  nodeStart = new Int32Array(1024);
+  nodeEnd = new Int32Array(1024);
+  /** The raw text so far ends with a BREAK (or is empty): another one would change nothing. */
+  private broken = true;
+  /** Light-DOM text of the top, the offset in it of the next light-DOM text node, and where the visible run not yet copied starts (-1: none). */
+  private light = '';
+  private cursor = 0;
+  private from = -1;
 
   constructor(private readonly styleCheck: StyleCheck | null) {}
 
@@ -316,16 +462,17 @@ class IndexBuilder {
       if (!top) return;
     }
     if (top.nodeType === TEXT_NODE) {
-      this.addText(top as Text);
+      this.addData(top as Text);
       return;
     }
+    this.light = top.textContent ?? '';
     const stack: Frame[] = [];
     if (top.nodeType === ELEMENT_NODE) {
-      const frame = this.enter(top as Element, true, false);
+      const frame = this.enter(top as Element, true, false, false);
       if (!frame) return;
       stack.push(frame);
     } else {
-      stack.push({ next: top.firstChild, list: null, i: 0, block: false, textShown: true, checked: false });
+      stack.push({ next: top.firstChild, list: null, i: 0, block: false, textShown: true, checked: false, direct: false });
     }
     while (stack.length > 0) {
       const f = stack[stack.length - 1];
@@ -342,17 +489,32 @@ class IndexBuilder {
       }
       const type = node.nodeType;
       if (type === TEXT_NODE) {
-        if (f.textShown) this.addText(node as Text);
+        if (f.direct) {
+          if (f.textShown) this.addData(node as Text);
+        } else if (f.textShown) this.addLight(node as Text);
+        else this.skipLight((node as Text).length);
       } else if (type === ELEMENT_NODE) {
-        const child = this.enter(node as Element, f.textShown, f.checked);
+        const child = this.enter(node as Element, f.textShown, f.checked, f.direct);
         if (child) stack.push(child);
+      } else if (type === CDATA_SECTION_NODE && !f.direct) {
+        this.skipLight((node as CDATASection).length); // in textContent, never indexed
       }
     }
+    this.flush();
   }
 
   /** Decides whether to walk into `el`; returns its frame, or null to skip it. */
-  private enter(el: Element, parentShown: boolean, parentChecked: boolean): Frame | null {
+  private enter(el: Element, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
     const name = el.localName;
+    const frame = this.frameFor(el, name, parentShown, parentChecked, direct);
+    // Left out with all its content (its light-DOM text is stepped over).
+    if (!frame) {
+      if (!direct) this.skipLight(el.textContent?.length ?? 0);
+    }
+    return frame;
+  }
+
+  private frameFor(el: Element, name: string, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
     if (isSkippedTag(name)) return null;
     const hasAttributes = el.hasAttributes();
     if (hasAttributes && el.hasAttribute('hidden')) return null;
@@ -369,102 +531,71 @@ class IndexBuilder {
     const block = isBlockTag(name);
     if (block) this.breakText();
     const shadow = canHostShadow(name) ? (el as HTMLElement).shadowRoot : null;
-    if (shadow) return { next: shadow.firstChild, list: null, i: 0, block, textShown, checked };
+    if (shadow) {
+      // The shadow tree is shown instead of the light children (those come back through slots).
+      if (!direct) this.skipLight(el.textContent?.length ?? 0);
+      return { next: shadow.firstChild, list: null, i: 0, block, textShown, checked, direct: true };
+    }
     if (name === 'slot' && typeof (el as HTMLSlotElement).assignedNodes === 'function') {
       const assigned = (el as HTMLSlotElement).assignedNodes();
-      if (assigned.length > 0) return { next: null, list: assigned, i: 0, block, textShown, checked };
+      if (assigned.length > 0) return { next: null, list: assigned, i: 0, block, textShown, checked, direct: true };
     }
-    return { next: el.firstChild, list: null, i: 0, block, textShown, checked };
+    return { next: el.firstChild, list: null, i: 0, block, textShown, checked, direct };
   }
 
   /** A block boundary or <br>: acts as whitespace. */
   private breakText(): void {
-    if (!this.pending) {
-      this.pending = true;
-      this.pendingNode = -1;
-      this.pendingOffset = 0;
+    if (!this.broken) {
+      this.flush();
+      this.parts.push(BREAK);
+      this.length++;
+      this.broken = true;
     }
   }
 
-  private space(k: number, offset: number): void {
-    if (!this.pending) {
-      this.pending = true;
-      this.pendingNode = k;
-      this.pendingOffset = offset;
+  /** Copies the pending run of visible light-DOM text. */
+  private flush(): void {
+    if (this.from >= 0) {
+      if (this.cursor > this.from) this.parts.push(this.light.slice(this.from, this.cursor));
+      this.from = -1;
     }
   }
 
-  private pushSegment(k: number, raw: number, str: string): void {
-    if (this.segCount === this.segNorm.length) {
-      const cap = this.segCount * 2;
-      const a = new Int32Array(cap);
-      a.set(this.segNorm);
-      this.segNorm = a;
-      const b = new Int32Array(cap);
-      b.set(this.segNode);
-      this.segNode = b;
-      const c = new Int32Array(cap);
-      c.set(this.segRaw);
-      this.segRaw = c;
-    }
-    const s = this.segCount++;
-    this.segNorm[s] = this.length;
-    this.segNode[s] = k;
-    this.segRaw[s] = raw;
-    this.parts.push(str);
-    this.length += str.length;
-    if (k >= 0) {
-      if (this.nodeFirstSeg[k] < 0) this.nodeFirstSeg[k] = s;
-      this.nodeLastSeg[k] = s;
+  /** Steps over `n` characters of light-DOM text that are left out. */
+  private skipLight(n: number): void {
+    if (n > 0) {
+      this.flush();
+      this.cursor += n;
     }
   }
 
-  /** Emits kept text data[a, b) of node k (no whitespace at either edge), after any pending space. */
-  private emit(k: number, data: string, a: number, b: number): void {
-    if (this.pending) {
-      if (this.length > 0) this.pushSegment(this.pendingNode, this.pendingOffset, ' ');
-      this.pending = false;
-    }
-    this.pushSegment(k, a, a === 0 && b === data.length ? data : data.slice(a, b));
-  }
-
-  /** Text data[a, b) holding no special characters (single U+0020 spaces only). */
-  private run(k: number, data: string, a: number, b: number): void {
-    if (a >= b) return;
-    if (data.charCodeAt(a) === 0x20) {
-      this.space(k, a);
-      a++;
-      if (a >= b) return;
-    }
-    if (data.charCodeAt(b - 1) === 0x20) {
-      this.emit(k, data, a, b - 1);
-      this.space(k, b - 1);
-    } else {
-      this.emit(k, data, a, b);
-    }
-  }
-
-  private addText(t: Text): void {
+  private record(t: Text, n: number): void {
     const k = this.nodes.length;
-    this.nodes.push(t);
-    this.nodeFirstSeg.push(-1);
-    this.nodeLastSeg.push(-1);
-    this.nodeInsertAt.push(this.length);
-    const data = t.data;
-    const n = data.length;
-    let j = 0;
-    while (j < n) {
-      SPECIAL.lastIndex = j;
-      const m = SPECIAL.exec(data);
-      if (!m) {
-        this.run(k, data, j, n);
-        break;
-      }
-      const at = m.index;
-      this.run(k, data, j, at);
-      if (classifyChar(data.charCodeAt(at)) === CHAR_SPACE) this.space(k, at);
-      j = at + m[0].length;
+    if (k === this.nodeStart.length) {
+      this.nodeStart = grow(this.nodeStart, k + 1);
+      this.nodeEnd = grow(this.nodeEnd, k + 1);
     }
+    this.nodes.push(t);
+    this.nodeStart[k] = this.length;
+    this.length += n;
+    this.nodeEnd[k] = this.length;
+    if (n > 0) this.broken = false;
+  }
+
+  /** A visible light-DOM text node: its text is the next `length` characters of the light text. */
+  private addLight(t: Text): void {
+    const n = t.length;
+    if (this.from < 0) this.from = this.cursor;
+    this.cursor += n;
+    this.record(t, n);
+  }
+
+  /** A visible text node read directly. */
+  private addData(t: Text): void {
+    const data = t.data;
+    this.flush();
+    if (data.length > 0) this.parts.push(data);
+    this.record(t, data.length);
   }
 }
 
