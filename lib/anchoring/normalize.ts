@@ -31,8 +31,17 @@ export function classifyChar(c: number): number {
   return CHAR_KEEP;
 }
 
+/** Whitespace other than U+0020, and dropped characters (as classifyChar has them). */
+const ODD_CHARS = '\\t\\n\\v\\f\\r\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\xad\\u200b-\\u200d\\u2060\\ufeff';
+/** Matches anywhere a text is not yet in normalised form. */
+const NOT_NORMAL = new RegExp(`[${ODD_CHARS}]|  |^ | $`);
+/** Matches anywhere a fragment is not yet in normalised form (edge spaces are kept). */
+const NOT_NORMAL_FRAGMENT = new RegExp(`[${ODD_CHARS}]|  `);
+
 /** Returns `s` in normalised form (see module comment). */
 export function normalizeText(s: string): string {
+  // Stored quotes are normally normalised already: one native test instead of a call per character.
+  if (!NOT_NORMAL.test(s)) return s;
   let out = '';
   let runStart = 0;
   let pendingSpace = false;
@@ -67,6 +76,7 @@ export function stripSpaces(s: string): string {
  * is kept as one space, because it separates the fragment from the quote.
  */
 export function normalizeFragment(s: string): string {
+  if (!NOT_NORMAL_FRAGMENT.test(s)) return s;
   let a = 0;
   let b = s.length - 1;
   while (a <= b && classifyChar(s.charCodeAt(a)) === CHAR_DROP) a++;

@@ -13,6 +13,7 @@
  * map needs: between two runs, raw and normalised text advance together. Converting an offset is two
  * binary searches (runs, then nodes), done only for the offsets that become ranges.
  */
+import { CHAR_SPACE, classifyChar } from './normalize.js';
 import { STYLE_INVISIBLE, STYLE_NONE, createStyleCheck, type StyleCheck } from './visibility.js';
 import { isBlockTag, isSkippedTag, mayInheritVisibility } from './visibility.js';
 
@@ -386,15 +387,18 @@ class Normaliser {
     SPECIAL.lastIndex = 0;
     for (let m = SPECIAL.exec(raw); m !== null; m = SPECIAL.exec(raw)) {
       const at = m.index;
-      const end = at + m[0].length;
+      const end = SPECIAL.lastIndex;
       if (at > rawPos) {
         parts.push(raw.slice(rawPos, at));
         normLen += at - rawPos;
       }
       // The run's space stands for its first whitespace character (none: only dropped characters).
-      WS_CHAR.lastIndex = at;
-      const ws = WS_CHAR.exec(raw);
-      const src = ws !== null && ws.index < end ? ws.index : -1;
+      let src = at;
+      if (classifyChar(raw.charCodeAt(at)) !== CHAR_SPACE) {
+        WS_CHAR.lastIndex = at;
+        const ws = WS_CHAR.exec(raw);
+        src = ws !== null && ws.index < end ? ws.index : -1;
+      }
       const out = src >= 0 && normLen > 0 && end < n ? 1 : 0;
       if (out === 1) parts.push(' ');
       this.push(at, end, normLen, out, src);

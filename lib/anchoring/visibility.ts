@@ -46,8 +46,11 @@ const BARE_INLINE_TAGS = new Set([
 
 export function mayInheritVisibility(el: Element, localName: string, hasAttributes: boolean): boolean {
   if (!BARE_INLINE_TAGS.has(localName)) return false;
-  return !hasAttributes || (!el.hasAttribute('class') && !el.hasAttribute('style') && !el.hasAttribute('id'));
+  return !hasAttributes || !el.matches(STYLED);
 }
+
+/** Attributes that may give an element its own visibility (one selector test instead of three calls). */
+const STYLED = '[class],[style],[id]';
 
 /** Result of a style check on one element. */
 export const STYLE_SHOWN = 0;

@@ -38,3 +38,21 @@ test('verbatim search gives the same hits before and after it switches to its wo
   const once = text.slice(1000, 1060);
   if (naive(text, once).length === 1) expect(search.findUnique(once)).toBe(1000);
 });
+
+test('the word index finds needles in text with characters outside ASCII (curly quotes, accents, CJK)', () => {
+  const random = seededRandom(9);
+  const words = ['café', 'naïve', '“quoted”', 'harbour', 'élan', '字字字字字', 'tide’s', 'plain', 'zoë', 'ångström'];
+  const parts: string[] = [];
+  for (let i = 0; i < 8_000; i++) parts.push(words[Math.floor(random() * words.length)]);
+  const text = parts.join(' ');
+  const search = new TextSearch(text);
+  const needles: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    const at = Math.floor(random() * (text.length - 30));
+    needles.push(text.slice(at, at + 6 + Math.floor(random() * 24)));
+  }
+  needles.push('café naïve', 'naïve café', ' 字字字字字 élan');
+  needles.forEach((n) => search.findAll(n));
+  expect((search as unknown as { words: unknown }).words, 'word index built').not.toBeNull();
+  for (const n of needles) expect(search.findAll(n), JSON.stringify(n)).toEqual(naive(text, n));
+});

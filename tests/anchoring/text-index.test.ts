@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, test } from 'vitest';
 import { TextIndex, normalizeText } from '../../lib/anchoring/index.js';
-import { loadFixture, rangeText, setPage } from './helpers.js';
+import { loadFixture, rangeText, seededRandom, setPage } from './helpers.js';
 
 /** Range.toString() has no spaces for block boundaries; compare what the reader sees, letter for letter. */
 function sameLetters(range: Range, text: string): boolean {
@@ -170,6 +170,59 @@ describe('TextIndex: DOM positions to offsets', () => {
       const last = asText((range.endContainer as Text).data[range.endOffset - 1]);
       expect([span[0], span.trim()[0]], `start of ${i}-${j}`).toContain(first);
       expect([span[span.length - 1], span.trim()[span.trim().length - 1]], `end of ${i}-${j}`).toContain(last);
+    }
+  });
+});
+
+describe('TextIndex: text taken from the page in one read', () => {
+  test('content left out between visible text (script, hidden, display:none, visibility:hidden, shadow host light children) does not shift offsets', () => {
+    setPage(
+      '<p>alpha <script>var s = "script text";</script>beta</p>' +
+        '<p>gamma<span hidden>hidden text</span> delta <b style="display:none">none text</b>epsilon</p>' +
+        '<p><i style="visibility:hidden">ghost <b style="visibility:visible">zeta</b> ghost</i> omega</p>' +
+        '<div id="host">light child not slotted</div><p>theta iota</p>',
+    );
+    const host = document.getElementById('host')!;
+    host.attachShadow({ mode: 'open' }).innerHTML = '<p>shadow kappa</p>';
+    const index = new TextIndex(document);
+    expect(index.text).toBe('alpha beta gamma delta epsilon zeta omega shadow kappa theta iota');
+    // Each word maps to its own DOM text (a range over left-out content would read it too).
+    for (const quote of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'omega', 'shadow kappa', 'theta iota']) rangeOfQuote(index, quote);
+    const theta = rangeOfQuote(index, 'theta');
+    expect(theta.startContainer.textContent).toBe('theta iota');
+    expect(theta.startOffset).toBe(0);
+  });
+
+  test('points inside collapsed whitespace and in empty text nodes map like the text around them', () => {
+    setPage('<p id="p">one  \n two <b>three</b></p>');
+    const p = document.getElementById('p')!;
+    const b = p.querySelector('b')!;
+    b.insertBefore(document.createTextNode(''), b.firstChild);
+    const index = new TextIndex(document);
+    expect(index.text).toBe('one two three');
+    const first = p.firstChild as Text;
+    expect(index.offsetAt(first, 3)).toBe(3); // at the collapsed run: its space
+    expect(index.offsetAt(first, 5)).toBe(4); // inside the run: the next word
+    expect(index.offsetAt(first, first.data.length)).toBe(8); // after the node's trailing space
+    // An empty node right after a space sits before that space, as nothing after it was written yet.
+    expect(index.offsetAt(b.firstChild!, 0)).toBe(7);
+    expect(index.offsetAt(b.lastChild!, 0)).toBe(8);
+  });
+});
+
+describe('normalizeText', () => {
+  test('agrees with the rule as written on random strings (fast path for text already normalised)', () => {
+    const random = seededRandom(11);
+    const alphabet = ['a', 'b', ' ', '  ', '\n', '\t', '\u00a0', '\u00ad', '\u200b', '\u2003', '\ufeff', 'é', '字'];
+    const reference = (s: string) =>
+      s.replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '').replace(/[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g, ' ').replace(/^ | $/g, '');
+    for (let i = 0; i < 3000; i++) {
+      let s = '';
+      const n = Math.floor(random() * 12);
+      for (let j = 0; j < n; j++) s += alphabet[Math.floor(random() * alphabet.length)];
+      expect(normalizeText(s), JSON.stringify(s)).toBe(reference(s));
+      // Normalising twice changes nothing.
+      expect(normalizeText(normalizeText(s))).toBe(reference(s));
     }
   });
 });
