@@ -25,7 +25,7 @@ interface Options {
 export function startCheckpointer(db: Db, opts: Options = {}): Checkpointer {
   const require = createRequire(import.meta.url);
   const worker = new Worker(new URL('./checkpoint-worker.cjs', import.meta.url), {
-    workerData: { file: db.name, driver: require.resolve('better-sqlite3'), intervalMs: opts.intervalMs ?? 250 },
+    workerData: { file: db.name, driver: require.resolve('better-sqlite3'), intervalMs: opts.intervalMs ?? 1000 },
   });
   worker.unref();
   db.pragma('wal_autocheckpoint = 0');

@@ -41,6 +41,8 @@ describe('durability', () => {
     await Promise.all(Array.from({ length: 24 }, writer));
     await serve.exited;
     expect(killed).toBe(true);
+    // The server process itself is gone, not just a launcher in front of it.
+    await expect(fetch(`${serve.url}/user`, { headers: { authorization: `Bearer ${token}` } })).rejects.toThrow();
     expect(acknowledged.length).toBeGreaterThanOrEqual(400);
 
     const db = new Database(path.join(dataDir, DB_FILE), { readonly: false });
