@@ -90,7 +90,8 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   });
 
   await app.register(cors, {
-    origin: (origin, cb) => cb(null, !origin || isAllowedOrigin(origin)),
+    // No Origin (not a browser): no CORS headers to send.
+    origin: (origin, cb) => cb(null, !!origin && isAllowedOrigin(origin)),
     exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'retry-after', 'idempotent-replayed'],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],

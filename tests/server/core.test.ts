@@ -55,5 +55,9 @@ describe('transport', () => {
     expect(get.headers.get('access-control-expose-headers')).toMatch(/x-ratelimit-remaining/);
     const evil = await fetch(`${s.url}/user`, { headers: { origin: 'https://evil.example', authorization: `Bearer ${token}` } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    // Clients that are not browsers send no Origin and get no CORS headers at all.
+    const plain = await fetch(`${s.url}/user`, { headers: { authorization: `Bearer ${token}` } });
+    expect([...plain.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    expect(plain.headers.get('x-ratelimit-remaining')).not.toBeNull();
   });
 });
