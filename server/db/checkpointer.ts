@@ -55,6 +55,7 @@ export function startCheckpointer(db: Db, opts: Options = {}): Checkpointer {
 
   return {
     checkpointNow() {
+      if (!alive) return Promise.reject(new Error('The checkpoint worker is not running.'));
       return new Promise((resolve) => {
         waiting.push(resolve);
         worker.postMessage('now');
