@@ -4,9 +4,11 @@ import type { ServerResponse } from 'node:http';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
-import { JobsRepository, type JobRow } from '../../server/repositories/jobs.js';
+import { JobsRepository } from '../../server/repositories/jobs.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
+import { latestJobFor } from '../helpers/jobs.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 import { PNG_1x1, getRaw, upload } from './upload-client.js';
 
 // Permanent copies (paid plan): made in the background for pro users' bookmarks, uploaded by the
@@ -59,18 +61,8 @@ afterAll(async () => {
   await pages?.close();
 });
 
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
-const jobOf = async (bookmarkId: number): Promise<JobRow | undefined> =>
-  (await jobs.list()).filter((j) => JSON.parse(j.payload).bookmarkId === bookmarkId).pop();
+const jobOf = (bookmarkId: number) => latestJobFor(jobs, bookmarkId);
 const jobDone = (bookmarkId: number) => until(async () => ((await jobOf(bookmarkId))?.state === 'done' ? jobOf(bookmarkId) : undefined));
 const cacheUrl = (id: number) => `${s.url}/bookmark/${id}/cache`;
 const save = async (token: string, link: string, extra: object = {}) =>

@@ -9,6 +9,7 @@ import { defaultConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/open.js';
 import { JobsRepository } from '../../server/repositories/jobs.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
+import { until } from '../helpers/until.js';
 
 // Jobs are rows: stopping the service mid-queue loses nothing, and a new process on the same data
 // directory finishes the work. Built by hand (not startServer) so two apps share one directory.
@@ -52,15 +53,6 @@ async function startApp(): Promise<{ app: FastifyInstance; url: string }> {
   return { app, url: `${origin}/rest/v1` };
 }
 
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('the job queue survives a restart', () => {
   it('stopped mid-queue (one job running, two waiting), a new process on the same data directory completes them all', async () => {

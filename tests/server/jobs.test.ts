@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
 import { JobsRepository, type JobRow } from '../../server/repositories/jobs.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
+import { latestJobFor as jobOf } from '../helpers/jobs.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 // pleaseParse: {} queues a durable job; the runner reads the page (served on loopback) and fills
 // the fields the owner left empty.
@@ -61,18 +63,6 @@ afterAll(async () => {
   await pages?.close();
 });
 
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const jobOf = async (repo: JobsRepository, bookmarkId: number): Promise<JobRow | undefined> =>
-  (await repo.list()).filter((j) => JSON.parse(j.payload).bookmarkId === bookmarkId).pop();
 
 const finished = (repo: JobsRepository, bookmarkId: number) =>
   until(async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
 import { FilesRepository } from '../../server/repositories/files.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 import { GIF_1x1, JPEG_HEAD, PNG_1x1, getRaw, upload } from './upload-client.js';
 
 let s: TestServer;
@@ -31,13 +32,6 @@ function storedFiles(): string[] {
   return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
 }
 
-async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('PUT /bookmark/file', () => {
   it('stores an image and saves an image bookmark linking to it, served back with its type to the owner', async () => {
@@ -170,7 +164,7 @@ describe('PUT /bookmark/file', () => {
     await s.api('DELETE', `/bookmark/${id}`, { token: alice.token }); // for good
     expect(await filesUsed(alice.token)).toBe(before);
     expect((await getRaw(res.body.item.link, alice.token)).status).toBe(404);
-    await until(() => storedFiles().length === count);
+    await until(() => storedFiles().length === count, 5000);
   });
 });
 
