@@ -53,9 +53,8 @@ export function normalizeUrl(input: string): string | null {
   const url = parseHttpUrl(input);
   if (!url) return null;
   const host = url.hostname.toLowerCase().replace(/^www\./, '');
-  const port = url.port && !((url.protocol === 'http:' && url.port === '80') || (url.protocol === 'https:' && url.port === '443'))
-    ? `:${url.port}`
-    : '';
+  // The URL parser has already dropped a default port (80 for http, 443 for https).
+  const port = url.port ? `:${url.port}` : '';
   let path = url.pathname || '/';
   if (path.length > 1) path = path.replace(/\/+$/, '');
   if (path === '') path = '/';
