@@ -10,10 +10,12 @@
 import rangyModule from 'rangy';
 import 'rangy/lib/rangy-classapplier';
 import { charAtPoint, coversChar, textLength } from './hit-test.js';
+import { pulse } from './flash.js';
 import { scrollRangeIntoView } from './scroll.js';
 import { StyleInjector, classApplierCss, colorClass } from './styles.js';
 import {
   HIGHLIGHT_COLORS,
+  rangeList,
   type FlashOptions,
   type HighlightColor,
   type PaintItem,
@@ -49,10 +51,6 @@ interface Entry {
   ranges: RangyRange[];
   color: HighlightColor;
   hasNote: boolean;
-}
-
-function asArray(ranges: AbstractRange | readonly AbstractRange[]): AbstractRange[] {
-  return Array.isArray(ranges) ? [...ranges] : [ranges as AbstractRange];
 }
 
 export class ClassApplierPainter implements Painter {
@@ -113,7 +111,7 @@ export class ClassApplierPainter implements Painter {
     const prepared = items.map((it) => ({
       key: it.key,
       applier: this.applierFor(it.color),
-      entry: { ranges: asArray(it.ranges).map((r) => this.toRangy(r)), color: it.color, hasNote: !!it.hasNote } as Entry,
+      entry: { ranges: rangeList(it.ranges).map((r) => this.toRangy(r)), color: it.color, hasNote: !!it.hasNote } as Entry,
     }));
     for (const p of prepared) if (this.entries.has(p.key)) this.remove(p.key);
     for (const p of prepared) this.entries.set(p.key, p.entry);
@@ -177,33 +175,22 @@ export class ClassApplierPainter implements Painter {
     return found.sort((a, b) => a[1] - b[1]).map(([k]) => k);
   }
 
-  flash(key: string, options: FlashOptions = {}): Promise<boolean> {
+  async flash(key: string, options: FlashOptions = {}): Promise<boolean> {
     const entry = this.entries.get(key);
-    if (!entry) return Promise.resolve(false);
+    if (!entry) return false;
     const applier = this.appliers.get('flash')!;
-    const total = options.durationMs ?? 900;
-    const pulses = 3;
-    const step = total / (pulses * 2);
-    const win = this.doc.defaultView ?? globalThis;
     let lit = false;
-    return new Promise((resolve) => {
-      let phase = 0;
-      const tick = () => {
-        const on = phase % 2 === 0 && phase < pulses * 2 && this.entries.get(key) === entry;
-        if (on !== lit) {
-          const preserve = this.allRanges();
-          for (const r of entry.ranges) {
-            if (on) applier.applyToRange(r, preserve);
-            else applier.undoToRange(r, preserve);
-          }
-          lit = on;
-        }
-        phase++;
-        if (phase > pulses * 2) resolve(true);
-        else win.setTimeout(tick, step);
-      };
-      tick();
-    });
+    await pulse(this.doc.defaultView ?? globalThis, (phaseOn) => {
+      const on = phaseOn && this.entries.get(key) === entry;
+      if (on === lit) return;
+      const preserve = this.allRanges();
+      for (const r of entry.ranges) {
+        if (on) applier.applyToRange(r, preserve);
+        else applier.undoToRange(r, preserve);
+      }
+      lit = on;
+    }, options.durationMs);
+    return true;
   }
 
   scrollTo(key: string, options: ScrollToOptions = {}): boolean {

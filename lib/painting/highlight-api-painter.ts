@@ -4,10 +4,12 @@
  * and other controls inside highlights keep working as before.
  */
 import { charAtPoint, coversChar, textLength } from './hit-test.js';
+import { pulse } from './flash.js';
 import { scrollRangeIntoView } from './scroll.js';
 import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, StyleInjector, highlightApiCss, highlightName } from './styles.js';
 import {
   HIGHLIGHT_COLORS,
+  rangeList,
   type FlashOptions,
   type HighlightColor,
   type PaintItem,
@@ -36,10 +38,6 @@ interface HitResult {
 export function supportsHighlightApi(doc: Document): boolean {
   const win = doc.defaultView as unknown as Partial<HighlightWindow> | null;
   return !!win && !!win.CSS && 'highlights' in win.CSS && !!win.CSS.highlights && typeof win.Highlight === 'function';
-}
-
-function asArray(ranges: AbstractRange | readonly AbstractRange[]): AbstractRange[] {
-  return Array.isArray(ranges) ? [...ranges] : [ranges as AbstractRange];
 }
 
 export class HighlightApiPainter implements Painter {
@@ -81,7 +79,7 @@ export class HighlightApiPainter implements Painter {
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
-    const list = asArray(ranges);
+    const list = rangeList(ranges);
     if (this.entries.has(key)) this.remove(key);
     const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
     for (const r of list) {
@@ -175,27 +173,16 @@ export class HighlightApiPainter implements Painter {
     return keys;
   }
 
-  flash(key: string, options: FlashOptions = {}): Promise<boolean> {
+  async flash(key: string, options: FlashOptions = {}): Promise<boolean> {
     const entry = this.entries.get(key);
-    if (!entry) return Promise.resolve(false);
-    const total = options.durationMs ?? 900;
-    const pulses = 3;
-    const step = total / (pulses * 2);
-    const win = this.doc.defaultView ?? globalThis;
-    return new Promise((resolve) => {
-      let phase = 0;
-      const tick = () => {
-        const on = phase % 2 === 0 && phase < pulses * 2;
-        for (const r of entry.ranges) {
-          if (on && this.entries.get(key) === entry) this.flashing.add(r);
-          else this.flashing.delete(r);
-        }
-        phase++;
-        if (phase > pulses * 2) resolve(true);
-        else win.setTimeout(tick, step);
-      };
-      tick();
-    });
+    if (!entry) return false;
+    await pulse(this.doc.defaultView ?? globalThis, (on) => {
+      for (const r of entry.ranges) {
+        if (on && this.entries.get(key) === entry) this.flashing.add(r);
+        else this.flashing.delete(r);
+      }
+    }, options.durationMs);
+    return true;
   }
 
   scrollTo(key: string, options: ScrollToOptions = {}): boolean {

@@ -18,6 +18,11 @@ export interface PaintItem extends PaintStyle {
   ranges: AbstractRange | readonly AbstractRange[];
 }
 
+/** A fresh array of the one or many ranges a caller passed. */
+export function rangeList(ranges: AbstractRange | readonly AbstractRange[]): AbstractRange[] {
+  return Array.isArray(ranges) ? [...ranges] : [ranges as AbstractRange];
+}
+
 export interface FlashOptions {
   /** Total duration of the effect in ms (default 900). */
   durationMs?: number;
