@@ -142,6 +142,21 @@ export async function followConsentAnswer(browser: WebClient, answer: WebRespons
   return handoff.location;
 }
 
+/**
+ * Exchanges an authorization code for tokens with the app's credentials (JSON body unless `opts.form`);
+ * `overrides` change, add or (as undefined) leave out fields.
+ */
+export function exchangeCode(
+  s: TestServer,
+  app: { clientId: string; secret?: string; redirectUri: string },
+  code: string | null | undefined,
+  overrides: Record<string, unknown> = {},
+  opts: { form?: boolean } = {},
+) {
+  const body = { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: app.secret, redirect_uri: app.redirectUri, ...overrides };
+  return tokenRequest(s, body, opts);
+}
+
 /** POST /oauth/access_token with a JSON body (or a form body). */
 export async function tokenRequest(s: TestServer, body: Record<string, unknown>, opts: { form?: boolean; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };

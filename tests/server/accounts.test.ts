@@ -1,7 +1,7 @@
 // Account changes on the account page and through PUT /user: password changes end other sign-ins.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { authorizeAs, registerApp, tokenRequest, WebClient } from '../helpers/web-client.js';
+import { authorizeAs, exchangeCode, registerApp, tokenRequest, WebClient } from '../helpers/web-client.js';
 
 let s: TestServer;
 let app: Awaited<ReturnType<typeof registerApp>>;
@@ -22,13 +22,7 @@ async function userWithSignIns(email: string, password: string) {
   const grants = [];
   for (const browser of [a, b]) {
     const redirect = await authorizeAs(browser, { client_id: app.clientId, redirect_uri: app.redirectUri });
-    const token = await tokenRequest(s, {
-      grant_type: 'authorization_code',
-      code: redirect.searchParams.get('code'),
-      client_id: app.clientId,
-      client_secret: app.secret,
-      redirect_uri: app.redirectUri,
-    });
+    const token = await exchangeCode(s, app, redirect.searchParams.get('code'));
     expect(token.status).toBe(200);
     grants.push(token.body as { access_token: string; refresh_token: string });
   }

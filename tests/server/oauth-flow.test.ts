@@ -1,7 +1,7 @@
 // The authorization-code flow through the real pages and endpoints, driven like a browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
-import { authorizeAs, authorizeUrl, pkcePair, registerApp, tokenRequest, WebClient } from '../helpers/web-client.js';
+import { authorizeAs, authorizeUrl, exchangeCode, pkcePair, registerApp, tokenRequest, WebClient } from '../helpers/web-client.js';
 import { oauthStore } from '../../server/services/oauth/store.js';
 
 let s: TestServer;
@@ -54,13 +54,7 @@ describe('authorization code flow', () => {
     const code = redirect.searchParams.get('code')!;
     expect(code).toMatch(/^[\w-]{40,}$/);
 
-    const token = await tokenRequest(s, {
-      grant_type: 'authorization_code',
-      code,
-      client_id: app.clientId,
-      client_secret: app.secret,
-      redirect_uri: app.redirectUri,
-    });
+    const token = await exchangeCode(s, app, code);
     expect(token.status).toBe(200);
     expect(token.body).toEqual({
       access_token: expect.any(String),
@@ -143,13 +137,7 @@ describe('authorization code flow', () => {
     for (let i = 0; i < 3; i++) {
       const browser = await newUserBrowser(`max${i}@example.test`);
       const redirect = await authorizeAs(browser, { client_id: app.clientId, redirect_uri: app.redirectUri });
-      const token = await tokenRequest(s, {
-        grant_type: 'authorization_code',
-        code: redirect.searchParams.get('code'),
-        client_id: app.clientId,
-        client_secret: app.secret,
-        redirect_uri: app.redirectUri,
-      });
+      const token = await exchangeCode(s, app, redirect.searchParams.get('code'));
       expect(token.status).toBe(200);
     }
     const browser = await newUserBrowser('max-over@example.test');

@@ -2,7 +2,7 @@
 // client authentication and malformed requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
-import { authorizeAs, registerApp, tokenRequest, WebClient } from '../helpers/web-client.js';
+import { authorizeAs, exchangeCode, registerApp, tokenRequest, WebClient } from '../helpers/web-client.js';
 
 let s: TestServer;
 const clock = new TestClock();
@@ -25,13 +25,8 @@ async function newCode(redirectUri = app.redirectUri, clientId = app.clientId): 
   return redirect.searchParams.get('code')!;
 }
 
-function exchange(code: string | undefined, overrides: Record<string, unknown> = {}, opts: { form?: boolean } = {}) {
-  return tokenRequest(
-    s,
-    { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: app.secret, redirect_uri: app.redirectUri, ...overrides },
-    opts,
-  );
-}
+const exchange = (code: string | undefined, overrides: Record<string, unknown> = {}, opts: { form?: boolean } = {}) =>
+  exchangeCode(s, app, code, overrides, opts);
 
 describe('code exchange', () => {
   it('accepts a form-encoded body as well as JSON', async () => {

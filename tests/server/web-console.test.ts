@@ -2,7 +2,7 @@
 // the list of apps a user has authorized.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { authorizeAs, tokenRequest, WebClient } from '../helpers/web-client.js';
+import { authorizeAs, exchangeCode, tokenRequest, WebClient } from '../helpers/web-client.js';
 
 let s: TestServer;
 
@@ -26,9 +26,8 @@ async function registerThroughConsole(browser: WebClient, fields: { name: string
   return { res, clientId, secret };
 }
 
-function exchangeAs(clientId: string, secret: string | undefined, code: string, redirectUri: string) {
-  return tokenRequest(s, { grant_type: 'authorization_code', code, client_id: clientId, client_secret: secret, redirect_uri: redirectUri });
-}
+const exchangeAs = (clientId: string, secret: string | undefined, code: string, redirectUri: string) =>
+  exchangeCode(s, { clientId, secret, redirectUri }, code);
 
 describe('registering an application', () => {
   it('shows the Client ID and the secret once, stores only its hash, and the credentials work', async () => {
