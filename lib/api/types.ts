@@ -7,6 +7,7 @@ export type User = Static<typeof S.User>;
 export type UserConfig = Static<typeof S.UserConfig>;
 export type UserGroup = Static<typeof S.UserGroup>;
 export type PublicUser = Static<typeof S.PublicUser>;
+export type UserEnvelope = Static<typeof S.UserEnvelope>;
 export type UserUpdate = Static<typeof S.UserUpdate>;
 export type UserStats = Static<typeof S.UserStats>;
 export type Collection = Static<typeof S.Collection>;
@@ -41,5 +42,3 @@ export type LinkEntry = Static<typeof S.LinkEntry>;
 export type LinksQuery = Static<typeof S.LinksQuery>;
 export type LinksResponse = Static<typeof S.LinksResponse>;
 export type ErrorEnvelope = Static<typeof S.ErrorEnvelope>;
-
-export type Ok<T extends object = object> = { result: true } & T;

@@ -1,6 +1,6 @@
 // Typed client for the Tidemark API, used by the extension's background only (it holds the tokens).
 // Types come from lib/api (`import type`: no schema library in the bundle).
-import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, LinksResponse, Tag, TagSuggestion, UrlExistsResponse, User } from '../types.js';
+import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, LinksResponse, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
 export { ApiClientError, isApiClientError, type ApiErrorKind } from './errors.js';
@@ -17,7 +17,7 @@ export class TidemarkApi {
 
   /** The signed-in user; with `token`, checks that token instead (a pasted test token). */
   async getUser(token?: string): Promise<User> {
-    return (await this.http<{ user: User }>('GET', '/user', { token, retries: token ? 1 : undefined })).user;
+    return (await this.http<UserEnvelope>('GET', '/user', { token, retries: token ? 1 : undefined })).user;
   }
 
   /** Every collection: roots and nested ones (two requests, in parallel). */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Media } from './bookmark.js';
+import { BookmarkTypeSchema, Media } from './bookmark.js';
 
 export const UrlExistsRequest = Type.Object({
   urls: Type.Array(Type.String({ maxLength: 8192 }), { minItems: 1, maxItems: 100 }),
@@ -16,7 +16,7 @@ export const ParsedItem = Type.Object({
   title: Type.String(),
   excerpt: Type.String(),
   media: Type.Array(Media),
-  type: Type.String(),
+  type: BookmarkTypeSchema,
   parser: Type.Optional(Type.String()),
   meta: Type.Object({
     possibleArticle: Type.Boolean(),

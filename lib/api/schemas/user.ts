@@ -49,6 +49,11 @@ export const PublicUser = Type.Object({
   registered: Timestamp,
 });
 
+/** Answer of GET/PUT /user. */
+export const UserEnvelope = Type.Object({ result: Type.Literal(true), user: User });
+/** Answer of GET /user/{id}. */
+export const PublicUserEnvelope = Type.Object({ result: Type.Literal(true), user: PublicUser });
+
 export const UserUpdate = Type.Object(
   {
     groups: Type.Optional(Type.Array(UserGroup, { maxItems: 1000 })),
