@@ -40,6 +40,9 @@ export const LIMITS = {
   shareEmailsMax: 10,
   pendingInvitationsMax: 100,
   highlightContextChars: 32,
+  /** GET /links: entries per answer when `limit` is not given, and the most one answer may hold. */
+  linksPerAnswerDefault: 5000,
+  linksPerAnswerMax: 20_000,
   accessTokenLifetimeSeconds: 1_209_599,
 } as const;
 

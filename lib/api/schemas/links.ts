@@ -2,6 +2,7 @@
 // (not removed) bookmarks for the extension's saved-page badge, and the changes since a cursor.
 // The extension imports only the types (`import type`), so TypeBox stays out of its bundles.
 import { Type } from '@sinclair/typebox';
+import { LIMITS } from '../constants.js';
 
 /** One saved link: `[bookmark id, link key (normalizeUrl of the link), collection id]`. */
 export const LinkEntry = Type.Tuple([Type.Integer(), Type.String(), Type.Integer()]);
@@ -11,7 +12,9 @@ export const LinksQuery = Type.Object({
     Type.Integer({ minimum: 0, description: 'a cursor from an earlier answer: only changes after it, with removed ids' }),
   ),
   after: Type.Optional(Type.Integer({ minimum: 0, description: 'full listing: only bookmarks with an id above this (paging)' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000, description: 'entries per answer, default 5000' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: LIMITS.linksPerAnswerMax, description: `entries per answer, default ${LIMITS.linksPerAnswerDefault}` }),
+  ),
 });
 
 export const LinksResponse = Type.Object({
@@ -25,4 +28,5 @@ export const LinksResponse = Type.Object({
   more: Type.Boolean(),
 });
 
-export const LINKS_DEFAULT_LIMIT = 5000;
+/** @deprecated Use LIMITS.linksPerAnswerDefault (server/routes/links still imports this name). */
+export const LINKS_DEFAULT_LIMIT = LIMITS.linksPerAnswerDefault;
