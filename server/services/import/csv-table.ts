@@ -1,14 +1,16 @@
 import { parse } from 'csv-parse/sync';
 import { ImportFormatError } from './types.js';
 
-/** A CSV export read into rows, with a case-insensitive lookup of the header's columns. */
+/** A CSV export read into data rows whose cells are looked up by the header's column names. */
 export interface CsvTable {
-  /** header names as written in the file */
-  header: string[];
   /** data rows; `rowNumber` counts the header as row 1, as a spreadsheet shows it */
-  rows: { rowNumber: number; cells: string[] }[];
-  /** index of a column by name (case and surrounding space ignored), or -1 */
-  column(name: string): number;
+  rows: CsvRow[];
+}
+
+export interface CsvRow {
+  rowNumber: number;
+  /** the trimmed cell of the named column (case and surrounding space ignored); '' when the file has no such column */
+  cell(name: string): string;
 }
 
 /** Reads the whole file as CSV. Blank lines are kept out of `rows` but still counted. */
@@ -49,17 +51,19 @@ function toTable(records: string[][]): CsvTable {
     const key = name.toLowerCase();
     if (!index.has(key)) index.set(key, i);
   });
-  const rows: CsvTable['rows'] = [];
+  const rows: CsvRow[] = [];
   for (let i = 1; i < records.length; i++) {
     const cells = records[i]!;
     if (cells.every((cell) => cell.trim() === '')) continue;
-    rows.push({ rowNumber: i + 1, cells });
+    rows.push({
+      rowNumber: i + 1,
+      cell(name: string) {
+        const column = index.get(name.toLowerCase());
+        return column === undefined ? '' : (cells[column] ?? '').trim();
+      },
+    });
   }
-  return {
-    header,
-    rows,
-    column: (name: string) => index.get(name.toLowerCase()) ?? -1,
-  };
+  return { rows };
 }
 
 function describeCsvError(error: unknown): string {

@@ -10,25 +10,17 @@ const STARRED = 'starred';
  * top-level folder; Starred entries are also marked important. Selection becomes the excerpt.
  */
 export function readInstapaperCsv(table: CsvTable, builder: ImportBuilder): void {
-  const col = {
-    url: table.column('url'),
-    title: table.column('title'),
-    selection: table.column('selection'),
-    folder: table.column('folder'),
-    timestamp: table.column('timestamp'),
-    tags: table.column('tags'),
-  };
-  for (const { rowNumber, cells } of table.rows) {
-    const link = cell(cells, col.url);
-    if (!link) throw new ImportFormatError(`CSV row ${rowNumber} has no URL`);
-    const name = cell(cells, col.folder) || 'Unread';
+  for (const row of table.rows) {
+    const link = row.cell('url');
+    if (!link) throw new ImportFormatError(`CSV row ${row.rowNumber} has no URL`);
+    const name = row.cell('folder') || 'Unread';
     const folder = builder.topFolder(name);
     builder.addBookmark(folder, {
       link,
-      title: cell(cells, col.title),
-      excerpt: cell(cells, col.selection),
-      tags: instapaperTags(cell(cells, col.tags)),
-      created: epochToIso(cell(cells, col.timestamp)),
+      title: row.cell('title'),
+      excerpt: row.cell('selection'),
+      tags: instapaperTags(row.cell('tags')),
+      created: epochToIso(row.cell('timestamp')),
       important: name.toLowerCase() === STARRED,
     });
   }
@@ -54,8 +46,4 @@ function instapaperTags(value: string): string[] {
     }
   }
   return splitTagList(value);
-}
-
-function cell(cells: string[], index: number): string {
-  return index >= 0 ? (cells[index] ?? '').trim() : '';
 }

@@ -14,30 +14,19 @@ const STATUS_FOLDERS: Record<string, string> = {
  * grouped into top-level folders by status, named as in Pocket's HTML export.
  */
 export function readPocketCsv(table: CsvTable, builder: ImportBuilder): void {
-  const col = {
-    url: table.column('url'),
-    title: table.column('title'),
-    added: table.column('time_added'),
-    tags: table.column('tags'),
-    status: table.column('status'),
-  };
-  for (const { rowNumber, cells } of table.rows) {
-    const link = cell(cells, col.url);
-    if (!link) throw new ImportFormatError(`CSV row ${rowNumber} has no URL`);
-    const status = cell(cells, col.status).toLowerCase();
+  for (const row of table.rows) {
+    const link = row.cell('url');
+    if (!link) throw new ImportFormatError(`CSV row ${row.rowNumber} has no URL`);
+    const status = row.cell('status').toLowerCase();
     const name = STATUS_FOLDERS[status] ?? (status ? capitalise(status) : 'Unread');
     const folder = builder.topFolder(name);
     builder.addBookmark(folder, {
       link,
-      title: cell(cells, col.title),
-      tags: splitTagList(cell(cells, col.tags), ['|', ',']),
-      created: epochToIso(cell(cells, col.added)),
+      title: row.cell('title'),
+      tags: splitTagList(row.cell('tags'), ['|', ',']),
+      created: epochToIso(row.cell('time_added')),
     });
   }
-}
-
-function cell(cells: string[], index: number): string {
-  return index >= 0 ? (cells[index] ?? '').trim() : '';
 }
 
 function capitalise(value: string): string {
