@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { resetExtension } from './helpers/reset.js';
-import { TidemarkApi } from '../../lib/api/client/index.js';
+import { apiOver, signedInUser } from './helpers/signed-in.js';
 import type { Bookmark } from '../../lib/api/types.js';
 import { BookmarksService } from '../../lib/background/bookmarks.js';
 import { WriteQueue } from '../../lib/background/queue.js';
@@ -29,15 +29,7 @@ let removed: number[];
 let pageInfo: PageInfo;
 
 function service() {
-  const api = new TidemarkApi({
-    serverUrl: () => s.origin,
-    tokens: { getAccessToken: async () => user.token, refreshAfterUnauthorized: async () => null },
-    retry: { retries: 0 },
-    fetch: async (input, init) => {
-      if (down) throw new TypeError('fetch failed');
-      return fetch(input, init);
-    },
-  });
+  const api = apiOver(s, () => user.token, { network: () => (down ? 'down' : 'up') });
   const queue = new WriteQueue({ api, account: async () => account });
   const bookmarks = new BookmarksService({
     api,
@@ -59,9 +51,7 @@ async function tabAt(url: string) {
 
 beforeEach(async () => {
   resetExtension();
-  const u = await s.createUser();
-  user = u;
-  account = { userId: u.id, name: 'B', email: 'b@example.test', serverUrl: s.origin, method: 'test-token' };
+  ({ user, account } = await signedInUser(s, 'B'));
   down = false;
   index = new Map();
   saved = [];

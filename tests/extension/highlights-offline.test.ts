@@ -5,8 +5,8 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetExtension } from './helpers/reset.js';
+import { apiOver, signedInUser, type Network } from './helpers/signed-in.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';
-import { TidemarkApi } from '../../lib/api/client/index.js';
 import { HighlightsService } from '../../lib/background/highlights.js';
 import { WriteQueue } from '../../lib/background/queue.js';
 import type { Account } from '../../lib/model.js';
@@ -20,8 +20,7 @@ afterAll(async () => s.close());
 
 let user: { id: number; token: string };
 let account: Account;
-/** 'down': nothing reaches the server; 'lose-answers': the server acts, the answer is lost. */
-let network: 'up' | 'down' | 'lose-answers';
+let network: Network;
 /** Requests that get through before the network drops (for a delivery cut off half-way). */
 let requestsLeft: number;
 let bookmarkId: number;
@@ -29,20 +28,7 @@ const LINK = 'https://tides.example/offline';
 
 /** A service worker: its queue and highlight service, wired as the background wires them. */
 function worker() {
-  const api = new TidemarkApi({
-    serverUrl: () => s.origin,
-    tokens: { getAccessToken: async () => user.token, refreshAfterUnauthorized: async () => null },
-    retry: { retries: 0 },
-    fetch: async (input, init) => {
-      if (network === 'down' || requestsLeft-- <= 0) throw new TypeError('fetch failed');
-      const res = await fetch(input, init);
-      if (network === 'lose-answers') {
-        await res.text();
-        throw new TypeError('network connection was lost');
-      }
-      return res;
-    },
-  });
+  const api = apiOver(s, () => user.token, { network: () => network, gate: () => requestsLeft-- > 0 });
   let highlights!: HighlightsService;
   const queue = new WriteQueue({
     api,
@@ -78,8 +64,7 @@ const local = async (h: HighlightsService) => (await h.page(LINK)).items.map((i)
 
 beforeEach(async () => {
   resetExtension();
-  user = await s.createUser();
-  account = { userId: user.id, name: 'O', email: 'o@example.test', serverUrl: s.origin, method: 'test-token' };
+  ({ user, account } = await signedInUser(s, 'O'));
   network = 'up';
   requestsLeft = Infinity;
   bookmarkId = (await s.api('POST', '/bookmark', { token: user.token, body: { link: LINK, title: 'Tides' } })).body.item._id;

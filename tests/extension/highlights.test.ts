@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetExtension } from './helpers/reset.js';
-import { TidemarkApi } from '../../lib/api/client/index.js';
+import { apiOver, signedInUser } from './helpers/signed-in.js';
 import { colorsByUse, HighlightsService } from '../../lib/background/highlights.js';
 import { WriteQueue } from '../../lib/background/queue.js';
 import type { Account } from '../../lib/model.js';
@@ -24,15 +24,7 @@ let bookmarkId: number;
 const LINK = 'https://tides.example/article';
 
 function services() {
-  const api = new TidemarkApi({
-    serverUrl: () => s.origin,
-    tokens: { getAccessToken: async () => user.token, refreshAfterUnauthorized: async () => null },
-    retry: { retries: 0 },
-    fetch: async (input, init) => {
-      if (network === 'down') throw new TypeError('fetch failed');
-      return fetch(input, init);
-    },
-  });
+  const api = apiOver(s, () => user.token, { network: () => network });
   const queue = new WriteQueue({ api, account: async () => account });
   const highlights = new HighlightsService({
     api,
@@ -60,8 +52,7 @@ const stored = async () =>
 
 beforeEach(async () => {
   resetExtension();
-  user = await s.createUser();
-  account = { userId: user.id, name: 'H', email: 'h@example.test', serverUrl: s.origin, method: 'test-token' };
+  ({ user, account } = await signedInUser(s, 'H'));
   network = 'up';
   bookmarkId = (await s.api('POST', '/bookmark', { token: user.token, body: { link: LINK, title: 'Tides' } })).body.item._id;
 });

@@ -6,8 +6,8 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { resetExtension } from './helpers/reset.js';
+import { apiOver, signedInUser, type Network } from './helpers/signed-in.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';
-import { TidemarkApi } from '../../lib/api/client/index.js';
 import { WriteQueue } from '../../lib/background/queue.js';
 import type { Account } from '../../lib/model.js';
 import { queueItem } from '../../lib/storage/items.js';
@@ -21,24 +21,10 @@ afterAll(async () => s.close());
 
 let user: { id: number; token: string };
 let account: Account;
-/** What the network does: 'up', 'down' (nothing reaches the server) or 'lose-answers' (the server acts, the answer is lost). */
-let network: 'up' | 'down' | 'lose-answers';
+let network: Network;
 
 function api() {
-  return new TidemarkApi({
-    serverUrl: () => s.origin,
-    tokens: { getAccessToken: async () => user.token, refreshAfterUnauthorized: async () => null },
-    retry: { retries: 0 },
-    fetch: async (input, init) => {
-      if (network === 'down') throw new TypeError('fetch failed');
-      const res = await fetch(input, init);
-      if (network === 'lose-answers') {
-        await res.text();
-        throw new TypeError('network connection was lost');
-      }
-      return res;
-    },
-  });
+  return apiOver(s, () => user.token, { network: () => network });
 }
 
 function queue() {
@@ -47,8 +33,7 @@ function queue() {
 
 beforeEach(async () => {
   resetExtension();
-  user = await s.createUser();
-  account = { userId: user.id, name: 'Q', email: 'q@example.test', serverUrl: s.origin, method: 'test-token' };
+  ({ user, account } = await signedInUser(s, 'Q'));
   network = 'up';
 });
 
