@@ -21,12 +21,13 @@ export class ApiClientError extends Error {
 
   /** Worth sending again later unchanged: the server was unreachable, overloaded or busy. */
   get temporary(): boolean {
-    return this.kind === 'network' || this.status >= 500 || this.status === 429 || this.status === 409 || this.status === 408;
+    return this.kind === 'network' || isTemporaryStatus(this.status);
   }
 }
 
-export function isApiClientError(err: unknown): err is ApiClientError {
-  return err instanceof ApiClientError;
+/** Statuses that say "not now" rather than "no": server errors, rate limits, timeouts, a write still in progress. */
+export function isTemporaryStatus(status: number): boolean {
+  return status >= 500 || status === 429 || status === 409 || status === 408;
 }
 
 /** The `errorMessage` of an error envelope, or a description of the status. */

@@ -1,7 +1,7 @@
 // The request core of the API client: JSON over fetch, bearer token, retries with backoff on
 // network errors, 5xx and 429 (honouring Retry-After), and one token refresh on a 401.
 // Pure: fetch only, no extension APIs. The token comes from a callback.
-import { ApiClientError, messageOf } from './errors.js';
+import { ApiClientError, isTemporaryStatus, messageOf } from './errors.js';
 
 export interface TokenSource {
   /** The current access token (refreshed ahead of expiry by the owner), or null when signed out. */
@@ -45,6 +45,8 @@ export interface RequestOptions {
 }
 
 export type Http = <T>(method: string, path: string, opts?: RequestOptions) => Promise<T>;
+
+const SIGN_IN_EXPIRED = 'Your sign-in has expired. Open Tidemark\'s options and sign in again.';
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -111,7 +113,7 @@ export function createHttp(options: HttpOptions): Http {
       if (res.status === 401 && !refreshed) {
         refreshed = true;
         const fresh = await options.tokens.refreshAfterUnauthorized(token);
-        if (!fresh) throw new ApiClientError('unauthorized', 'Your sign-in has expired. Open Tidemark\'s options and sign in again.', 401);
+        if (!fresh) throw new ApiClientError('unauthorized', SIGN_IN_EXPIRED, 401);
         token = fresh;
         attempt--; // the refresh is not a retry
         continue;
@@ -121,9 +123,10 @@ export function createHttp(options: HttpOptions): Http {
       if (res.ok) return body as T;
 
       if (res.status === 401) {
-        throw new ApiClientError('unauthorized', 'Your sign-in has expired. Open Tidemark\'s options and sign in again.', 401, body);
+        throw new ApiClientError('unauthorized', SIGN_IN_EXPIRED, 401, body);
       }
-      const retryable = res.status >= 500 || res.status === 429 || res.status === 408 || (res.status === 409 && !!opts.idempotencyKey);
+      // A 409 is repeated only with an idempotency key: then it means "the same write is still running".
+      const retryable = isTemporaryStatus(res.status) && (res.status !== 409 || !!opts.idempotencyKey);
       if (retryable && attempt < retries) {
         let delay = backoff(attempt);
         if (res.status === 429 || res.status === 503) {
@@ -141,7 +144,8 @@ export function createHttp(options: HttpOptions): Http {
   };
 }
 
-async function readBody(res: Response): Promise<unknown> {
+/** The answer's JSON, its text when it is not JSON, or undefined when empty or unreadable. */
+export async function readBody(res: Response): Promise<unknown> {
   const text = await res.text().catch(() => '');
   if (!text) return undefined;
   try {

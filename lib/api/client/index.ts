@@ -3,7 +3,7 @@
 import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, LinksResponse, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
-export { ApiClientError, isApiClientError, type ApiErrorKind } from './errors.js';
+export { ApiClientError, type ApiErrorKind } from './errors.js';
 export { apiBase, parseRetryAfter, type TokenSource, type RetryPolicy } from './http.js';
 
 type WriteOptions = Pick<RequestOptions, 'idempotencyKey' | 'retries'>;

@@ -3,6 +3,7 @@
 // authorization window) lives in the background.
 import type { TokenResponse } from '../types.js';
 import { ApiClientError, messageOf } from './errors.js';
+import { readBody } from './http.js';
 
 export interface Pkce {
   verifier: string;
@@ -80,13 +81,7 @@ async function tokenRequest(serverUrl: string, body: Record<string, string>, fet
   } catch {
     throw new ApiClientError('network', `Could not reach the Tidemark server at ${new URL(serverUrl).origin} to sign in.`);
   }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = text;
-  }
+  const json = await readBody(res);
   if (!res.ok) {
     // 400/401 mean the code or refresh token is no good: the user has to sign in again.
     const kind = res.status === 400 || res.status === 401 ? 'unauthorized' : 'http';
