@@ -3,10 +3,11 @@
 // scrolls to its highlight; marks follow deletes, Undo, page changes and resizes; and nothing in the
 // page (the strip included: its shadow root is open to page scripts) names a highlight or its note.
 import { expect, test, type Page } from '@playwright/test';
+import type { Highlight } from '../../lib/api/types.js';
 import { COLOR_VALUES } from '../../lib/painting/styles.js';
 import { ExtensionBrowser } from './helpers/extension-browser.js';
 import { ensureExtensionBuilt } from './helpers/extension-build.js';
-import { bookmarkOf, clickPhrase, edgeMarks, highlightToolbar, painted, phraseBox, saveWithHighlights, type ServerHighlight } from './helpers/highlighting.js';
+import { bookmarkOf, clickPhrase, edgeMarks, highlightToolbar, painted, phraseBox, saveWithHighlights } from './helpers/highlighting.js';
 import { TestSite } from './helpers/test-pages.js';
 import { TidemarkServer } from './helpers/tidemark-server.js';
 
@@ -35,7 +36,7 @@ let browser: ExtensionBrowser;
 let token: string;
 let tab: Page;
 let url: string;
-let saved: ServerHighlight[];
+let saved: Highlight[];
 
 test.describe.configure({ mode: 'serial' });
 

@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ExtensionBrowser } from './helpers/extension-browser.js';
 import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { bookmarksOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
 import { TestSite } from './helpers/test-pages.js';
 import { TidemarkServer } from './helpers/tidemark-server.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
@@ -36,78 +37,13 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function bookmarksOf(link: string): Promise<{ _id: number; highlights: { _id: string; text: string; color: string; note: string }[] }[]> {
-  const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { _id: number; link: string }[];
-  const mine = items.filter((i) => i.link === link);
-  return Promise.all(mine.map(async (i) => (await server.api('GET', `/bookmark/${i._id}`, token)).body.item));
-}
-
-/** Colour -> highlighted texts painted on the page now. */
-function painted(page: Page): Promise<Record<string, string[]>> {
-  return page.evaluate(() => {
-    const out: Record<string, string[]> = {};
-    const registry = (CSS as unknown as { highlights: Map<string, Set<AbstractRange>> }).highlights;
-    for (const [name, ranges] of registry) {
-      if (!name.startsWith('tidemark-') || name === 'tidemark-flash' || name === 'tidemark-note') continue;
-      const texts: string[] = [];
-      for (const r of ranges) {
-        const live = document.createRange();
-        live.setStart(r.startContainer, r.startOffset);
-        live.setEnd(r.endContainer, r.endOffset);
-        texts.push(live.toString().replace(/\s+/g, ' '));
-      }
-      if (texts.length) out[name.slice('tidemark-'.length)] = texts.sort();
-    }
-    return out;
-  });
-}
+const bookmarks = (link: string) => bookmarksOf(server, token, link);
 
 /** How many highlights the page marks as having a note (never the note itself). */
 const noteMarks = (page: Page) => page.evaluate(() => (CSS as any).highlights.get('tidemark-note')?.size ?? 0);
 
-/** Viewport points of the first and last character of `phrase` on the page. */
-async function ends(page: Page, phrase: string): Promise<{ first: { x: number; y: number }; last: { x: number; y: number } }> {
-  return page.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = (node.nodeValue ?? '').indexOf(text);
-      if (at < 0) continue;
-      const box = (from: number) => {
-        const r = document.createRange();
-        r.setStart(node!, from);
-        r.setEnd(node!, from + 1);
-        return r.getBoundingClientRect();
-      };
-      const a = box(at);
-      const b = box(at + text.length - 1);
-      return { first: { x: a.left + 1, y: a.top + a.height / 2 }, last: { x: b.right - 1, y: b.top + b.height / 2 } };
-    }
-    throw new Error(`"${text}" is not on the page`);
-  }, phrase);
-}
-
-/** A reader selects `phrase` by dragging the mouse over it. */
-async function select(page: Page, phrase: string): Promise<void> {
-  const { first, last } = await ends(page, phrase);
-  await page.mouse.move(first.x, first.y);
-  await page.mouse.down();
-  await page.mouse.move(last.x, last.y, { steps: 6 });
-  await page.mouse.up();
-  expect(await page.evaluate(() => getSelection()!.toString())).toBe(phrase);
-}
-
-/** A click inside an existing highlight (the toolbar then offers its actions). */
-async function clickInside(page: Page, phrase: string): Promise<void> {
-  await page.evaluate(() => getSelection()!.removeAllRanges());
-  const { first, last } = await ends(page, phrase);
-  // A few characters in, on the first line of it.
-  await page.mouse.click(first.y === last.y ? (first.x + last.x) / 2 : first.x + 20, first.y);
-}
-
-const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
-
 async function pickColour(page: Page, name: string): Promise<void> {
-  const bar = toolbar(page);
+  const bar = highlightToolbar(page);
   await expect(bar).toBeVisible();
   await bar.getByRole('button', { name: 'More colours' }).click();
   await bar.getByRole('button', { name }).click();
@@ -117,6 +53,18 @@ async function pickColour(page: Page, name: string): Promise<void> {
 const storedQueue = () =>
   browser.inWorker(async () => (await (globalThis as any).chrome.storage.local.get('queue')).queue as { entries: unknown[]; failures: { message: string }[] });
 
+/** Drains the offline queue (its alarm's handler) until it is empty. */
+const deliverQueue = () =>
+  expect
+    .poll(
+      async () => {
+        await browser.fireAlarm('queue-drain');
+        return (await storedQueue()).entries.length;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(0);
+
 test('highlights edited while offline (recolour, note, a second one made and deleted), across a worker restart and a reload, reach the server as exactly the final state', async () => {
   const quote = ARTICLE.quotes.harbour;
   const other = ARTICLE.quotes.spring;
@@ -124,19 +72,19 @@ test('highlights edited while offline (recolour, note, a second one made and del
   await tab.goto(url);
   // The page was saved earlier (the popup saves it on open).
   const saving = await browser.openPopup(tab);
-  await expect.poll(async () => (await bookmarksOf(url)).length).toBe(1);
+  await expect.poll(async () => (await bookmarks(url)).length).toBe(1);
   await saving.close();
 
   await server.stop();
 
   // 1. A highlight, made offline.
-  await select(tab, quote);
+  await dragSelect(tab, quote);
   await pickColour(tab, 'Green');
   await expect.poll(() => painted(tab)).toEqual({ green: [quote] });
 
   // 2. Recoloured before it was delivered.
-  await clickInside(tab, quote);
-  await expect(toolbar(tab).getByRole('button', { name: 'Delete' })).toBeVisible();
+  await clickPhrase(tab, quote);
+  await expect(highlightToolbar(tab).getByRole('button', { name: 'Delete' })).toBeVisible();
   await pickColour(tab, 'Purple');
   await expect.poll(() => painted(tab)).toEqual({ purple: [quote] });
 
@@ -149,11 +97,11 @@ test('highlights edited while offline (recolour, note, a second one made and del
   expect(await tab.evaluate(() => document.documentElement.outerHTML)).not.toContain('harbour master at low tide');
 
   // 4. A second highlight, then deleted with the toolbar.
-  await select(tab, other);
+  await dragSelect(tab, other);
   await pickColour(tab, 'Orange');
   await expect.poll(() => painted(tab)).toEqual({ purple: [quote], orange: [other] });
-  await clickInside(tab, other);
-  await toolbar(tab).getByRole('button', { name: 'Delete' }).click();
+  await clickPhrase(tab, other);
+  await highlightToolbar(tab).getByRole('button', { name: 'Delete' }).click();
   await expect.poll(() => painted(tab)).toEqual({ purple: [quote] });
 
   // Nothing has reached the server yet.
@@ -168,16 +116,8 @@ test('highlights edited while offline (recolour, note, a second one made and del
 
   // 6. The server is back: the queue (drained by its alarm's handler) delivers the final state.
   await server.start();
-  await expect
-    .poll(
-      async () => {
-        await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
-        return (await storedQueue()).entries.length;
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(0);
-  const [bookmark, ...duplicates] = await bookmarksOf(url);
+  await deliverQueue();
+  const [bookmark, ...duplicates] = await bookmarks(url);
   expect(duplicates).toEqual([]);
   expect(bookmark.highlights.map(({ text, color, note }) => ({ text, color, note }))).toEqual([
     { text: quote, color: 'purple', note: 'ask the harbour master at low tide' },
@@ -185,11 +125,11 @@ test('highlights edited while offline (recolour, note, a second one made and del
   expect((await storedQueue()).failures).toEqual([]);
 
   // 7. Back online, the highlight painted with its offline key can still be changed from the page.
-  await clickInside(tab, quote);
+  await clickPhrase(tab, quote);
   await pickColour(tab, 'Blue');
-  await expect.poll(async () => (await bookmarksOf(url))[0].highlights.map((h) => h.color)).toEqual(['blue']);
+  await expect.poll(async () => (await bookmarks(url))[0].highlights.map((h) => h.color)).toEqual(['blue']);
   await expect.poll(() => painted(tab)).toEqual({ blue: [quote] });
-  expect((await bookmarksOf(url))[0].highlights).toHaveLength(1);
+  expect((await bookmarks(url))[0].highlights).toHaveLength(1);
 });
 
 test('on a page never saved, a highlight made offline saves the page too; edits before delivery arrive as one bookmark with the final highlight', async () => {
@@ -198,33 +138,25 @@ test('on a page never saved, a highlight made offline saves the page too; edits 
   await tab.goto(url);
   await server.stop();
 
-  await select(tab, quote);
+  await dragSelect(tab, quote);
   await pickColour(tab, 'Yellow');
   await expect.poll(() => painted(tab)).toEqual({ yellow: [quote] });
-  await clickInside(tab, quote);
+  await clickPhrase(tab, quote);
   await pickColour(tab, 'Red');
   await expect.poll(() => painted(tab)).toEqual({ red: [quote] });
-  await select(tab, ARTICLE.quotes.closing);
+  await dragSelect(tab, ARTICLE.quotes.closing);
   await pickColour(tab, 'Teal');
   await expect.poll(() => painted(tab)).toEqual({ red: [quote], teal: [ARTICLE.quotes.closing] });
-  await clickInside(tab, ARTICLE.quotes.closing);
-  await toolbar(tab).getByRole('button', { name: 'Delete' }).click();
+  await clickPhrase(tab, ARTICLE.quotes.closing);
+  await highlightToolbar(tab).getByRole('button', { name: 'Delete' }).click();
   await expect.poll(() => painted(tab)).toEqual({ red: [quote] });
 
   await tab.reload();
   await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ red: [quote] });
 
   await server.start();
-  await expect
-    .poll(
-      async () => {
-        await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
-        return (await storedQueue()).entries.length;
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(0);
-  const saved = await bookmarksOf(url);
+  await deliverQueue();
+  const saved = await bookmarks(url);
   expect(saved).toHaveLength(1);
   expect(saved[0].highlights.map(({ text, color }) => ({ text, color }))).toEqual([{ text: quote, color: 'red' }]);
   expect((await storedQueue()).failures).toEqual([]);

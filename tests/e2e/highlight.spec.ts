@@ -4,6 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ExtensionBrowser } from './helpers/extension-browser.js';
 import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import { bookmarkOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
 import { TestSite } from './helpers/test-pages.js';
 import { TidemarkServer } from './helpers/tidemark-server.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
@@ -17,67 +18,7 @@ let tab: Page;
 
 test.describe.configure({ mode: 'serial' });
 
-interface ServerHighlight {
-  _id: string;
-  text: string;
-  color: string;
-  note: string;
-  position?: number;
-  prefix?: string;
-  suffix?: string;
-}
-
-async function bookmarkOf(link: string): Promise<{ _id: number; highlights: ServerHighlight[] } | undefined> {
-  const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { _id: number; link: string }[];
-  const hit = items.find((i) => i.link === link);
-  if (!hit) return undefined;
-  return (await server.api('GET', `/bookmark/${hit._id}`, token)).body.item;
-}
-const highlightsOf = async (link: string) => (await bookmarkOf(link))?.highlights ?? [];
-
-/** What is painted on the page now: colour -> texts of its ranges (read from the page's own world). */
-function painted(page: Page): Promise<Record<string, string[]>> {
-  return page.evaluate(() => {
-    const out: Record<string, string[]> = {};
-    for (const [name, h] of (CSS as unknown as { highlights: Map<string, Set<AbstractRange>> }).highlights) {
-      if (!name.startsWith('tidemark-') || name === 'tidemark-flash') continue;
-      const texts = [...h].map((r) => {
-        const range = document.createRange();
-        range.setStart(r.startContainer, r.startOffset);
-        range.setEnd(r.endContainer, r.endOffset);
-        return range.toString().replace(/\s+/g, ' ');
-      });
-      if (texts.length) out[name.slice('tidemark-'.length)] = texts.sort();
-    }
-    return out;
-  });
-}
-
-/** Selects `phrase` with the mouse (a real drag), as a reader would. */
-async function dragSelect(page: Page, phrase: string): Promise<void> {
-  const box = await page.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const i = (n.nodeValue ?? '').indexOf(text);
-      if (i < 0) continue;
-      const r = document.createRange();
-      r.setStart(n, i);
-      r.setEnd(n, i + 1);
-      const first = r.getBoundingClientRect();
-      r.setStart(n, i + text.length - 1);
-      r.setEnd(n, i + text.length);
-      const last = r.getBoundingClientRect();
-      return { x1: first.left + 1, y1: first.top + first.height / 2, x2: last.right - 1, y2: last.top + last.height / 2 };
-    }
-    throw new Error(`"${text}" is not on the page`);
-  }, phrase);
-  await page.mouse.move(box.x1, box.y1);
-  await page.mouse.down();
-  await page.mouse.move((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, { steps: 4 });
-  await page.mouse.move(box.x2, box.y2, { steps: 4 });
-  await page.mouse.up();
-  expect(await page.evaluate(() => getSelection()!.toString())).toBe(phrase);
-}
+const highlightsOf = async (link: string) => (await bookmarkOf(server, token, link))?.highlights ?? [];
 
 /** Selects `phrase` from script (for the context-menu and keyboard paths, which do not need a drag). */
 async function scriptSelect(page: Page, phrase: string): Promise<void> {
@@ -109,8 +50,6 @@ async function menuClick(b: ExtensionBrowser, pageUrl: string, menuItemId: strin
   );
 }
 
-const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
-
 test.beforeAll(async () => {
   dir = await ensureExtensionBuilt();
   [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
@@ -134,7 +73,7 @@ test('select text -> toolbar -> colour: the page is saved and the highlight stor
   const url = site.add('/article', { title: 'Tides', body: ARTICLE.body });
   await tab.goto(url);
   await dragSelect(tab, ARTICLE.quotes.harbour);
-  const bar = toolbar(tab);
+  const bar = highlightToolbar(tab);
   await expect(bar).toBeVisible();
   // The 4 most used colours first, all 12 one click away.
   await expect(bar.locator('.swatch')).toHaveCount(4);
@@ -184,22 +123,8 @@ test('the keyboard command highlights in the last colour used (red, though undon
   await expect.poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.neap)?.color).toBe('red');
 
   // Click inside the green highlight: the toolbar offers its actions.
-  await tab.evaluate(() => getSelection()!.removeAllRanges());
-  const at = await tab.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const i = (n.nodeValue ?? '').indexOf(text);
-      if (i < 0) continue;
-      const r = document.createRange();
-      r.setStart(n, i + 5);
-      r.setEnd(n, i + 6);
-      const b = r.getBoundingClientRect();
-      return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
-    }
-    throw new Error('not found');
-  }, ARTICLE.quotes.harbour);
-  await tab.mouse.click(at.x, at.y);
-  const bar = toolbar(tab);
+  await clickPhrase(tab, ARTICLE.quotes.harbour);
+  const bar = highlightToolbar(tab);
   await expect(bar.getByRole('button', { name: 'Delete' })).toBeVisible();
   await expect(bar.getByRole('button', { name: 'Green' })).toHaveAttribute('aria-pressed', 'true');
   await bar.getByRole('button', { name: 'More colours' }).click();
@@ -208,20 +133,7 @@ test('the keyboard command highlights in the last colour used (red, though undon
   await expect.poll(async () => (await painted(tab)).purple).toEqual([ARTICLE.quotes.harbour]);
 
   // Delete the neap one with the toolbar, then Ctrl+Z on the toolbar brings it back.
-  const neapAt = await tab.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const i = (n.nodeValue ?? '').indexOf(text);
-      if (i < 0) continue;
-      const r = document.createRange();
-      r.setStart(n, i + 5);
-      r.setEnd(n, i + 6);
-      const b = r.getBoundingClientRect();
-      return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
-    }
-    throw new Error('not found');
-  }, ARTICLE.quotes.neap);
-  await tab.mouse.click(neapAt.x, neapAt.y);
+  await clickPhrase(tab, ARTICLE.quotes.neap);
   await bar.getByRole('button', { name: 'Delete' }).click();
   await expect.poll(async () => (await highlightsOf(url)).some((h) => h.text === ARTICLE.quotes.neap)).toBe(false);
   await tab.getByRole('button', { name: 'Undo' }).focus();
@@ -310,13 +222,13 @@ test('"Highlight with note" from the context menu opens the popup at that highli
 
 test('after the page re-renders, and across SPA navigations, highlights are anchored again', async () => {
   const url = `${site.origin}/article`;
-  const expected = await painted(tab);
+  const expected = await painted(tab, { notes: true });
   expect(Object.keys(expected).length).toBeGreaterThan(0);
   // Re-render in place: every text node is replaced.
   await tab.evaluate(() => {
     document.body.innerHTML = document.body.innerHTML;
   });
-  await expect.poll(() => painted(tab)).toEqual(expected);
+  await expect.poll(() => painted(tab, { notes: true })).toEqual(expected);
   // An in-app navigation to an unsaved route with other content: nothing of the article is painted.
   await tab.evaluate(() => {
     const saved = document.body.innerHTML;
@@ -324,13 +236,13 @@ test('after the page re-renders, and across SPA navigations, highlights are anch
     document.body.innerHTML = '<p>Another route of the app, about read the water by the colour of the kelp, quoted.</p>';
     history.pushState({}, '', '/other-route');
   });
-  await expect.poll(() => painted(tab)).toEqual({});
+  await expect.poll(() => painted(tab, { notes: true })).toEqual({});
   // And back: painted again.
   await tab.evaluate(() => {
     document.body.innerHTML = (window as any).savedArticle;
     history.pushState({}, '', '/article');
   });
-  await expect.poll(() => painted(tab)).toEqual(expected);
+  await expect.poll(() => painted(tab, { notes: true })).toEqual(expected);
   expect(tab.url()).toBe(url);
 });
 
@@ -339,13 +251,13 @@ test('a highlight made while the server is down is kept and delivered after reco
   await tab.goto(url);
   // Saved first (online), then the server goes away.
   await dragSelect(tab, ARTICLE.quotes.mark);
-  await toolbar(tab).locator('.swatch').first().click();
+  await highlightToolbar(tab).locator('.swatch').first().click();
   await expect.poll(() => highlightsOf(url)).toHaveLength(1);
 
   await server.stop();
   await dragSelect(tab, ARTICLE.quotes.closing);
-  await toolbar(tab).getByRole('button', { name: 'More colours' }).click();
-  await toolbar(tab).getByRole('button', { name: 'Orange' }).click();
+  await highlightToolbar(tab).getByRole('button', { name: 'More colours' }).click();
+  await highlightToolbar(tab).getByRole('button', { name: 'Orange' }).click();
   await expect.poll(async () => (await painted(tab)).orange).toEqual([ARTICLE.quotes.closing]);
   await server.start();
   await expect

@@ -78,6 +78,11 @@ export class ExtensionBrowser {
     return w.evaluate(fn as never, arg as never) as Promise<T>;
   }
 
+  /** Runs the handler of alarm `name` now: the same function the alarm listener calls. */
+  async fireAlarm(name: string): Promise<void> {
+    await this.inWorker((n) => (globalThis as any).tidemark.onAlarm({ name: n, scheduledTime: Date.now() }), name);
+  }
+
   async options(): Promise<Page> {
     const page = await this.context.newPage();
     await page.goto(this.url('options.html'));
