@@ -9,6 +9,7 @@ import { apiOver, signedInUser, type Network } from './helpers/signed-in.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';
 import { HighlightsService } from '../../lib/background/highlights.js';
 import { WriteQueue } from '../../lib/background/queue.js';
+import type { Highlight } from '../../lib/api/types.js';
 import type { Account } from '../../lib/model.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -57,7 +58,7 @@ function restart() {
 }
 
 const stored = async () =>
-  (await s.api('GET', `/bookmark/${bookmarkId}`, { token: user.token })).body.item.highlights as { _id: string; text: string; color: string; note: string }[];
+  (await s.api('GET', `/bookmark/${bookmarkId}`, { token: user.token })).body.item.highlights as Highlight[];
 const summary = async () => (await stored()).map((h) => `${h.color}:${h.text}:${h.note}`);
 /** What the page would be painted with now (and what the popup lists). */
 const local = async (h: HighlightsService) => (await h.page(LINK)).items.map((i) => `${i.color}:${i.text}:${i.note}`);

@@ -8,6 +8,7 @@ import { resetExtension } from './helpers/reset.js';
 import { apiOver, signedInUser } from './helpers/signed-in.js';
 import { colorsByUse, HighlightsService } from '../../lib/background/highlights.js';
 import { WriteQueue } from '../../lib/background/queue.js';
+import type { Highlight } from '../../lib/api/types.js';
 import type { Account } from '../../lib/model.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -39,16 +40,7 @@ function services() {
   return { queue, highlights };
 }
 
-const stored = async () =>
-  (await s.api('GET', `/bookmark/${bookmarkId}`, { token: user.token })).body.item.highlights as {
-    _id: string;
-    text: string;
-    color: string;
-    note: string;
-    position?: number;
-    prefix?: string;
-    suffix?: string;
-  }[];
+const stored = async () => (await s.api('GET', `/bookmark/${bookmarkId}`, { token: user.token })).body.item.highlights as Highlight[];
 
 beforeEach(async () => {
   resetExtension();

@@ -9,6 +9,7 @@ import { resetExtension } from './helpers/reset.js';
 import { apiOver, signedInUser, type Network } from './helpers/signed-in.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';
 import { WriteQueue } from '../../lib/background/queue.js';
+import type { Bookmark, Highlight } from '../../lib/api/types.js';
 import type { Account } from '../../lib/model.js';
 import { queueItem } from '../../lib/storage/items.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -38,11 +39,11 @@ beforeEach(async () => {
 });
 
 const base = () => ({ userId: account.userId, serverUrl: account.serverUrl });
-const all = async () => (await s.api('GET', '/bookmarks/0?perpage=50', { token: user.token })).body.items as { _id: number; link: string; note: string; important: boolean }[];
+const all = async () => (await s.api('GET', '/bookmarks/0?perpage=50', { token: user.token })).body.items as Bookmark[];
 const bookmark = async (link: string) => (await s.api('POST', '/bookmark', { token: user.token, body: { link } })).body.item._id as number;
 const highlightsOf = async (id: number) =>
-  (await s.api('GET', `/bookmark/${id}`, { token: user.token })).body.item.highlights as { _id: string; text: string; color: string; note: string }[];
-const trash = async () => (await s.api('GET', '/bookmarks/-99?perpage=50', { token: user.token })).body.items as { _id: number }[];
+  (await s.api('GET', `/bookmark/${id}`, { token: user.token })).body.item.highlights as Highlight[];
+const trash = async () => (await s.api('GET', '/bookmarks/-99?perpage=50', { token: user.token })).body.items as Bookmark[];
 
 describe('WriteQueue', () => {
   it('delivers a queued create and the edits of the not-yet-created bookmark in order', async () => {
