@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
 import { ReadCache } from '../db/read-cache.js';
+import { SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
 
 export interface CollectionOwnerRow {
   id: number;
@@ -82,16 +83,7 @@ export class AccessRepository {
 
   /** Ids of other users' collections shared with `userId`, including their descendants. */
   async sharedCollectionIds(userId: number): Promise<number[]> {
-    const rows = this.db
-      .prepare(
-        `WITH RECURSIVE tree(id, depth) AS (
-           SELECT s.collection_id, 0 FROM collaborators s JOIN collections c ON c.id = s.collection_id
-            WHERE s.user_id = ? AND c.user_id <> ?
-           UNION
-           SELECT c.id, tree.depth + 1 FROM collections c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64)
-         SELECT DISTINCT id FROM tree ORDER BY id`,
-      )
-      .all(userId, userId) as { id: number }[];
+    const rows = this.db.prepare(`${SHARED_WITH_USER_TREE} SELECT DISTINCT id FROM tree ORDER BY id`).all(userId, userId) as { id: number }[];
     return rows.map((r) => r.id);
   }
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import type { FullTextIndex } from './fts.js';
 import { loadBookmarks } from './bookmark-rows.js';
+import { COLLECTION_AND_DESCENDANTS } from './collection-tree-sql.js';
 import { compileQuery, parseSearch } from '../services/search/index.js';
 
 /**
@@ -75,15 +76,7 @@ export class BookmarkQueriesRepository {
 
   /** The collection and all its descendants (ids), the collection first. */
   async withDescendants(collectionId: number): Promise<number[]> {
-    const rows = this.db
-      .prepare(
-        `WITH RECURSIVE tree(id, depth) AS (
-           SELECT id, 0 FROM collections WHERE id = ?
-           UNION
-           SELECT c.id, tree.depth + 1 FROM collections c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64)
-         SELECT id FROM tree`,
-      )
-      .all(collectionId) as { id: number }[];
+    const rows = this.db.prepare(COLLECTION_AND_DESCENDANTS).all(collectionId) as { id: number }[];
     return rows.length ? rows.map((r) => r.id) : [collectionId];
   }
 

@@ -4,6 +4,7 @@ import { isoNow } from '../clock.js';
 import type { Collection } from '../../lib/api/types.js';
 import { TRASH, type CollectionSort } from '../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
+import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
 
 /** A `collections` row plus `count`, the number of bookmarks directly in it (never cached). */
 export interface CollectionRow {
@@ -78,13 +79,6 @@ const SELECT_WITH_COUNT = `
 // the same parent"), then id ascending so ties are stable.
 const ORDER = 'ORDER BY c.sort DESC, c.id ASC';
 
-const DESCENDANTS = `
-  WITH RECURSIVE tree(id, depth) AS (
-    SELECT id, 0 FROM collections WHERE id = ?
-    UNION ALL
-    SELECT c.id, tree.depth + 1 FROM collections c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64)
-  SELECT id FROM tree`;
-
 /**
  * Collections: tree, counts, ordering, merge, clean.
  *
@@ -115,14 +109,7 @@ export class CollectionsRepository {
    */
   async sharedWith(userId: number): Promise<CollectionRow[]> {
     return this.db
-      .prepare(
-        `WITH RECURSIVE tree(id, depth) AS (
-           SELECT s.collection_id, 0 FROM collaborators s JOIN collections o ON o.id = s.collection_id
-            WHERE s.user_id = ? AND o.user_id <> ?
-           UNION
-           SELECT c.id, tree.depth + 1 FROM collections c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64)
-         ${SELECT_WITH_COUNT} WHERE c.id IN (SELECT id FROM tree) ${ORDER}`,
-      )
+      .prepare(`${SHARED_WITH_USER_TREE} ${SELECT_WITH_COUNT} WHERE c.id IN (SELECT id FROM tree) ${ORDER}`)
       .all(userId, userId) as CollectionRow[];
   }
 
@@ -132,7 +119,7 @@ export class CollectionsRepository {
   }
 
   private descendantsSync(id: number): number[] {
-    return (this.db.prepare(DESCENDANTS).all(id) as { id: number }[]).map((r) => r.id);
+    return (this.db.prepare(COLLECTION_AND_DESCENDANTS).all(id) as { id: number }[]).map((r) => r.id);
   }
 
   private nextSort(userId: number, parentId: number | null): number {
