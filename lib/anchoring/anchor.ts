@@ -17,6 +17,9 @@ import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.j
 
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
 
+type Placed = Extract<Decision, { ok: true }>;
+type Failure = Extract<Decision, { ok: false }>;
+
 function toQuery(d: HighlightDescriptor): Query {
   // Context beyond 32 characters adds little and is not compared (see MAX_CONTEXT).
   return {
@@ -75,7 +78,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
     method,
     score,
   });
-  let firstFailure: Decision | null = null;
+  let firstFailure: Failure | null = null;
 
   // 1. Unchanged page: the quote with its whole stored context occurs verbatim, once.
   if (hasContext) {
@@ -84,8 +87,6 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   }
 
   // 2. Exact occurrences (for a very common quote, those its stored context leads to).
-  let exactPick: Decision | null = null;
-  let exactFailure: Decision | null = null;
   // Where the stored context puts the quote, computed at most once.
   let anchorsCache: number[] | null = null;
   const anchors = () => (anchorsCache ??= hasContext ? contextAnchors(search, q) : []);
@@ -95,38 +96,36 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
     // none of whose context halves survived verbatim could not be told from the many others anyway.
     exact = exactNearAnchors(text, q, anchors());
   }
-  if (!exactPick) {
-    exact ??= exactCandidates(search, q.quote) ?? [];
-    if (exact.length > 0) {
-      const d = decide(text, q, exact, 'exact');
-      if (d.ok) exactPick = d;
-      else if (d.status === 'ambiguous') exactFailure = d;
-      else firstFailure = d;
-    }
+  exact ??= exactCandidates(search, q.quote) ?? [];
+  let exactPick: Placed | null = null;
+  let exactFailure: Failure | null = null;
+  if (exact.length > 0) {
+    const d = decide(text, q, exact, 'exact');
+    if (d.ok) exactPick = d;
+    else if (d.status === 'ambiguous') exactFailure = d;
+    else firstFailure = d;
   }
-  const judgedExact = exact ?? [];
   // Approximate matches next to the stored context, computed at most once.
   let nearCache: Candidate[] | null = null;
   const nearContext = () => (nearCache ??= fuzzyNearAnchors(text, q, k, anchors()));
-  if (exactPick?.ok || exactFailure) {
+  if (exactPick || exactFailure) {
     // A verbatim quote whose surroundings do not fully agree (or agree equally in several places): the
     // highlighted passage may still sit in its original surroundings with a small edit, which then wins.
-    const toBeat = exactPick?.ok ? exactPick.score : (exactFailure as { score?: number }).score ?? 0;
+    const toBeat = exactPick ? exactPick.score : exactFailure?.score ?? 0;
     if (fuzzyAllowed && hasContext && toBeat < 0.95 && q.quote.length < CHALLENGE_MAX_LENGTH) {
-      const taken = overlapTest(exactPick?.ok ? [{ start: exactPick.start, end: exactPick.end, errors: 0 }] : judgedExact);
+      const taken = overlapTest(exactPick ? [{ start: exactPick.start, end: exactPick.end, errors: 0 }] : exact);
       const near = nearContext().filter((c) => !taken(c));
       if (near.length > 0) {
         const alt = decide(text, q, near, 'fuzzy');
         if (alt.ok && alt.score > toBeat + 0.02) return found(alt.start, alt.end, 'fuzzy', alt.score);
       }
     }
-    if (exactPick?.ok) return found(exactPick.start, exactPick.end, 'exact', exactPick.score);
-    const f = exactFailure as Decision & { ok: false };
-    return { status: f.status, reason: f.reason };
+    if (exactPick) return found(exactPick.start, exactPick.end, 'exact', exactPick.score);
+    return { status: exactFailure!.status, reason: exactFailure!.reason };
   }
 
   // 3. The quote with spaces appearing or vanishing (re-rendered inline markup, changed blocks).
-  const exactStarts = new Set(judgedExact.map((e) => e.start));
+  const exactStarts = new Set(exact.map((e) => e.start));
   // Where the context survives, look there only; else everywhere.
   const spacedNear = anchors();
   const spaced = whitespaceCandidates(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
@@ -139,7 +138,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
 
   // 4. Approximate matches, near the stored context first, then wherever pieces of the quote remain.
   if (fuzzyAllowed) {
-    const judged = overlapTest([...judgedExact, ...spaced]);
+    const judged = overlapTest([...exact, ...spaced]);
     const near = nearContext().filter((c) => !judged(c));
     if (near.length > 0) {
       const d = decide(text, q, near, 'fuzzy');
@@ -155,8 +154,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
       firstFailure ??= d;
     }
   }
-  const failure = firstFailure as Decision | null;
-  if (failure && !failure.ok) return { status: failure.status, reason: failure.reason };
+  if (firstFailure) return { status: firstFailure.status, reason: firstFailure.reason };
   return { status: 'orphan', reason: REASON_NOT_FOUND };
 }
 
