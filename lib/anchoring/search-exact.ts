@@ -42,7 +42,6 @@ export function exactNearAnchors(text: string, q: Query, anchors: readonly numbe
  * With `limit`, returns null as soon as there are more than `limit` occurrences.
  */
 export function exactCandidates(search: TextSearch, quote: string, limit = MAX_OCCURRENCES): Candidate[] | null {
-  if (quote.length === 0) return [];
   const L = quote.length;
   const hits = search.findAll(quote, limit);
   if (hits.length > limit) {

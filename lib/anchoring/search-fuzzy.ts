@@ -80,12 +80,6 @@ function dedupe(cands: Candidate[]): Candidate[] {
   return out;
 }
 
-function indexesOf(search: TextSearch, needle: string, limit: number): number[] {
-  const hits = search.findAll(needle, limit);
-  if (hits.length > limit) hits.length = limit;
-  return hits;
-}
-
 /** Stage 1: approximate matches where the stored context puts the quote (see contextAnchors). */
 export function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[] {
   const L = q.quote.length;
@@ -112,7 +106,7 @@ export function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate
   let usable = 0;
   for (let p = 0; p < pieces; p++) {
     const off = p * size;
-    const hits = indexesOf(search, quote.slice(off, off + Math.min(size, PIECE_MAX)), PIECE_HIT_LIMIT + 1);
+    const hits = search.findAll(quote.slice(off, off + Math.min(size, PIECE_MAX)), PIECE_HIT_LIMIT);
     if (hits.length > PIECE_HIT_LIMIT) continue; // too common to locate anything
     usable++;
     for (const h of hits) diagonals.push(h - off);
