@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { TRASH } from '../../../lib/api/constants.js';
 import { Collection, CollectionCreate, CollectionUpdate } from '../../../lib/api/schemas/collection.js';
 import { IdParam, ItemEnvelope } from '../../../lib/api/schemas/common.js';
+import type { CollectionUpdate as CollectionChanges } from '../../../lib/api/types.js';
 import { badRequest, notFound } from '../../errors.js';
 import { CollectionCycleError } from '../../repositories/collections.js';
 import { cleanTitle, collectionRecords, isSystemCollection, systemCollection } from './records.js';
@@ -14,6 +15,16 @@ function parentOf(parent: { $id?: number } | null | undefined): number | null | 
   if (parent === undefined) return undefined;
   return parent === null || parent.$id === undefined ? null : parent.$id;
 }
+
+/** The stored settings a body sets (title and parent are handled on their own). Extra body fields are ignored. */
+const settingsOf = (body: CollectionChanges) => ({
+  view: body.view,
+  sort: body.sort,
+  public: body.public,
+  expanded: body.expanded,
+  color: body.color,
+  cover: body.cover,
+});
 
 /** GET, POST, PUT and DELETE of one collection (DELETE /collection/-99 empties Trash). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -61,16 +72,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         const parent = await app.permissions.requireCollection(userId, parentId, 'write');
         ownerId = parent.ownerId;
       }
-      const row = await app.repos.collections.create(ownerId, {
-        title,
-        parentId,
-        view: body.view,
-        sort: body.sort,
-        public: body.public,
-        expanded: body.expanded,
-        color: body.color,
-        cover: body.cover,
-      });
+      const row = await app.repos.collections.create(ownerId, { title, parentId, ...settingsOf(body) });
       const [item] = await collectionRecords(app, userId, [row]);
       return { result: true as const, item };
     },
@@ -107,15 +109,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         const row = await app.repos.collections.update(
           id,
-          {
-            title: body.title === undefined ? undefined : cleanTitle(body.title),
-            view: body.view,
-            sort: body.sort,
-            public: body.public,
-            expanded: body.expanded,
-            color: body.color,
-            cover: body.cover,
-          },
+          { title: body.title === undefined ? undefined : cleanTitle(body.title), ...settingsOf(body) },
           moves ? { parentId: parentId! } : undefined,
         );
         if (!row) throw notFound();
