@@ -23,6 +23,7 @@ import { UserFacingError } from '../messaging/router.js';
 import { defaultCollectionItem, lastCollectionItem, saveOnOpenItem, signedOutReasonItem } from '../storage/items.js';
 import type { WriteQueue } from './queue.js';
 import { readPageInfo } from './page-info.js';
+import { isOffline, savedIdOf, userError } from './server-answers.js';
 
 export interface BookmarksDeps {
   api: TidemarkApi;
@@ -38,14 +39,6 @@ export interface BookmarksDeps {
   readPage?: (tab: Browser.tabs.Tab & { url: string }) => Promise<PageInfo>;
   newKey?: () => string;
 }
-
-/** Server errors as messages for people; "offline" is not an error here (the write is queued). */
-function userError(err: unknown): Error {
-  if (err instanceof ApiClientError) return new UserFacingError(err.message, err.kind === 'unauthorized' ? 'signed-out' : 'server');
-  return err as Error;
-}
-
-const offline = (err: unknown) => err instanceof ApiClientError && err.temporary;
 
 export class BookmarksService {
   private readonly newKey: () => string;
@@ -101,7 +94,7 @@ export class BookmarksService {
         const existing = await this.loadExisting(hit.id);
         if (existing) return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
       } catch (err) {
-        if (!offline(err)) throw userError(err);
+        if (!isOffline(err)) throw userError(err);
         // Offline, but the index knows it: edit what the page says; changes wait in the queue.
         const page = await pageInfo();
         const draft = this.draftFromCreate(refOf(hit.id), this.createBody(page, hit.collectionId));
@@ -112,9 +105,9 @@ export class BookmarksService {
     let found: number | null | undefined;
     try {
       const res = await this.deps.api.urlExists([tab.url], { retries: 1 });
-      found = res.duplicates?.find((d) => normalizeUrl(d.link) === key)?._id ?? (res.result ? res.ids[0] ?? null : null);
+      found = savedIdOf(res, key);
     } catch (err) {
-      if (!offline(err)) throw userError(err);
+      if (!isOffline(err)) throw userError(err);
       found = undefined; // cannot ask: trust the index, or save (queued)
     }
     if (found) {
@@ -188,7 +181,7 @@ export class BookmarksService {
         this.deps.onSaved(bookmark);
         return { state: 'saved', bookmark: draftOf(bookmark) };
       } catch (err) {
-        if (!offline(err)) throw userError(err);
+        if (!isOffline(err)) throw userError(err);
       }
     }
     await this.deps.queue.enqueue({ op: 'create', ref: localRef, body, key, userId: account.userId, serverUrl: account.serverUrl, label });
@@ -236,7 +229,7 @@ export class BookmarksService {
         else this.deps.onSaved(bookmark);
         return { state: 'saved', bookmark: bookmark ? draftOf(bookmark) : null };
       } catch (err) {
-        if (!offline(err)) throw userError(err);
+        if (!isOffline(err)) throw userError(err);
       }
     }
     const common = { key, userId: account.userId, serverUrl: account.serverUrl, label };
@@ -257,7 +250,7 @@ export class BookmarksService {
       const res = await this.deps.api.urlExists([link], { retries: 1 });
       if (res.result && res.ids.length) return { state: 'saved', bookmark: null, exists: true };
     } catch (err) {
-      if (!offline(err)) throw userError(err);
+      if (!isOffline(err)) throw userError(err);
     }
     const body: BookmarkCreate = { link, collection: { $id: await this.targetCollection() }, pleaseParse: {} };
     if (title) body.title = title;

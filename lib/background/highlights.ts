@@ -25,6 +25,7 @@ import type {
 import { UserFacingError } from '../messaging/router.js';
 import { autoPaintAskedItem, highlightColorsItem, highlightIdsItem, highlightsCacheItem } from '../storage/items.js';
 import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue.js';
+import { isOffline, savedIdOf, userError } from './server-answers.js';
 
 /** Built by WXT from entrypoints/highlighter-loader.ts and entrypoints/highlighter.ts. */
 export const LOADER_FILE = '/highlighter-loader.js';
@@ -44,12 +45,6 @@ export interface HighlightsDeps {
   openForTab: (tabId: number, opts: { create: boolean }) => Promise<PopupOpenResult>;
   onSaved: (bookmark: Bookmark) => void;
   newKey?: () => string;
-}
-
-const offline = (err: unknown) => err instanceof ApiClientError && err.temporary;
-function userError(err: unknown): Error {
-  if (err instanceof ApiClientError) return new UserFacingError(err.message, err.kind === 'unauthorized' ? 'signed-out' : 'server');
-  return err as Error;
 }
 
 export function storedOf(h: Bookmark['highlights'][number]): StoredHighlight {
@@ -183,9 +178,9 @@ export class HighlightsService {
     else {
       try {
         const res = await this.deps.api.urlExists([url], { retries: 0 });
-        id = res.duplicates?.find((d) => normalizeUrl(d.link) === key)?._id ?? (res.result ? (res.ids[0] ?? null) : null);
+        id = savedIdOf(res, key);
       } catch (err) {
-        if (!offline(err)) throw userError(err);
+        if (!isOffline(err)) throw userError(err);
         id = cached ? serverIdOf(cached.ref) : null;
       }
     }
@@ -202,7 +197,7 @@ export class HighlightsService {
       return page;
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 404) return { key, ref: null, items: [] };
-      if (!offline(err)) throw userError(err);
+      if (!isOffline(err)) throw userError(err);
       return { key, ref: `b:${id}`, items: cached?.items ?? [] };
     }
   }
@@ -238,7 +233,7 @@ export class HighlightsService {
         this.deps.onSaved(b);
         return b;
       } catch (err) {
-        if (!offline(err)) throw userError(err);
+        if (!isOffline(err)) throw userError(err);
         // The server may have taken it (only the answer was lost): the queue repeats it as it is.
         tried = true;
       }
