@@ -2,10 +2,10 @@
 // navigation, SPA URL changes, updates right after a save or remove; the context menu and keyboard
 // command handlers; the test-token sign-in path.
 import { expect, test, type Page } from '@playwright/test';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchExtension, startBackend } from './helpers/extension-setup.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -16,17 +16,11 @@ let tab: Page;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  const dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser('badge@example.test', 'correct horse battery', 'Bea Badge')).token;
-  browser = await ExtensionBrowser.launch(dir);
+  ({ server, site, token } = await startBackend({ email: 'badge@example.test', name: 'Bea Badge' }));
+  browser = await launchExtension();
 });
 
-test.afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(browser, site, server));
 
 const badge = (url: string) => browser.badgeOf(url);
 

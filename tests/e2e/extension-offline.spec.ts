@@ -2,10 +2,10 @@
 // kept, shown in the popup, and delivered exactly once when it is back, also when the service worker
 // was stopped in between.
 import { expect, test, type Page } from '@playwright/test';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -16,19 +16,12 @@ let tab: Page;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  const dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser('offline@example.test', 'correct horse battery', 'Otto Offline')).token;
-  browser = await ExtensionBrowser.launch(dir);
-  await browser.signInWithTestToken(server.origin, token);
+  ({ server, site, token } = await startBackend({ email: 'offline@example.test', name: 'Otto Offline' }));
+  browser = await launchSignedIn(server, token);
   tab = await browser.context.newPage();
 });
 
-test.afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(browser, site, server));
 
 const saved = async (link: string) =>
   ((await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as { link: string; note: string; important: boolean }[]).filter(

@@ -1,32 +1,25 @@
 // The extension end to end in Chromium against the real server: OAuth sign-in through the real
 // pages, saving from the real popup, editing, and re-opening a saved page.
 import { expect, test } from '@playwright/test';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchExtension, PASSWORD, startBackend } from './helpers/extension-setup.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 let server: TidemarkServer;
 let site: TestSite;
 let browser: ExtensionBrowser;
 let token: string;
 const EMAIL = 'reader@example.test';
-const PASSWORD = 'correct horse battery';
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  const dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser(EMAIL, PASSWORD, 'Ada Reader')).token;
-  browser = await ExtensionBrowser.launch(dir);
+  ({ server, site, token } = await startBackend({ email: EMAIL, name: 'Ada Reader' }));
+  browser = await launchExtension();
 });
 
-test.afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(browser, site, server));
 
 test('signs in through the real OAuth pages from the options page', async () => {
   const options = await browser.options();

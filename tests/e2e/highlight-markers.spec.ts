@@ -5,11 +5,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Highlight } from '../../lib/api/types.js';
 import { COLOR_VALUES } from '../../lib/painting/styles.js';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { bookmarkOf, clickPhrase, edgeMarks, highlightToolbar, painted, phraseBox, saveWithHighlights } from './helpers/highlighting.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 const Q = {
   top: 'the first lock keeper opened the gates at dawn',
@@ -97,9 +97,7 @@ const ALL = [
 ];
 
 test.beforeAll(async () => {
-  const dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser('markers@example.test', 'correct horse battery', 'Mara Markers')).token;
+  ({ server, site, token } = await startBackend({ email: 'markers@example.test', name: 'Mara Markers' }));
   url = site.add('/canal', { title: 'The canal', body: BODY });
   // Saved from another device before this browser signs in: the page paints on load (localhost is
   // one of the extension's hosts).
@@ -111,17 +109,12 @@ test.beforeAll(async () => {
       { text: Q.middle, color: 'blue' },
     ])
   ).highlights;
-  browser = await ExtensionBrowser.launch(dir);
-  await browser.signInWithTestToken(server.origin, token);
+  browser = await launchSignedIn(server, token);
   tab = await browser.context.newPage();
   await tab.setViewportSize({ width: 1000, height: 700 });
 });
 
-test.afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(browser, site, server));
 
 test('one mark per painted highlight, at the highlight\'s height on the page and in its colour; nothing in the page names a highlight or its note', async () => {
   await tab.goto(url);

@@ -4,11 +4,11 @@
 // stopped and the page was reloaded (still offline); once the server is back it holds exactly the
 // final state (one highlight, the new colour and the note, nothing duplicated, nothing refused).
 import { expect, test, type Page } from '@playwright/test';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { bookmarksOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
 
 let server: TidemarkServer;
@@ -20,22 +20,15 @@ let tab: Page;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  const dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser('offline-highlights@example.test', 'correct horse battery', 'Olive Offline')).token;
-  browser = await ExtensionBrowser.launch(dir);
-  await browser.signInWithTestToken(server.origin, token);
+  ({ server, site, token } = await startBackend({ email: 'offline-highlights@example.test', name: 'Olive Offline' }));
+  browser = await launchSignedIn(server, token);
   await expect
     .poll(() => browser.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).length))
     .toBe(1);
   tab = await browser.context.newPage();
 });
 
-test.afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(browser, site, server));
 
 const bookmarks = (link: string) => bookmarksOf(server, token, link);
 

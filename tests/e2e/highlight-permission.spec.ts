@@ -11,11 +11,11 @@
 // call that page makes), then presses Allow: the request, permissions.onAdded, the loader's
 // registration and the painting on load all run for real. Only the prompt dialog is not exercised.
 import { expect, test, type Page } from '@playwright/test';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { painted, saveWithHighlights } from './helpers/highlighting.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 const Q = {
   first: 'the pilot boat went out to meet the freighter',
@@ -30,17 +30,12 @@ const SETTLE_MS = 1500;
 
 let server: TidemarkServer;
 let site: TestSite;
-let dir: string;
 let token: string;
 let url: string;
 
 test.describe.configure({ mode: 'serial' });
 
-async function signedInBrowser(): Promise<ExtensionBrowser> {
-  const b = await ExtensionBrowser.launch(dir, { toolbarButton: true });
-  await b.signInWithTestToken(server.origin, token);
-  return b;
-}
+const signedInBrowser = () => launchSignedIn(server, token, { toolbarButton: true });
 
 const granted = (b: ExtensionBrowser) =>
   b.inWorker(() => (globalThis as any).chrome.permissions.contains({ origins: ['http://*/*', 'https://*/*'] }) as Promise<boolean>);
@@ -65,9 +60,7 @@ async function openSaved(b: ExtensionBrowser, tab?: Page): Promise<Page> {
 }
 
 test.beforeAll(async () => {
-  dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser('permission@example.test', 'correct horse battery', 'Per Mission')).token;
+  ({ server, site, token } = await startBackend({ email: 'permission@example.test', name: 'Per Mission' }));
   site.add('/pilot', { title: 'The pilot boat', body: BODY });
   url = `http://127.0.0.1:${new URL(site.origin).port}/pilot`;
   await saveWithHighlights(server, token, url, [
@@ -76,10 +69,7 @@ test.beforeAll(async () => {
   ]);
 });
 
-test.afterAll(async () => {
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(site, server));
 
 test('without the permission nothing paints by itself; the toolbar click paints and asks once, with an explanation; "Not now" is remembered', async () => {
   const b = await signedInBrowser();

@@ -9,11 +9,11 @@
 // the match without any pointer or key event reaching the page; Chromium's scriptable find,
 // window.find(), does exactly that.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { clickPhrase, dragSelect, highlightToolbar, painted, saveWithHighlights } from './helpers/highlighting.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 const Q = {
   text: 'the ferry leaves the island at half past seven',
@@ -80,9 +80,7 @@ async function editablesGetNoToolbar(page: Page) {
 }
 
 test.beforeAll(async () => {
-  const dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser('rules@example.test', 'correct horse battery', 'Rue Rules')).token;
+  ({ server, site, token } = await startBackend({ email: 'rules@example.test', name: 'Rue Rules' }));
   // A saved page on a host the extension may not read by itself (127.0.0.1, not localhost): the
   // highlighter only arrives there with the toolbar click (activeTab).
   const port = new URL(site.origin).port;
@@ -90,16 +88,11 @@ test.beforeAll(async () => {
   await saveWithHighlights(server, token, `http://127.0.0.1:${port}/quay`, [{ text: Q.saved, color: 'teal' }]);
   await saveWithHighlights(server, token, `http://ferry.test:${port}/quay`, [{ text: Q.saved, color: 'teal' }]);
   // *.test names resolve to the test site: pages on plain http that are not secure contexts.
-  browser = await ExtensionBrowser.launch(dir, { toolbarButton: true, args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] });
-  await browser.signInWithTestToken(server.origin, token);
+  browser = await launchSignedIn(server, token, { toolbarButton: true, args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] });
   tab = await browser.context.newPage();
 });
 
-test.afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(browser, site, server));
 
 test('no toolbar for selections in inputs, textareas or contenteditable, by mouse or keyboard; a selection in the text gets it', async () => {
   await tab.goto(site.add('/ferry', { title: 'The ferry', body: BODY }));

@@ -2,17 +2,16 @@
 // select -> toolbar -> colour -> stored on the server with its context; the context-menu path; repaint
 // after a reload and on another device (a fresh browser profile); an edited page; offline highlights.
 import { expect, test, type Page } from '@playwright/test';
-import { ExtensionBrowser } from './helpers/extension-browser.js';
-import { ensureExtensionBuilt } from './helpers/extension-build.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { bookmarkOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
-import { TestSite } from './helpers/test-pages.js';
-import { TidemarkServer } from './helpers/tidemark-server.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
 
 let server: TidemarkServer;
 let site: TestSite;
 let browser: ExtensionBrowser;
-let dir: string;
 let token: string;
 let tab: Page;
 
@@ -51,11 +50,8 @@ async function menuClick(b: ExtensionBrowser, pageUrl: string, menuItemId: strin
 }
 
 test.beforeAll(async () => {
-  dir = await ensureExtensionBuilt();
-  [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  token = (await server.createUser('highlighter@example.test', 'correct horse battery', 'Hana Highlighter')).token;
-  browser = await ExtensionBrowser.launch(dir);
-  await browser.signInWithTestToken(server.origin, token);
+  ({ server, site, token } = await startBackend({ email: 'highlighter@example.test', name: 'Hana Highlighter' }));
+  browser = await launchSignedIn(server, token);
   // The loader is registered for the pages the extension may read (here: localhost).
   await expect
     .poll(() => browser.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).map((s: { id: string }) => s.id)))
@@ -63,11 +59,7 @@ test.beforeAll(async () => {
   tab = await browser.context.newPage();
 });
 
-test.afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.close();
-});
+test.afterAll(() => closeAll(browser, site, server));
 
 test('select text -> toolbar -> colour: the page is saved and the highlight stored with its colour, position and context, and painted', async () => {
   const url = site.add('/article', { title: 'Tides', body: ARTICLE.body });
@@ -152,9 +144,8 @@ test('after a reload, and in a fresh browser profile signed in as the same user,
   await tab.reload();
   await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual(expected);
 
-  const other = await ExtensionBrowser.launch(dir);
+  const other = await launchSignedIn(server, token);
   try {
-    await other.signInWithTestToken(server.origin, token);
     await expect
       .poll(() => other.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).length))
       .toBe(1);
