@@ -31,8 +31,12 @@ export function classifyChar(c: number): number {
   return CHAR_KEEP;
 }
 
-/** Whitespace other than U+0020, and dropped characters (as classifyChar has them). */
-const ODD_CHARS = '\\t\\n\\v\\f\\r\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\xad\\u200b-\\u200d\\u2060\\ufeff';
+/** Whitespace other than U+0020 (CHAR_SPACE), as the body of a regular-expression character class. */
+export const OTHER_SPACE_CHARS = '\\t\\n\\v\\f\\r\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+/** Dropped characters (CHAR_DROP), as the body of a regular-expression character class. */
+export const DROPPED_CHARS = '\\xad\\u200b-\\u200d\\u2060\\ufeff';
+/** Whitespace other than U+0020, and dropped characters. */
+const ODD_CHARS = OTHER_SPACE_CHARS + DROPPED_CHARS;
 /** Matches anywhere a text is not yet in normalised form. */
 const NOT_NORMAL = new RegExp(`[${ODD_CHARS}]|  |^ | $`);
 /** Matches anywhere a fragment is not yet in normalised form (edge spaces are kept). */

@@ -13,9 +13,16 @@
  * map needs: between two runs, raw and normalised text advance together. Converting an offset is two
  * binary searches (runs, then nodes), done only for the offsets that become ranges.
  */
-import { CHAR_SPACE, classifyChar } from './normalize.js';
-import { STYLE_INVISIBLE, STYLE_NONE, createStyleCheck, type StyleCheck } from './visibility.js';
-import { isBlockTag, isSkippedTag, mayInheritVisibility } from './visibility.js';
+import { CHAR_SPACE, DROPPED_CHARS, OTHER_SPACE_CHARS, classifyChar } from './normalize.js';
+import {
+  STYLE_INVISIBLE,
+  STYLE_NONE,
+  createStyleCheck,
+  isBlockTag,
+  isSkippedTag,
+  mayInheritVisibility,
+  type StyleCheck,
+} from './visibility.js';
 
 export interface TextIndexOptions {
   /**
@@ -38,15 +45,13 @@ const SHOW_TEXT = 4;
 const CDATA_SECTION_NODE = 4;
 
 /** Whitespace (collapsed to one space) and characters that are dropped; see normalize.ts. */
-const WS = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const WS_NOT_SPACE = '\\t\\n\\v\\f\\r\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const DROP = '\\xad\\u200b-\\u200d\\u2060\\ufeff';
+const WS = ` ${OTHER_SPACE_CHARS}`;
 /**
  * Special runs of the raw text: maximal runs of whitespace and dropped characters, except a single
  * U+0020 between two kept characters (the common case, which maps one to one). A space at either
  * end of the text is special too (it is trimmed).
  */
-const SPECIAL = new RegExp(`[${WS}${DROP}]{2,}|[${WS_NOT_SPACE}${DROP}]|^ | $`, 'g');
+const SPECIAL = new RegExp(`[${WS}${DROPPED_CHARS}]{2,}|[${OTHER_SPACE_CHARS}${DROPPED_CHARS}]|^ | $`, 'g');
 /** Whitespace only (to find the character a collapsed run's space stands for). */
 const WS_CHAR = new RegExp(`[${WS}]`, 'g');
 /** Stands for a block boundary or <br> in the raw text: whitespace, and never inside a node's range. */
@@ -120,11 +125,6 @@ export class TextIndex {
     this.runOut = n.runOut;
     this.runSrc = n.runSrc;
     this.runCount = n.count;
-  }
-
-  /** Number of text nodes that took part in the index. */
-  get nodeCount(): number {
-    return this.nodes.length;
   }
 
   private get nodeIds(): Map<Text, number> {
@@ -602,5 +602,3 @@ class IndexBuilder {
     this.record(t, data.length);
   }
 }
-
-export type { StyleCheck };
