@@ -2,15 +2,6 @@ import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import { hashSecret, newSecret } from '../services/secrets.js';
 
-export interface OAuthGrantRow {
-  id: number;
-  client_pk: number;
-  user_id: number;
-  code_id: number | null;
-  created_at: number;
-  revoked_at: number | null;
-}
-
 export interface RefreshTokenRow {
   id: number;
   grant_id: number;

@@ -1,4 +1,3 @@
-import type { SearchQuery } from './ast.js';
 import { compileQuery, type CompiledSearch } from './compile.js';
 import { parseSearch } from './parse.js';
 
@@ -22,9 +21,4 @@ export interface SearchOptions {
  */
 export function compileSearch(expr: string | null | undefined, _opts: SearchOptions): CompiledSearch {
   return compileQuery(parseSearch(expr));
-}
-
-/** Whether an expression filters anything (an empty or all-punctuation one does not). */
-export function isEmptySearch(query: SearchQuery): boolean {
-  return query.terms.length === 0;
 }
