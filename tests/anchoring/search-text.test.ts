@@ -34,9 +34,13 @@ test('verbatim search gives the same hits before and after it switches to its wo
   });
   // Limits: at most limit + 1 hits, so callers can tell "more than limit".
   expect(search.findAll('the', 5)).toHaveLength(6);
+  expect(naive(text, 'the tide').length, 'a repeated needle').toBeGreaterThan(1);
+  expect(search.findUnique('the tide')).toBe(-1);
+  expect(search.findUnique('not in the text at all')).toBe(-1);
   expect(search.findUnique('harbour master at high water')).toBe(-1);
   const once = text.slice(1000, 1060);
-  if (naive(text, once).length === 1) expect(search.findUnique(once)).toBe(1000);
+  expect(naive(text, once), 'a needle that occurs once').toEqual([1000]);
+  expect(search.findUnique(once)).toBe(1000);
 });
 
 test('the word index finds needles in text with characters outside ASCII (curly quotes, accents, CJK)', () => {
