@@ -8,18 +8,24 @@ function naive(text: string, needle: string): number[] {
   return out;
 }
 
-test('verbatim search gives the same hits before and after it switches to its word index', () => {
-  const random = seededRandom(5);
-  const words = ['a', 'of', 'the', 'tide', 'harbour', 'master', 'at', 'high', 'water', 'lock', 'keeper', 'Mill', 'Creek', '1907,', 'it'];
+/** `length` words drawn from `words` joined by spaces, and `count` slices of it of `min` to `max` - 1 characters. */
+function randomText(seed: number, words: string[], length: number, slices: { count: number; min: number; max: number }) {
+  const random = seededRandom(seed);
   const parts: string[] = [];
-  for (let i = 0; i < 12_000; i++) parts.push(words[Math.floor(random() * words.length)]);
+  for (let i = 0; i < length; i++) parts.push(words[Math.floor(random() * words.length)]);
   const text = parts.join(' ');
-  const search = new TextSearch(text);
   const needles: string[] = [];
-  for (let i = 0; i < 400; i++) {
-    const at = Math.floor(random() * (text.length - 40));
-    needles.push(text.slice(at, at + 3 + Math.floor(random() * 37)));
+  for (let i = 0; i < slices.count; i++) {
+    const at = Math.floor(random() * (text.length - slices.max));
+    needles.push(text.slice(at, at + slices.min + Math.floor(random() * (slices.max - slices.min))));
   }
+  return { text, needles };
+}
+
+test('verbatim search gives the same hits before and after it switches to its word index', () => {
+  const words = ['a', 'of', 'the', 'tide', 'harbour', 'master', 'at', 'high', 'water', 'lock', 'keeper', 'Mill', 'Creek', '1907,', 'it'];
+  const { text, needles } = randomText(5, words, 12_000, { count: 400, min: 3, max: 40 });
+  const search = new TextSearch(text);
   needles.push('harbour master at high water', 'not in the text at all', 'the tide');
   // Needles running to the very end of the text (its last words are indexed too).
   for (const n of [6, 9, 12, 20]) needles.push(text.slice(text.length - n));
@@ -44,17 +50,9 @@ test('verbatim search gives the same hits before and after it switches to its wo
 });
 
 test('the word index finds needles in text with characters outside ASCII (curly quotes, accents, CJK)', () => {
-  const random = seededRandom(9);
   const words = ['café', 'naïve', '“quoted”', 'harbour', 'élan', '字字字字字', 'tide’s', 'plain', 'zoë', 'ångström'];
-  const parts: string[] = [];
-  for (let i = 0; i < 8_000; i++) parts.push(words[Math.floor(random() * words.length)]);
-  const text = parts.join(' ');
+  const { text, needles } = randomText(9, words, 8_000, { count: 200, min: 6, max: 30 });
   const search = new TextSearch(text);
-  const needles: string[] = [];
-  for (let i = 0; i < 200; i++) {
-    const at = Math.floor(random() * (text.length - 30));
-    needles.push(text.slice(at, at + 6 + Math.floor(random() * 24)));
-  }
   needles.push('café naïve', 'naïve café', ' 字字字字字 élan');
   needles.forEach((n) => search.findAll(n));
   expect((search as unknown as { words: unknown }).words, 'word index built').not.toBeNull();
