@@ -48,11 +48,7 @@ export interface HighlightsDeps {
 }
 
 export function storedOf(h: Bookmark['highlights'][number]): StoredHighlight {
-  const s: StoredHighlight = { key: h._id, text: h.text, color: h.color, note: h.note ?? '' };
-  if (h.position !== undefined) s.position = h.position;
-  if (h.prefix !== undefined) s.prefix = h.prefix;
-  if (h.suffix !== undefined) s.suffix = h.suffix;
-  return s;
+  return { key: h._id, text: h.text, color: h.color, note: h.note ?? '', ...pick(h) };
 }
 
 /** Colours ordered by use (most used first, then the API's order). */
@@ -273,11 +269,8 @@ export class HighlightsService {
       page = { ...page, ref: opened.bookmark.ref, items: [] };
     }
     const restored = h.restore ? this.removed.get(h.restore) : undefined;
-    const change: HighlightChange = { text: h.text, color: h.color };
+    const change: HighlightChange = { text: h.text, color: h.color, ...pick(h) };
     if (restored?.note) change.note = restored.note;
-    if (h.position !== undefined) change.position = h.position;
-    if (h.prefix !== undefined) change.prefix = h.prefix;
-    if (h.suffix !== undefined) change.suffix = h.suffix;
     const before = new Set(page.items.map((i) => i.key));
     const local = `l:${this.newKey()}`;
     const b = await this.put(page.ref!, [{ ...change, _local: local }], labelOf(h.text));
@@ -454,6 +447,7 @@ function applied(item: StoredHighlight, c: HighlightChange): StoredHighlight {
   return { ...out, ...pick(c) };
 }
 
+/** The anchoring fields of `h` that are set. */
 function pick(h: { position?: number; prefix?: string; suffix?: string }) {
   const out: { position?: number; prefix?: string; suffix?: string } = {};
   if (h.position !== undefined) out.position = h.position;
