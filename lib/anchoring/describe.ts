@@ -1,13 +1,14 @@
 /**
  * Describing a selection: DOM Range -> HighlightDescriptor (quote, occurrence index, 32 chars of context).
  */
+import { MAX_CONTEXT } from './context.js';
 import { occurrencesBefore } from './search-exact.js';
 import { textSearchOf } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
 import type { HighlightDescriptor } from './types.js';
 
-/** Characters of context stored on each side of the quote. */
-export const CONTEXT_LENGTH = 32;
+/** Characters of context stored on each side of the quote: as many as anchoring compares. */
+export const CONTEXT_LENGTH = MAX_CONTEXT;
 
 /** Descriptor for normalised text [start, end) of `index`; null when it holds no visible text. */
 export function describeOffsets(index: TextIndex, start: number, end: number): HighlightDescriptor | null {
