@@ -39,7 +39,6 @@ export const LIMITS = {
   idsMax: 100,
   shareEmailsMax: 10,
   pendingInvitationsMax: 100,
-  highlightContextChars: 32,
   /** GET /links: entries per answer when `limit` is not given, and the most one answer may hold. */
   linksPerAnswerDefault: 5000,
   linksPerAnswerMax: 20_000,
