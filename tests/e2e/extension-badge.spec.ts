@@ -88,10 +88,10 @@ test('the badge follows a save and a remove made elsewhere after the next sync',
   await tab.goto(url);
   await expect.poll(() => badge(url)).toMatchObject({ text: '' });
   const created = (await server.api('POST', '/bookmark', token, { link: url })).body.item;
-  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'index-sync', scheduledTime: Date.now() }));
+  await browser.fireAlarm('index-sync');
   await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
   await server.api('DELETE', `/bookmark/${created._id}`, token);
-  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'index-sync', scheduledTime: Date.now() }));
+  await browser.fireAlarm('index-sync');
   await expect.poll(() => badge(url)).toMatchObject({ text: '' });
 });
 

@@ -51,11 +51,11 @@ test('a save and an edit made while the server is down are queued, shown, and de
 
   await server.start();
   // The alarm's handler (the same function the alarm listener calls) drains the queue.
-  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+  await browser.fireAlarm('queue-drain');
   await expect.poll(() => saved(url)).toHaveLength(1);
   expect((await saved(url))[0]).toMatchObject({ note: 'written on the train', important: true });
   // Draining again sends nothing more.
-  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+  await browser.fireAlarm('queue-drain');
   expect(await saved(url)).toHaveLength(1);
   const alarm = await browser.inWorker(() => (globalThis as any).chrome.alarms.get('queue-drain'));
   expect(alarm).toBeUndefined(); // no retry timer once the queue is empty
@@ -80,7 +80,7 @@ test('the queue survives the service worker being stopped: delivered exactly onc
   await expect(options.getByTestId('account')).toContainText('Otto Offline');
   await expect.poll(() => saved(url), { timeout: 10_000 }).toHaveLength(1);
   await options.close();
-  await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+  await browser.fireAlarm('queue-drain');
   expect(await saved(url)).toHaveLength(1);
 });
 
@@ -95,7 +95,7 @@ test('an open popup shows the queued save turning into "Saved" when it is delive
   // Drain (as the alarm does) until it goes through: a drain begun while the server was down may still be finishing.
   await expect
     .poll(async () => {
-      await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+      await browser.fireAlarm('queue-drain');
       return popup.getByRole('status').textContent();
     })
     .toBe('Saved');

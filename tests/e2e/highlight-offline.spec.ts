@@ -22,9 +22,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   ({ server, site, token } = await startBackend({ email: 'offline-highlights@example.test', name: 'Olive Offline' }));
   browser = await launchSignedIn(server, token);
-  await expect
-    .poll(() => browser.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).length))
-    .toBe(1);
+  await expect.poll(() => browser.registeredScripts()).toHaveLength(1);
   tab = await browser.context.newPage();
 });
 

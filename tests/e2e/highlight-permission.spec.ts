@@ -39,10 +39,7 @@ const signedInBrowser = () => launchSignedIn(server, token, { toolbarButton: tru
 
 const granted = (b: ExtensionBrowser) =>
   b.inWorker(() => (globalThis as any).chrome.permissions.contains({ origins: ['http://*/*', 'https://*/*'] }) as Promise<boolean>);
-const registeredFor = (b: ExtensionBrowser) =>
-  b.inWorker(async () =>
-    ((await (globalThis as any).chrome.scripting.getRegisteredContentScripts()) as { matches: string[] }[]).flatMap((s) => s.matches).sort(),
-  );
+const registeredFor = async (b: ExtensionBrowser) => (await b.registeredScripts()).flatMap((s) => s.matches).sort();
 
 /** Opens the popup with the toolbar button and waits for its list of the page's highlights. */
 async function popupWithList(b: ExtensionBrowser, tab: Page): Promise<Page> {

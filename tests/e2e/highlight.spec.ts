@@ -54,7 +54,7 @@ test.beforeAll(async () => {
   browser = await launchSignedIn(server, token);
   // The loader is registered for the pages the extension may read (here: localhost).
   await expect
-    .poll(() => browser.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).map((s: { id: string }) => s.id)))
+    .poll(async () => (await browser.registeredScripts()).map((s) => s.id))
     .toEqual(['tidemark-highlighter']);
   tab = await browser.context.newPage();
 });
@@ -146,9 +146,7 @@ test('after a reload, and in a fresh browser profile signed in as the same user,
 
   const other = await launchSignedIn(server, token);
   try {
-    await expect
-      .poll(() => other.inWorker(async () => (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()).length))
-      .toBe(1);
+    await expect.poll(() => other.registeredScripts()).toHaveLength(1);
     const page = await other.context.newPage();
     await page.goto(url);
     await expect.poll(() => painted(page), { timeout: 10_000 }).toEqual(expected);
@@ -254,7 +252,7 @@ test('a highlight made while the server is down is kept and delivered after reco
   await expect
     .poll(
       async () => {
-        await browser.inWorker(() => (globalThis as any).tidemark.onAlarm({ name: 'queue-drain', scheduledTime: Date.now() }));
+        await browser.fireAlarm('queue-drain');
         return (await highlightsOf(url)).map((h) => `${h.color}:${h.text}`).sort();
       },
       { timeout: 15_000 },

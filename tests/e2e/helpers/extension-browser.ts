@@ -78,6 +78,14 @@ export class ExtensionBrowser {
     return w.evaluate(fn as never, arg as never) as Promise<T>;
   }
 
+  /** The content scripts the extension registered (chrome.scripting), with the pages they match. */
+  async registeredScripts(): Promise<{ id: string; matches: string[] }[]> {
+    return this.inWorker(async () => {
+      const scripts = (await (globalThis as any).chrome.scripting.getRegisteredContentScripts()) as { id: string; matches?: string[] }[];
+      return scripts.map((s) => ({ id: s.id, matches: s.matches ?? [] }));
+    });
+  }
+
   /** Runs the handler of alarm `name` now: the same function the alarm listener calls. */
   async fireAlarm(name: string): Promise<void> {
     await this.inWorker((n) => (globalThis as any).tidemark.onAlarm({ name: n, scheduledTime: Date.now() }), name);
