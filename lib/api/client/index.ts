@@ -1,6 +1,6 @@
 // Typed client for the Tidemark API, used by the extension's background only (it holds the tokens).
 // Types come from lib/api (`import type`: no schema library in the bundle).
-import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, LinksResponse, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
+import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, LinksQuery, LinksResponse, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
 export { ApiClientError, type ApiErrorKind } from './errors.js';
@@ -67,7 +67,7 @@ export class TidemarkApi {
   }
 
   /** The saved-link index: a page of the full listing (`after`) or the changes since a cursor (`since`). */
-  async links(query: { since?: number; after?: number; limit?: number }): Promise<LinksResponse> {
+  async links(query: LinksQuery): Promise<LinksResponse> {
     return this.http<LinksResponse>('GET', '/links', { query });
   }
 }
