@@ -201,7 +201,6 @@ export class HighlightsService {
   async view(page: Page): Promise<PageHighlightsView> {
     const colors = await highlightColorsItem.getValue();
     return {
-      saved: page.ref !== null,
       highlights: page.items.map(({ note, ...h }) => ({ ...h, hasNote: note.trim() !== '' })),
       colors: colorsByUse(colors.counts),
       lastColor: colors.last,

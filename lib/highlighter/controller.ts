@@ -252,7 +252,7 @@ export class Highlighter {
     }
     const key = res.key;
     this.undo = { label: t('highlightUndone'), run: () => this.remove(key, false) };
-    this.toolbar.notify(res.saved ? t('highlightAdded') : t('highlightAdded'), true);
+    this.toolbar.notify(t('highlightAdded'), true);
     if (withNote) await this.editNote(key);
     return { ok: true, key };
   }

@@ -63,7 +63,6 @@ export interface PageHighlight {
 
 /** The highlights of the page a content script is on. */
 export interface PageHighlightsView {
-  saved: boolean;
   highlights: PageHighlight[];
   /** All 12 colours, the most used first. */
   colors: HighlightColor[];
