@@ -67,11 +67,11 @@ export const ImportFileResponse = Type.Object({
   result: Type.Literal(true),
   items: Type.Array(ImportedFolder),
   count: Type.Object({
-    bookmarks: Type.Integer(),
-    folders: Type.Integer(),
-    tags: Type.Integer(),
-    highlights: Type.Integer(),
-    duplicates: Type.Integer(),
-    skipped: Type.Integer(),
+    bookmarks: Type.Integer({ description: 'bookmarks in the result (skipped links are not counted here)' }),
+    folders: Type.Integer({ description: 'every folder object in `items`, nested ones included' }),
+    tags: Type.Integer({ description: 'distinct tag names' }),
+    highlights: Type.Integer({ description: 'the supported formats carry no highlights: always 0' }),
+    duplicates: Type.Integer({ description: 'bookmarks whose link the caller has saved already' }),
+    skipped: Type.Integer({ description: 'entries dropped because their link is not http(s)' }),
   }),
 });
