@@ -6,15 +6,14 @@
  *
  *   npx tsx bench/anchoring/run.ts
  */
-import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config.js';
+import { bundleForPage } from '../../tests/e2e/helpers/page-bundle.js';
 import { renderPage } from './article.js';
 import { buildScenario } from './scenario.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const TARGET_CHARS = 440_000;
 const WARM_RUNS = 5;
 const TOLERANCE = 2; // characters an edge may move (a typo next to it)
@@ -80,19 +79,6 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-async function bundle(): Promise<string> {
-  const out = await build({
-    entryPoints: [fileURLToPath(new URL('./in-page.ts', import.meta.url))],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'chrome120',
-    write: false,
-    logLevel: 'error',
-  });
-  return out.outputFiles[0].text;
-}
-
 async function load(page: Page, html: string, script: string): Promise<void> {
   await page.setContent(html, { waitUntil: 'load' });
   await page.addScriptTag({ content: script });
@@ -105,11 +91,11 @@ async function main(): Promise<void> {
   const scenario = buildScenario(Number(process.env.BENCH_SEED ?? 1), TARGET_CHARS);
   const originalHtml = renderPage(scenario.original, 'The Harbour Chronicle');
   const editedHtml = renderPage(scenario.edited, 'The Harbour Chronicle');
-  const script = await bundle();
+  const script = await bundleForPage({ file: fileURLToPath(new URL('./in-page.ts', import.meta.url)) });
   const kinds = scenario.highlights.reduce<Record<string, number>>((a, h) => ((a[h.kind] = (a[h.kind] ?? 0) + 1), a), {});
   const goneCount = scenario.truth.filter((t) => t === null).length;
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.setDefaultTimeout(600_000);

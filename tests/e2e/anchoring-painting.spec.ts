@@ -2,18 +2,15 @@
 // changes, hit testing, clickable links, flash/scroll/restyle/remove) and the rangy class-applier
 // fallback used when CSS.highlights is missing.
 import { expect, test, type Page } from '@playwright/test';
-import { FixtureServer, bundleLibraries, decodePng, shareOf } from './fixtures/anchoring/harness.js';
+import { FixturePages, decodePng, shareOf } from './fixtures/anchoring/harness.js';
 
-let server: FixtureServer;
-let bundle: string;
+let fixtures: FixturePages;
 
 test.beforeAll(async () => {
-  [server, bundle] = await Promise.all([FixtureServer.start(), bundleLibraries()]);
+  fixtures = await FixturePages.start();
 });
 
-test.afterAll(async () => {
-  await server?.close();
-});
+test.afterAll(() => fixtures?.close());
 
 async function open(page: Page, options: { withoutHighlightApi?: boolean } = {}): Promise<void> {
   if (options.withoutHighlightApi) {
@@ -22,8 +19,7 @@ async function open(page: Page, options: { withoutHighlightApi?: boolean } = {})
       delete (CSS as unknown as { highlights?: unknown }).highlights;
     });
   }
-  await page.goto(server.url('painting.html'));
-  await page.addScriptTag({ content: bundle });
+  await fixtures.open(page, 'painting.html');
   // Helpers in the page: anchor a quote (by unique context) and keep the painter on window.
   await page.evaluate(() => {
     const w = window as unknown as Record<string, unknown>;

@@ -1,26 +1,18 @@
 // Text anchoring in real Chromium: computed-style hiding, real mouse selections described and
 // re-anchored after a reload, open shadow roots. The libraries are bundled with esbuild and injected.
-import { expect, test, type Page } from '@playwright/test';
-import { FixtureServer, bundleLibraries } from './fixtures/anchoring/harness.js';
+import { expect, test } from '@playwright/test';
+import { FixturePages } from './fixtures/anchoring/harness.js';
 
-let server: FixtureServer;
-let bundle: string;
+let fixtures: FixturePages;
 
 test.beforeAll(async () => {
-  [server, bundle] = await Promise.all([FixtureServer.start(), bundleLibraries()]);
+  fixtures = await FixturePages.start();
 });
 
-test.afterAll(async () => {
-  await server?.close();
-});
-
-async function open(page: Page, fixture: string): Promise<void> {
-  await page.goto(server.url(fixture));
-  await page.addScriptTag({ content: bundle });
-}
+test.afterAll(() => fixtures?.close());
 
 test('computed style decides what is visible: class rules, visibility, display:contents', async ({ page }) => {
-  await open(page, 'visibility.html');
+  await fixtures.open(page, 'visibility.html');
   const text = await page.evaluate(() => new window.tidemarkTest.TextIndex(document.getElementById('log')!).text);
   expect(text).toBe(
     'Storm log The first squall arrived at noon. but this part shows Inside a display contents wrapper. ' +
@@ -38,7 +30,7 @@ test('computed style decides what is visible: class rules, visibility, display:c
 });
 
 test('a mouse selection across inline markup and paragraphs is described, then re-anchored after a reload', async ({ page }) => {
-  await open(page, 'selection.html');
+  await fixtures.open(page, 'selection.html');
   // Drag from the start of "inner" (inside <em>) to the end of "channel" (in the next paragraph).
   const box = async (selector: string, word: string, edge: 'start' | 'end') =>
     page.evaluate(
@@ -76,7 +68,7 @@ test('a mouse selection across inline markup and paragraphs is described, then r
   expect(described.descriptor!.position).toBe(0);
 
   await page.reload();
-  await page.addScriptTag({ content: bundle });
+  await fixtures.inject(page);
   const anchored = await page.evaluate((d) => {
     const [r] = window.tidemarkTest.anchorAll(document, [d]);
     if (r.status !== 'anchored') return { status: r.status, text: '', startsIn: '', endsIn: '' };
@@ -94,7 +86,7 @@ test('a mouse selection across inline markup and paragraphs is described, then r
 });
 
 test('open shadow roots are read in rendering order and their text anchors and paints', async ({ page }) => {
-  await open(page, 'shadow.html');
+  await fixtures.open(page, 'shadow.html');
   const text = await page.evaluate(() => new window.tidemarkTest.TextIndex(document).text);
   expect(text).toBe(
     'A card about the lifeboat station follows. Lifeboat station The crew launched forty times last winter. ' +
