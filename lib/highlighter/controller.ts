@@ -46,6 +46,14 @@ export class Highlighter {
       undo: () => void this.runUndo(),
       show: (key) => void this.show(key),
     });
+    // Registered at once, not after the painter loads: the background sends its command as soon as
+    // the injection returns, and the fallback painter is a dynamic import. Commands wait for `ready`.
+    browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string; tab?: unknown }) => {
+      if (sender.id !== browser.runtime.id || sender.tab) return undefined;
+      const cmd = message as TabCommand;
+      if (!cmd || typeof cmd !== 'object' || typeof cmd.tidemark !== 'string') return undefined;
+      return this.ready.then(() => this.command(cmd));
+    });
     this.ready = this.start();
   }
 
@@ -149,12 +157,6 @@ export class Highlighter {
     });
     this.observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
     new ResizeObserver(() => this.relayoutMarkers()).observe(document.documentElement);
-    browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string; tab?: unknown }) => {
-      if (sender.id !== browser.runtime.id || sender.tab) return undefined;
-      const cmd = message as TabCommand;
-      if (!cmd || typeof cmd !== 'object' || typeof cmd.tidemark !== 'string') return undefined;
-      return this.ready.then(() => this.command(cmd));
-    });
   }
 
   private ours(r: MutationRecord): boolean {
