@@ -6,6 +6,7 @@ import { BookmarksRepository } from './bookmarks.js';
 import { CollectionsRepository } from './collections.js';
 import { FullTextIndex } from './fts.js';
 import { HighlightsRepository } from './highlights.js';
+import { createOAuthRepositories, type OAuthRepositories } from './oauth.js';
 import { SharingRepository } from './sharing.js';
 import { StatsRepository } from './stats.js';
 import { TagsRepository } from './tags.js';
@@ -29,6 +30,7 @@ export interface Repositories {
   tags: TagsRepository;
   stats: StatsRepository;
   sharing: SharingRepository;
+  oauth: OAuthRepositories;
 }
 
 export function createRepositories(db: Db, clock: Clock): Repositories {
@@ -46,5 +48,6 @@ export function createRepositories(db: Db, clock: Clock): Repositories {
     tags: new TagsRepository(db, clock, fts),
     stats: new StatsRepository(db),
     sharing: new SharingRepository(db, clock),
+    oauth: createOAuthRepositories(db, clock),
   };
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
 import { DuplicateEmailError } from '../repositories/users.js';
-import { oauthStore } from './oauth/store.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 /**
@@ -51,7 +50,7 @@ export async function revokeOtherSignIns(
   userId: number,
   keep: { tokenId?: number; sessionId?: string },
 ): Promise<{ sessions: number; grants: number }> {
-  const store = oauthStore(app.repos.db, app.config.clock);
+  const store = app.repos.oauth;
   const keepSession = keep.sessionId !== undefined && /^\d+$/.test(keep.sessionId) ? Number(keep.sessionId) : undefined;
   const keepGrant = keep.tokenId !== undefined ? await store.grants.grantOfAccessToken(keep.tokenId) : undefined;
   const sessions = await store.sessions.revokeAllForUser(userId, keepSession);

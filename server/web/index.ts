@@ -5,7 +5,6 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../errors.js';
-import { oauthStore } from '../services/oauth/store.js';
 import { errorPage } from './layout.js';
 import { accountPages } from './pages/account.js';
 import { appPages } from './pages/apps.js';
@@ -43,7 +42,7 @@ const web: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
 
   app.addHook('onReady', async () => {
-    await oauthStore(app.repos.db, app.config.clock).codes.purgeExpired();
+    await app.repos.oauth.codes.purgeExpired();
   });
 
   app.get('/web.css', { schema: { hide: true } }, async (_request, reply) =>

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRow } from '../repositories/sessions.js';
 import type { UserRow } from '../repositories/users.js';
 import { newSecret, safeEqual } from '../services/secrets.js';
-import { oauthStore } from '../services/oauth/store.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import { field } from './forms.js';
 
@@ -36,7 +35,7 @@ function secureCookies(app: FastifyInstance, request: FastifyRequest): boolean {
 export async function sessionFromCookie(app: FastifyInstance, request: FastifyRequest): Promise<{ session: SessionRow; user: UserRow } | null> {
   const token = parseCookies(request.headers.cookie)[SESSION_COOKIE];
   if (!token) return null;
-  const session = await oauthStore(app.repos.db, app.config.clock).sessions.findValid(token);
+  const session = await app.repos.oauth.sessions.findValid(token);
   if (!session) return null;
   const user = await app.repos.users.byId(session.user_id);
   return user ? { session, user } : null;
@@ -46,7 +45,7 @@ export async function sessionFromCookie(app: FastifyInstance, request: FastifyRe
 export function installWebSessions(app: FastifyInstance): void {
   let csrfKey: Promise<string> | undefined;
   app.addHook('onRequest', async (request, reply) => {
-    csrfKey ??= oauthStore(app.repos.db, app.config.clock).sessions.serverKey('csrf');
+    csrfKey ??= app.repos.oauth.sessions.serverKey('csrf');
     let visitor = parseCookies(request.headers.cookie)[VISITOR_COOKIE];
     if (!visitor || !/^[\w-]{20,100}$/.test(visitor)) {
       visitor = newSecret(18);
@@ -63,7 +62,7 @@ export function installWebSessions(app: FastifyInstance): void {
  */
 export async function signIn(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<void> {
   const state = webState(request);
-  const { sessions } = oauthStore(app.repos.db, app.config.clock);
+  const { sessions } = app.repos.oauth;
   if (state.session) await sessions.revoke(state.session.id);
   const ttl = app.config.web.sessionTtlMs;
   const { token, row } = await sessions.create({ userId: user.id, ttlMs: ttl, userAgent: request.headers['user-agent'] });
@@ -74,7 +73,7 @@ export async function signIn(app: FastifyInstance, request: FastifyRequest, repl
 
 export async function signOut(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const state = webState(request);
-  if (state.session) await oauthStore(app.repos.db, app.config.clock).sessions.revoke(state.session.id);
+  if (state.session) await app.repos.oauth.sessions.revoke(state.session.id);
   reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { maxAge: 0, secure: secureCookies(app, request) }));
   state.session = null;
   state.user = null;

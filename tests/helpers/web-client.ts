@@ -1,7 +1,6 @@
 // A minimal browser for server tests: keeps cookies, does not follow redirects (tests look at
 // each one), posts forms with the CSRF token read from the last page, as a person's browser would.
 import type { TestServer } from './server.js';
-import { oauthStore } from '../../server/services/oauth/store.js';
 import { s256 } from '../../server/services/oauth/pkce.js';
 
 export interface WebResponse {
@@ -86,7 +85,7 @@ export async function registerApp(
   ownerId: number,
   opts: { name?: string; kind?: 'confidential' | 'public'; redirectUris?: string[] } = {},
 ) {
-  const { client, secret } = await oauthStore(s.app.repos.db, s.config.clock).clients.create({
+  const { client, secret } = await s.app.repos.oauth.clients.create({
     ownerId,
     name: opts.name ?? 'Test App',
     kind: opts.kind ?? 'confidential',

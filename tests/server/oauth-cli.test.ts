@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/open.js';
 import { EXTENSION_CLIENT_ID, ensureExtensionClient } from '../../server/services/oauth/extension-client.js';
-import { oauthStore } from '../../server/services/oauth/store.js';
 import { systemClock } from '../../server/clock.js';
+import { createOAuthRepositories } from '../../server/repositories/oauth.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeAs, pkcePair, tokenRequest, WebClient } from '../helpers/web-client.js';
 
@@ -48,7 +48,7 @@ describe('app:create', () => {
 
     const db = openDatabase(dataDir);
     try {
-      const clients = oauthStore(db, systemClock).clients;
+      const clients = createOAuthRepositories(db, systemClock).clients;
       const c = await clients.byClientId(confJson.client_id);
       expect(c).toMatchObject({ name: 'CLI App', kind: 'confidential', redirect_uris: ['https://cli.example/cb'] });
       expect(c!.secret_hash).not.toBe(confJson.client_secret);
@@ -94,7 +94,7 @@ describe('ensureExtensionClient', () => {
     expect(both.redirect_uris).toEqual([chrome, firefox]);
     const count = db.prepare("SELECT count(*) AS n FROM oauth_clients WHERE client_id = 'tidemark-extension'").get() as { n: number };
     expect(count.n).toBe(1);
-    const row = await oauthStore(db, s.config.clock).clients.byClientId(EXTENSION_CLIENT_ID);
+    const row = await createOAuthRepositories(db, s.config.clock).clients.byClientId(EXTENSION_CLIENT_ID);
     expect(row).toMatchObject({ owner_id: null, kind: 'public', secret_hash: null });
     await expect(ensureExtensionClient(db, { name: 'x', redirectUri: 'http://evil.example/' })).rejects.toThrow(/https/);
   });

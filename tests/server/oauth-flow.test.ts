@@ -2,7 +2,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 import { authorizeAs, authorizeUrl, exchangeCode, pkcePair, registerApp, tokenRequest, WebClient } from '../helpers/web-client.js';
-import { oauthStore } from '../../server/services/oauth/store.js';
 
 let s: TestServer;
 const clock = new TestClock();
@@ -120,7 +119,7 @@ describe('authorization code flow', () => {
   it('a suspended app gets invalid_application_status on its redirect (307)', async () => {
     const dev = await s.createUser();
     const app = await registerApp(s, dev.id);
-    await oauthStore(s.app.repos.db, clock).clients.update(app.client.id, { status: 'suspended' });
+    await s.app.repos.oauth.clients.update(app.client.id, { status: 'suspended' });
     const browser = await newUserBrowser('suspended@example.test');
     const res = await browser.get(authorizeUrl({ client_id: app.clientId, redirect_uri: app.redirectUri, state: 'st' }));
     expect(res.status).toBe(307);

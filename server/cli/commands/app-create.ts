@@ -1,8 +1,8 @@
 import { openDatabase } from '../../db/open.js';
 import { systemClock } from '../../clock.js';
+import { createOAuthRepositories } from '../../repositories/oauth.js';
 import { UsersRepository } from '../../repositories/users.js';
 import { redirectListProblem } from '../../services/oauth/redirect-uri.js';
-import { oauthStore } from '../../services/oauth/store.js';
 import { CliError, dataDirOf, parseFlags, printJson, required } from '../args.js';
 
 /**
@@ -28,7 +28,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     const user = await new UsersRepository(db, systemClock).byEmail(email);
     if (!user) throw new CliError(`No account with the email ${email}. Create it first with user:create.`, 1);
-    const { client, secret } = await oauthStore(db, systemClock).clients.create({
+    const { client, secret } = await createOAuthRepositories(db, systemClock).clients.create({
       ownerId: user.id,
       name,
       kind: flags.public ? 'public' : 'confidential',

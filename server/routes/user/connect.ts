@@ -5,7 +5,6 @@ import { ApiError, badRequest } from '../../errors.js';
 import { newSecret } from '../../services/secrets.js';
 import { s256 } from '../../services/oauth/pkce.js';
 import { isProvider, PROVIDERS, providerSettings, type ProviderName } from '../../services/oauth/providers.js';
-import { oauthStore } from '../../services/oauth/store.js';
 import { sessionFromCookie } from '../../web/session.js';
 
 interface PendingConnect {
@@ -126,7 +125,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         request.log.warn({ err, provider }, 'provider token exchange failed');
         return reply.redirect('/account?done=connect-failed#connections', 303);
       }
-      await oauthStore(app.repos.db, app.config.clock).connections.connect(entry.userId, provider, accountIdOf(body));
+      await app.repos.oauth.connections.connect(entry.userId, provider, accountIdOf(body));
       return reply.redirect('/account?done=connected#connections', 303);
     },
   );
@@ -136,7 +135,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags: ['user'], params: ProviderParams, response: { 200: OkEnvelope } } },
     async (request) => {
       const provider = knownProvider(request.params.provider);
-      const connections = oauthStore(app.repos.db, app.config.clock).connections;
+      const connections = app.repos.oauth.connections;
       const had = (await connections.listForUser(request.userId!)).some((c) => c.provider === provider);
       if (!had && !providerSettings(app.config.oauthProviders, provider)) throw notConfigured(provider);
       await connections.disconnect(request.userId!, provider);

@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../../config.js';
 import type { OAuthClient } from '../../repositories/oauth-clients.js';
-import type { OAuthStore } from './store.js';
+import type { OAuthRepositories } from '../../repositories/oauth.js';
 import { isValidS256Challenge } from './pkce.js';
 import { withParams } from './redirect-uri.js';
 
@@ -34,7 +34,7 @@ export function errorRedirect(redirectUri: string, error: string, description: s
  * Checks `GET /oauth/authorize` (and the consent form that repeats its parameters). The client and
  * redirect URI are checked first: until both are known-good, failures are shown as a page.
  */
-export async function checkAuthorizeRequest(store: OAuthStore, config: ServerConfig, query: Record<string, unknown>): Promise<AuthorizeCheck> {
+export async function checkAuthorizeRequest(store: OAuthRepositories, config: ServerConfig, query: Record<string, unknown>): Promise<AuthorizeCheck> {
   const clientId = single(query.client_id);
   if (!clientId) return { kind: 'page', message: 'The link that brought you here has no client_id (or several), so the application asking for access is unknown.' };
   const client = await store.clients.byClientId(clientId);

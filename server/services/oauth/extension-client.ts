@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
+import { createOAuthRepositories, type OAuthRepositories } from '../../repositories/oauth.js';
 import { redirectUriProblem } from './redirect-uri.js';
-import { oauthStore } from './store.js';
 
 /** The bundled extension's OAuth client id: fixed, so the extension can be built with it. */
 export const EXTENSION_CLIENT_ID = 'tidemark-extension';
@@ -13,16 +13,15 @@ export const EXTENSION_CLIENT_ID = 'tidemark-extension';
  * `https://<extension-id>.chromiumapp.org/oauth`) and keeps the ones it has.
  */
 export async function ensureExtensionClient(
-  dbOrRepos: Db | { db: Db },
+  dbOrRepos: Db | { oauth: OAuthRepositories },
   opts: { name: string; redirectUri: string; redirectUris?: string[]; clock?: Clock },
 ): Promise<{ client_id: string; redirect_uris: string[] }> {
-  const db = 'db' in dbOrRepos && !('prepare' in dbOrRepos) ? dbOrRepos.db : (dbOrRepos as Db);
   const uris = [opts.redirectUri, ...(opts.redirectUris ?? [])];
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new Error(`Cannot register the extension's redirect URL: ${problem}`);
   }
-  const { clients } = oauthStore(db, opts.clock ?? systemClock);
+  const { clients } = 'oauth' in dbOrRepos ? dbOrRepos.oauth : createOAuthRepositories(dbOrRepos, opts.clock ?? systemClock);
   let client = await clients.byClientId(EXTENSION_CLIENT_ID);
   if (!client) {
     try {

@@ -4,7 +4,6 @@ import type { OAuthClient } from '../../repositories/oauth-clients.js';
 import type { IssuedPair } from '../../repositories/oauth-grants.js';
 import { hashSecret, safeEqual } from '../secrets.js';
 import { verifyPkce } from './pkce.js';
-import { oauthStore } from './store.js';
 
 /** The token endpoint's answer (spec: Authentication, step 3). */
 export interface TokenResponseBody {
@@ -52,7 +51,7 @@ export async function authenticateClient(app: FastifyInstance, params: TokenPara
   const clientId = basic?.clientId ?? text(params, 'client_id');
   const clientSecret = basic?.clientSecret ?? text(params, 'client_secret');
   if (!clientId) throw oauthError(400, 'invalid_request', 'client_id is required: send the Client ID from the app console.');
-  const { clients } = oauthStore(app.repos.db, app.config.clock);
+  const { clients } = app.repos.oauth;
   const client = await clients.byClientId(clientId);
   if (!client) throw oauthError(401, 'invalid_client', `No application has the client_id "${clientId}". Check the Client ID in the app console.`);
   if (client.kind === 'confidential') {
@@ -86,7 +85,7 @@ export async function exchangeCode(app: FastifyInstance, params: TokenParams, au
   const client = await authenticateClient(app, params, authorization);
   const code = text(params, 'code');
   if (!code) throw badCode('code is required: send the code your redirect URL received.');
-  const store = oauthStore(app.repos.db, app.config.clock);
+  const store = app.repos.oauth;
   const row = await store.codes.consume(code);
   if (!row) throw badCode('The authorization code is unknown. Start the authorization again.');
   if (row.used_at !== null) {
@@ -122,7 +121,7 @@ export async function refreshTokens(app: FastifyInstance, params: TokenParams, a
   const client = await authenticateClient(app, params, authorization);
   const refreshToken = text(params, 'refresh_token');
   if (!refreshToken) throw oauthError(400, 'invalid_request', 'refresh_token is required.');
-  const store = oauthStore(app.repos.db, app.config.clock);
+  const store = app.repos.oauth;
   const result = await store.grants.rotate({
     refreshToken,
     clientPk: client.id,

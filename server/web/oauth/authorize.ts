@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAuthorizeRequest, errorRedirect, type AuthorizeRequest } from '../../services/oauth/authorize-request.js';
 import { withParams } from '../../services/oauth/redirect-uri.js';
-import { oauthStore } from '../../services/oauth/store.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, sendPage } from '../layout.js';
 import { csrfOk, webState } from '../session.js';
@@ -50,7 +49,7 @@ async function consentPage(app: FastifyInstance, request: FastifyRequest, req: A
  * answer. Unknown apps and unregistered redirect URIs get an error page, never a redirect.
  */
 export function authorizeRoutes(app: FastifyInstance): void {
-  const store = () => oauthStore(app.repos.db, app.config.clock);
+  const store = app.repos.oauth;
 
   // The consent answer is a form post. Its answer is a 303 to a one-time hand-off URL of ours,
   // which then sends the browser on to the app with the 307 the spec names. A 307 straight from
@@ -77,7 +76,7 @@ export function authorizeRoutes(app: FastifyInstance): void {
   });
 
   async function check(request: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>): Promise<AuthorizeRequest | undefined> {
-    const result = await checkAuthorizeRequest(store(), app.config, params);
+    const result = await checkAuthorizeRequest(store, app.config, params);
     if (result.kind === 'page') {
       errorPage(request, reply, 400, 'This authorization request cannot be used', result.message);
       return undefined;
@@ -114,7 +113,7 @@ export function authorizeRoutes(app: FastifyInstance): void {
       if (decision !== 'deny') return errorPage(request, reply, 400, 'No answer', 'Choose Allow or Deny.');
       return handOff(reply, user.id, errorRedirect(req.redirectUri, 'access_denied', 'The user denied the request.', req.state));
     }
-    const { code } = await store().codes.create({
+    const { code } = await store.codes.create({
       clientPk: req.client.id,
       userId: user.id,
       redirectUri: req.redirectUri,

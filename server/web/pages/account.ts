@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { changeEmail, changePassword } from '../../services/accounts.js';
 import { isProvider, PROVIDERS, providerSettings } from '../../services/oauth/providers.js';
-import { oauthStore } from '../../services/oauth/store.js';
 import { EMAIL_PATTERN, field, queryText } from '../forms.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, notice, sendPage, signInRedirect } from '../layout.js';
@@ -34,7 +33,7 @@ const PROVIDER_LABELS: Record<string, string> = {
 
 async function accountPage(app: FastifyInstance, request: FastifyRequest, errors: { form?: string; message?: string } = {}) {
   const user = webState(request).user!;
-  const connections = await oauthStore(app.repos.db, app.config.clock).connections.listForUser(user.id);
+  const connections = await app.repos.oauth.connections.listForUser(user.id);
   const connected = new Set(connections.map((c) => c.provider));
   const available = PROVIDERS.filter((p) => providerSettings(app.config.oauthProviders, p) || connected.has(p));
   const done = DONE[queryText(request, 'done')];
@@ -158,7 +157,7 @@ export function accountPages(app: FastifyInstance): void {
     if (!csrfOk(request)) return csrfFailure(request, reply);
     const { provider } = request.params;
     if (!isProvider(provider)) return errorPage(request, reply, 404, 'Unknown provider', `There is no provider called "${provider}".`);
-    await oauthStore(app.repos.db, app.config.clock).connections.disconnect(webState(request).user!.id, provider);
+    await app.repos.oauth.connections.disconnect(webState(request).user!.id, provider);
     return reply.redirect('/account?done=disconnected', 303);
   });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthClient } from '../../repositories/oauth-clients.js';
 import { parseRedirectList, redirectListProblem } from '../../services/oauth/redirect-uri.js';
-import { oauthStore } from '../../services/oauth/store.js';
 import { field, queryText } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, notice, sendPage, signInRedirect } from '../layout.js';
@@ -28,11 +27,11 @@ function secretBox(label: string, secret: string): SafeHtml {
 
 /** The application console: register apps, manage their credentials and test tokens, see authorized apps. */
 export function appPages(app: FastifyInstance): void {
-  const store = () => oauthStore(app.repos.db, app.config.clock);
+  const store = app.repos.oauth;
 
   async function listPage(request: FastifyRequest, values: { name?: string; redirects?: string; kind?: string; error?: string } = {}) {
     const user = webState(request).user!;
-    const [apps, authorized] = await Promise.all([store().clients.listForOwner(user.id), store().grants.listAuthorizedApps(user.id)]);
+    const [apps, authorized] = await Promise.all([store.clients.listForOwner(user.id), store.grants.listAuthorizedApps(user.id)]);
     const kind = values.kind === 'public' ? 'public' : 'confidential';
     return layout(
       request,
@@ -129,7 +128,7 @@ ${
 
   /** The caller's own application named in the path; other people's apps look like unknown ones. */
   async function ownApp(request: FastifyRequest<{ Params: { clientId: string } }>, reply: FastifyReply): Promise<OAuthClient | undefined> {
-    const client = await store().clients.byClientId(request.params.clientId);
+    const client = await store.clients.byClientId(request.params.clientId);
     if (!client || client.owner_id !== webState(request).user!.id) {
       errorPage(request, reply, 404, 'Application not found', 'You have no application with this Client ID. Open it from your list of applications.');
       return undefined;
@@ -156,7 +155,7 @@ ${
     const uris = parseRedirectList(redirects);
     const problem = redirectListProblem(uris);
     if (problem) return sendPage(reply, 400, await listPage(request, { ...values, error: problem }));
-    const { client, secret } = await store().clients.create({ ownerId: webState(request).user!.id, name, kind: kindField, redirectUris: uris });
+    const { client, secret } = await store.clients.create({ ownerId: webState(request).user!.id, name, kind: kindField, redirectUris: uris });
     const shown = secret
       ? secretBox('Client Secret', secret)
       : html`<p class="notice ok" role="status">Registered. This public client has no secret: it must use PKCE (S256).</p>`;
@@ -179,7 +178,7 @@ ${
     const uris = parseRedirectList(redirects);
     const problem = redirectListProblem(uris);
     if (problem) return sendPage(reply, 400, await appPage(request, client, { error: problem, redirects }));
-    await store().clients.update(client.id, { redirectUris: uris });
+    await store.clients.update(client.id, { redirectUris: uris });
     return reply.redirect(`/apps/${encodeURIComponent(client.client_id)}?done=redirects`, 303);
   });
 
@@ -189,7 +188,7 @@ ${
     const client = await ownApp(request, reply);
     if (!client) return reply;
     if (client.kind !== 'confidential') return errorPage(request, reply, 400, 'No secret', 'Public clients have no secret; they use PKCE instead.');
-    const secret = await store().clients.regenerateSecret(client.id);
+    const secret = await store.clients.regenerateSecret(client.id);
     return sendPage(reply, 200, await appPage(request, client, { shown: secretBox('New Client Secret', secret) }));
   });
 
@@ -219,15 +218,15 @@ ${
     if (!csrfOk(request)) return csrfFailure(request, reply);
     const client = await ownApp(request, reply);
     if (!client) return reply;
-    await store().clients.delete(client.id);
+    await store.clients.delete(client.id);
     return reply.redirect('/apps?done=deleted', 303);
   });
 
   app.post<{ Params: { clientId: string } }>('/apps/authorized/:clientId/revoke', async (request, reply) => {
     if (!guard(request, reply)) return reply;
     if (!csrfOk(request)) return csrfFailure(request, reply);
-    const client = await store().clients.byClientId(request.params.clientId);
-    if (client) await store().grants.revokeForUserClient(webState(request).user!.id, client.id);
+    const client = await store.clients.byClientId(request.params.clientId);
+    if (client) await store.grants.revokeForUserClient(webState(request).user!.id, client.id);
     return reply.redirect('/apps?done=access-revoked', 303);
   });
 }
