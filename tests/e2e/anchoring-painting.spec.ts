@@ -2,6 +2,7 @@
 // changes, hit testing, clickable links, flash/scroll/restyle/remove) and the rangy class-applier
 // fallback used when CSS.highlights is missing.
 import { expect, test, type Page } from '@playwright/test';
+import type { Painter } from '../../lib/painting/index.js';
 import { FixturePages, decodePng, shareOf } from './fixtures/anchoring/harness.js';
 
 let fixtures: FixturePages;
@@ -12,6 +13,15 @@ test.beforeAll(async () => {
 
 test.afterAll(() => fixtures?.close());
 
+/** The page's window with what open() adds to it. */
+type PaintingWindow = Window & {
+  /** The range of `text`, found in element #`within`. */
+  anchorQuote(text: string, within: string): Range;
+  /** Creates a painter for the document and keeps it as `painter`. */
+  startPainter(): Promise<Painter>;
+  painter: Painter;
+};
+
 async function open(page: Page, options: { withoutHighlightApi?: boolean } = {}): Promise<void> {
   if (options.withoutHighlightApi) {
     // A browser without the CSS Custom Highlight API.
@@ -20,9 +30,10 @@ async function open(page: Page, options: { withoutHighlightApi?: boolean } = {})
     });
   }
   await fixtures.open(page, 'painting.html');
-  // Helpers in the page: anchor a quote (by unique context) and keep the painter on window.
+  // Helpers in the page (see PaintingWindow): anchor a quote by its element, start and keep a painter.
   await page.evaluate(() => {
-    const w = window as unknown as Record<string, unknown>;
+    const w = window as unknown as PaintingWindow;
+    w.startPainter = async () => (w.painter = await w.tidemarkTest.createPainter(document));
     w.anchorQuote = (text: string, within: string) => {
       const el = document.getElementById(within)!;
       const index = new window.tidemarkTest.TextIndex(el);
@@ -38,7 +49,7 @@ type Box = { x: number; y: number; width: number; height: number };
 /** Viewport box of the first line of a painted highlight. */
 async function firstLineBox(page: Page, key: string): Promise<Box> {
   return page.evaluate((k) => {
-    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const painter = (window as unknown as PaintingWindow).painter;
     const r = painter.rangesOf(k)[0] as Range;
     const rect = [...r.getClientRects()].find((x) => x.width > 1) ?? r.getBoundingClientRect();
     return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
@@ -51,12 +62,11 @@ test('Highlight API painter: colours show on screen, the DOM is untouched, notes
   await open(page);
   const before = await page.evaluate(() => document.body.innerHTML);
   const setup = await page.evaluate(async () => {
-    const { createPainter, HIGHLIGHT_COLORS } = window.tidemarkTest;
+    const { HIGHLIGHT_COLORS } = window.tidemarkTest;
     let mutations = 0;
     new MutationObserver((records) => (mutations += records.length)).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    const painter = await createPainter(document);
-    (window as unknown as { painter: unknown }).painter = painter;
-    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
+    const painter = await startPainter();
     painter.paint('k-yellow', anchorQuote('tide tables for this week', 'p3'), { color: 'yellow' });
     painter.paint('k-note', anchorQuote('before you sail', 'p3'), { color: 'blue', hasNote: true });
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -79,7 +89,7 @@ test('Highlight API painter: colours show on screen, the DOM is untouched, notes
   const shot = decodePng(await page.screenshot({ clip: box }));
   expect(shareOf(shot, isYellowBackground)).toBeGreaterThan(0.4);
   const plain = await page.evaluate(() => {
-    const r = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote('Read the', 'p3');
+    const r = (window as unknown as PaintingWindow).anchorQuote('Read the', 'p3');
     const rect = r.getClientRects()[0];
     return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
   });
@@ -93,16 +103,15 @@ test('Highlight API painter: colours show on screen, the DOM is untouched, notes
 test('hit testing returns the highlights under the pointer, most specific first, and nothing elsewhere', async ({ page }) => {
   await open(page);
   await page.evaluate(async () => {
-    const painter = await window.tidemarkTest.createPainter(document);
-    (window as unknown as { painter: unknown }).painter = painter;
-    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
+    const painter = await startPainter();
     painter.paint('outer', anchorQuote('Read the tide tables for this week before you sail.', 'p3'), { color: 'green' });
     painter.paint('inner', anchorQuote('tide tables', 'p3'), { color: 'pink' });
   });
   const inner = await firstLineBox(page, 'inner');
   const outer = await firstLineBox(page, 'outer');
   const at = (x: number, y: number) =>
-    page.evaluate(([px, py]) => (window as unknown as { painter: { highlightsAt(x: number, y: number): string[] } }).painter.highlightsAt(px, py), [x, y] as const);
+    page.evaluate(([px, py]) => (window as unknown as PaintingWindow).painter.highlightsAt(px, py), [x, y] as const);
   const probe = async () => {
     expect(await at(inner.x + inner.width / 2, inner.y + inner.height / 2)).toEqual(['inner', 'outer']);
     expect(await at(outer.x + 3, outer.y + outer.height / 2)).toEqual(['outer']);
@@ -120,9 +129,8 @@ test('hit testing returns the highlights under the pointer, most specific first,
 test('a link inside a highlight still follows when clicked', async ({ page }) => {
   await open(page);
   await page.evaluate(async () => {
-    const painter = await window.tidemarkTest.createPainter(document);
-    (window as unknown as { painter: unknown }).painter = painter;
-    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
+    const painter = await startPainter();
     painter.paint('with-link', anchorQuote('Read the tide tables for this week before', 'p3'), { color: 'yellow', hasNote: true });
   });
   await page.click('#tide-link');
@@ -132,13 +140,12 @@ test('a link inside a highlight still follows when clicked', async ({ page }) =>
 test('flash pulses the highlight, scrollTo brings it into view, restyle and remove take effect', async ({ page }) => {
   await open(page);
   await page.evaluate(async () => {
-    const painter = await window.tidemarkTest.createPainter(document);
-    (window as unknown as { painter: unknown }).painter = painter;
-    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
+    const painter = await startPainter();
     painter.paint('far', anchorQuote('(note 38.2)', 'p38'), { color: 'orange' });
   });
   const flash = await page.evaluate(async () => {
-    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const painter = (window as unknown as PaintingWindow).painter;
     const flashing = CSS.highlights.get('tidemark-flash')!;
     const done = painter.flash('far', { durationMs: 300 });
     const during = flashing.size;
@@ -148,7 +155,7 @@ test('flash pulses the highlight, scrollTo brings it into view, restyle and remo
   expect(flash).toEqual({ during: 1, after: 0, result: true, unknown: false });
 
   const view = await page.evaluate(() => {
-    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const painter = (window as unknown as PaintingWindow).painter;
     const before = (painter.rangesOf('far')[0] as Range).getBoundingClientRect().top;
     const ok = painter.scrollTo('far');
     const rect = (painter.rangesOf('far')[0] as Range).getBoundingClientRect();
@@ -162,7 +169,7 @@ test('flash pulses the highlight, scrollTo brings it into view, restyle and remo
   expect(view.missing).toBe(false);
 
   const changes = await page.evaluate(() => {
-    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const painter = (window as unknown as PaintingWindow).painter;
     painter.restyle('far', { color: 'purple', hasNote: true });
     const moved = [CSS.highlights.get('tidemark-orange')!.size, CSS.highlights.get('tidemark-purple')!.size, CSS.highlights.get('tidemark-note')!.size];
     const removed = painter.remove('far');
@@ -177,9 +184,8 @@ test('without the Highlight API the class-applier fallback paints, hit-tests, ke
   await open(page, { withoutHighlightApi: true });
   const textBefore = await page.evaluate(() => new window.tidemarkTest.TextIndex(document).text);
   const painted = await page.evaluate(async () => {
-    const painter = await window.tidemarkTest.createPainter(document);
-    (window as unknown as { painter: unknown }).painter = painter;
-    const anchorQuote = (window as unknown as { anchorQuote: (t: string, w: string) => Range }).anchorQuote;
+    const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
+    const painter = await startPainter();
     painter.paint('k1', anchorQuote('Read the tide tables for this week before', 'p3'), { color: 'yellow', hasNote: true });
     painter.paint('k2', anchorQuote('tide tables', 'p3'), { color: 'blue' });
     const spans = [...document.querySelectorAll('span.tidemark-hl-yellow, span.tidemark-hl-blue')];
@@ -204,7 +210,7 @@ test('without the Highlight API the class-applier fallback paints, hit-tests, ke
   expect(shareOf(shot, isYellowBackground)).toBeGreaterThan(0.4);
   const inner = await firstLineBox(page, 'k2');
   const keys = await page.evaluate(
-    ([x, y]) => (window as unknown as { painter: { highlightsAt(x: number, y: number): string[] } }).painter.highlightsAt(x, y),
+    ([x, y]) => (window as unknown as PaintingWindow).painter.highlightsAt(x, y),
     [inner.x + inner.width / 2, inner.y + inner.height / 2] as const,
   );
   expect(keys).toEqual(['k2', 'k1']);
@@ -213,7 +219,7 @@ test('without the Highlight API the class-applier fallback paints, hit-tests, ke
   await expect(page).toHaveURL(/#tide-tables$/);
 
   const cleaned = await page.evaluate(() => {
-    const painter = (window as unknown as { painter: import('../../lib/painting/index.js').Painter }).painter;
+    const painter = (window as unknown as PaintingWindow).painter;
     painter.remove('k2');
     const afterOne = document.querySelectorAll('span.tidemark-hl-blue').length;
     const yellowStill = document.querySelectorAll('span.tidemark-hl-yellow').length > 0;
