@@ -1,6 +1,6 @@
 // The bundled extension's identity, pinned so its OAuth redirect URL never changes. Plain constants:
 // the server (to register the public OAuth client), `npm start`, the build and the tests read them.
-// tests/extension/extension-id.test.ts checks that the id and URLs derive from the key.
+// tests/extension/manifest.test.ts checks that the id and URLs derive from the key.
 
 /**
  * Base64 SPKI DER of the RSA public key in the Chrome manifest's `key`. Chrome derives the extension
@@ -24,9 +24,6 @@ export const CHROME_REDIRECT_URL = `https://${EXTENSION_ID}.chromiumapp.org/oaut
 
 /** Firefox's `identity.getRedirectURL('oauth')`: SHA-1 hex of the add-on id under extensions.allizom.org. */
 export const FIREFOX_REDIRECT_URL = 'https://9950ba989f0657c93d61d00e9d6568b8dce3692e.extensions.allizom.org/oauth';
-
-/** Every redirect URL the extension's OAuth client may use. */
-export const EXTENSION_REDIRECT_URLS = [CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL] as const;
 
 /** The server the extension talks to until the user picks another (the `npm start` default). */
 export const DEFAULT_SERVER_URL = 'http://localhost:8787';

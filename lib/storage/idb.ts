@@ -55,11 +55,3 @@ export function idbRecord<T>(key: string): IdbRecord<T> {
     remove: () => run<void>('readwrite', (s) => s.delete(key)),
   };
 }
-
-/** Closes the connection (tests reset the database between cases). */
-export async function closeIdb(): Promise<void> {
-  if (!opening) return;
-  const db = await opening.catch(() => null);
-  db?.close();
-  opening = null;
-}
