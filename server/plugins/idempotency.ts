@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { IdempotencyRepository } from '../repositories/idempotency.js';
 
 /** How long a stored answer is replayed. The extension's offline queue retries well within this. */
 export const IDEMPOTENCY_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -41,7 +40,7 @@ function fingerprint(request: FastifyRequest): string {
  * Stored answers are kept for 30 days. Requests without the header behave as before.
  */
 export function installIdempotency(app: FastifyInstance): void {
-  const repo = new IdempotencyRepository(app.repos.db);
+  const repo = app.repos.idempotency;
   let lastPrune = 0;
 
   app.decorateRequest('idempotency', null);

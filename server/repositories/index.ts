@@ -4,8 +4,13 @@ import { AccessRepository } from './access.js';
 import { BookmarkQueriesRepository } from './bookmark-queries.js';
 import { BookmarksRepository } from './bookmarks.js';
 import { CollectionsRepository } from './collections.js';
+import { FilesRepository } from './files.js';
 import { FullTextIndex } from './fts.js';
 import { HighlightsRepository } from './highlights.js';
+import { IdempotencyRepository } from './idempotency.js';
+import { ImportRunsRepository } from './import-runs.js';
+import { JobsRepository } from './jobs.js';
+import { LinksRepository } from './links.js';
 import { createOAuthRepositories, type OAuthRepositories } from './oauth.js';
 import { SharingRepository } from './sharing.js';
 import { StatsRepository } from './stats.js';
@@ -31,6 +36,11 @@ export interface Repositories {
   stats: StatsRepository;
   sharing: SharingRepository;
   oauth: OAuthRepositories;
+  files: FilesRepository;
+  jobs: JobsRepository;
+  links: LinksRepository;
+  idempotency: IdempotencyRepository;
+  importRuns: ImportRunsRepository;
 }
 
 export function createRepositories(db: Db, clock: Clock): Repositories {
@@ -49,5 +59,10 @@ export function createRepositories(db: Db, clock: Clock): Repositories {
     stats: new StatsRepository(db),
     sharing: new SharingRepository(db, clock),
     oauth: createOAuthRepositories(db, clock),
+    files: new FilesRepository(db, clock),
+    jobs: new JobsRepository(db, clock, fts),
+    links: new LinksRepository(db),
+    idempotency: new IdempotencyRepository(db),
+    importRuns: new ImportRunsRepository(db, clock),
   };
 }

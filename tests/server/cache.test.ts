@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
-import { JobsRepository } from '../../server/repositories/jobs.js';
+import type { JobsRepository } from '../../server/repositories/jobs.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
 import { latestJobFor } from '../helpers/jobs.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -52,7 +52,7 @@ beforeAll(async () => {
   pro = await s.createUser(undefined, { pro: true });
   free = await s.createUser();
   otherPro = await s.createUser(undefined, { pro: true });
-  jobs = new JobsRepository(s.app.repos.db, s.config.clock, s.app.repos.fts);
+  jobs = s.app.repos.jobs;
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
-import { JobsRepository, type JobRow } from '../../server/repositories/jobs.js';
+import type { JobRow, JobsRepository } from '../../server/repositories/jobs.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
 import { latestJobFor as jobOf } from '../helpers/jobs.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   });
   s = await startServer({ allowPrivateNetwork: true, jobs: { ...defaultConfig().jobs, pollMs: 20 } });
   token = (await s.createUser()).token;
-  jobs = new JobsRepository(s.app.repos.db, s.config.clock, s.app.repos.fts);
+  jobs = s.app.repos.jobs;
 });
 
 afterAll(async () => {
@@ -194,7 +194,7 @@ describe('retries', () => {
       jobs: { ...defaultConfig().jobs, pollMs: 20, backoffMs: 60_000, maxBackoffMs: 10 * 60_000, maxAttempts: 3 },
     });
     rToken = (await r.createUser()).token;
-    rJobs = new JobsRepository(r.app.repos.db, clock, r.app.repos.fts);
+    rJobs = r.app.repos.jobs;
   });
   afterAll(async () => r?.close());
 

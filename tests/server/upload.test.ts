@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
-import { FilesRepository } from '../../server/repositories/files.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import { GIF_1x1, JPEG_HEAD, PNG_1x1, getRaw, upload } from './upload-client.js';
@@ -280,7 +279,7 @@ describe('limits', () => {
 
   it('a full quota: 403 saying how much is used and what to do; nothing stored', async () => {
     const carol = await s.createUser();
-    await new FilesRepository(s.app.repos.db, s.config.clock).setQuota(carol.id, 100);
+    await s.app.repos.files.setQuota(carol.id, 100);
     const first = await upload(s, 'PUT', '/bookmark/file', [{ name: 'file', filename: 'a.pdf', content: PDF }], carol.token);
     expect(first.status).toBe(200);
     const second = await upload(s, 'PUT', '/bookmark/file', [{ name: 'file', filename: 'b.pdf', content: PDF }, { name: 'collectionId', content: '-1' }], carol.token);
@@ -293,7 +292,7 @@ describe('limits', () => {
     expect((await s.api('GET', '/bookmarks/-1', { token: carol.token })).body.count).toBe(1);
     // A cover that replaces the current one counts the old one as freed.
     const b = first.body.item._id;
-    await new FilesRepository(s.app.repos.db, s.config.clock).setQuota(carol.id, PDF.length + PNG_1x1.length + 10);
+    await s.app.repos.files.setQuota(carol.id, PDF.length + PNG_1x1.length + 10);
     expect((await upload(s, 'PUT', `/bookmark/${b}/cover`, [{ name: 'cover', filename: 'a.png', content: PNG_1x1 }], carol.token)).status).toBe(200);
     expect((await upload(s, 'PUT', `/bookmark/${b}/cover`, [{ name: 'cover', filename: 'b.png', content: PNG_1x1 }], carol.token)).status).toBe(200);
   });

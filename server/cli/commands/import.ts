@@ -10,7 +10,7 @@ import { systemClock } from '../../clock.js';
 import { openDatabase } from '../../db/open.js';
 import { ApiError } from '../../errors.js';
 import type { NewBookmark } from '../../repositories/bookmarks.js';
-import { ImportRunsRepository, type ImportRunRow } from '../../repositories/import-runs.js';
+import type { ImportRunRow, ImportRunsRepository } from '../../repositories/import-runs.js';
 import { createRepositories, type Repositories } from '../../repositories/index.js';
 import { readCreate } from '../../routes/bookmark/input.js';
 import { convertImportFile, ImportFormatError, type ImportBookmark, type ImportFolder } from '../../services/import/index.js';
@@ -127,7 +127,7 @@ export async function run(args: string[]): Promise<void> {
       throw err;
     }
     const { folders, entries } = flatten(converted.items);
-    const runs = new ImportRunsRepository(db, systemClock);
+    const runs = repos.importRuns;
     const fileSha256 = createHash('sha256').update(buf).digest('hex');
 
     let runRow = await runs.find(user.id, fileSha256, target);

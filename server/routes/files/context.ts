@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import { FilesRepository, QuotaExceededError, type FileRow } from '../../repositories/files.js';
+import type { FilesRepository, QuotaExceededError, FileRow } from '../../repositories/files.js';
 import { FileStore } from '../../services/files/storage.js';
 import { formatBytes } from './multipart.js';
 
@@ -13,7 +13,7 @@ export interface FileContext {
 }
 
 export function fileContext(app: FastifyInstance): FileContext {
-  const files = new FilesRepository(app.repos.db, app.config.clock);
+  const { files } = app.repos;
   const store = new FileStore(app.config.dataDir);
   // `app.prefix` is where the API is mounted (/rest/v1) as seen from inside this plugin.
   const prefix = app.prefix;

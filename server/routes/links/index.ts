@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LINKS_DEFAULT_LIMIT, LinksQuery, LinksResponse } from '../../../lib/api/schemas/links.js';
-import { LinksRepository } from '../../repositories/links.js';
 
 const errors = { 400: { $ref: 'ErrorEnvelope#' } };
 
@@ -17,7 +16,7 @@ const errors = { 400: { $ref: 'ErrorEnvelope#' } };
  *   first; `cursor` to pass next time, `more` when the limit cut the answer short.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const links = new LinksRepository(app.repos.db);
+  const { links } = app.repos;
 
   app.get(
     '/links',

@@ -1,8 +1,7 @@
 import pino, { type Logger } from 'pino';
 import type { ServerConfig } from '../../config.js';
 import type { Repositories } from '../../repositories/index.js';
-import { FilesRepository } from '../../repositories/files.js';
-import { JobsRepository, type JobRow, type PageJobPayload } from '../../repositories/jobs.js';
+import type { JobRow, PageJobPayload } from '../../repositories/jobs.js';
 import { FileStore } from '../files/storage.js';
 import { runPageJob, type JobOutcome } from './page-job.js';
 
@@ -33,8 +32,7 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
 export function createJobRunner(config: ServerConfig, repos: Repositories, log?: Logger): JobRunner {
   const settings = config.jobs;
   const logger = log ?? pino({ level: config.logLevel, name: 'jobs' });
-  const jobs = new JobsRepository(repos.db, config.clock, repos.fts);
-  const files = new FilesRepository(repos.db, config.clock);
+  const { jobs, files } = repos;
   const store = new FileStore(config.dataDir);
   const deps = { jobs, files, users: repos.users, store, allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.fetchTimeoutMs };
 
