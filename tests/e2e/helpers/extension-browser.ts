@@ -201,7 +201,7 @@ export class ExtensionBrowser {
 
   /** Stops the extension's service worker, as the browser does when it is idle, and waits until it is gone. */
   async stopWorker(): Promise<void> {
-    const current = await this.worker();
+    await this.worker(); // running now, so that its stop is reported
     // ServiceWorker.* is a page-target domain: use an open page's session. (Opening or closing a tab
     // for it would fire tab events, which wake the worker straight away.)
     const page = this.context.pages().find((p) => !p.url().startsWith('chrome-extension:')) ?? this.context.pages()[0];
@@ -223,8 +223,6 @@ export class ExtensionBrowser {
     } finally {
       clearTimeout(timer);
     }
-    // Playwright keeps the same Worker object and re-attaches it when the worker starts again.
-    void current;
     await client.detach();
   }
 

@@ -31,12 +31,8 @@ export class TestSite {
   static async start(): Promise<TestSite> {
     let site!: TestSite;
     const server = http.createServer((req, res) => {
-      const page = site.pages.get((req.url ?? '/').split('?')[0]);
-      if (!page) {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(pageHtml({ title: `Page ${req.url}` }));
-        return;
-      }
+      // A path nobody added gets a plain page of its own.
+      const page = site.pages.get((req.url ?? '/').split('?')[0]) ?? { title: `Page ${req.url}` };
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(pageHtml(page));
     });
