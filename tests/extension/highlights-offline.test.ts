@@ -5,10 +5,10 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetExtension } from './helpers/reset.js';
+import { highlightWorker } from './helpers/highlight-worker.js';
 import { apiOver, signedInUser, type Network } from './helpers/signed-in.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';
-import { HighlightsService } from '../../lib/background/highlights.js';
-import { WriteQueue } from '../../lib/background/queue.js';
+import type { HighlightsService } from '../../lib/background/highlights.js';
 import type { Highlight } from '../../lib/api/types.js';
 import type { Account } from '../../lib/model.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -30,25 +30,7 @@ const LINK = 'https://tides.example/offline';
 /** A service worker: its queue and highlight service, wired as the background wires them. */
 function worker() {
   const api = apiOver(s, () => user.token, { network: () => network, gate: () => requestsLeft-- > 0 });
-  let highlights!: HighlightsService;
-  const queue = new WriteQueue({
-    api,
-    account: async () => account,
-    onDelivered: (write, bookmark) => {
-      if (write.op === 'update' && write.body.highlights && bookmark) void highlights.noteDelivered(bookmark);
-    },
-  });
-  highlights = new HighlightsService({
-    api,
-    queue,
-    account: async () => account,
-    lookup: (key) => (key.includes('tides.example/offline') ? { id: bookmarkId, collectionId: -1 } : null),
-    openForTab: async () => {
-      throw new Error('the page is saved already');
-    },
-    onSaved: () => {},
-  });
-  return { queue, highlights };
+  return highlightWorker(api, () => account, { link: LINK, bookmarkId: () => bookmarkId });
 }
 
 /** The service worker is stopped and started again: nothing is kept in memory. */

@@ -5,9 +5,9 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetExtension } from './helpers/reset.js';
+import { highlightWorker } from './helpers/highlight-worker.js';
 import { apiOver, signedInUser } from './helpers/signed-in.js';
-import { colorsByUse, HighlightsService } from '../../lib/background/highlights.js';
-import { WriteQueue } from '../../lib/background/queue.js';
+import { colorsByUse } from '../../lib/background/highlights.js';
 import type { Highlight } from '../../lib/api/types.js';
 import type { Account } from '../../lib/model.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -25,19 +25,7 @@ let bookmarkId: number;
 const LINK = 'https://tides.example/article';
 
 function services() {
-  const api = apiOver(s, () => user.token, { network: () => network });
-  const queue = new WriteQueue({ api, account: async () => account });
-  const highlights = new HighlightsService({
-    api,
-    queue,
-    account: async () => account,
-    lookup: (key) => (key.includes('tides.example/article') ? { id: bookmarkId, collectionId: -1 } : null),
-    openForTab: async () => {
-      throw new Error('the page is saved already');
-    },
-    onSaved: () => {},
-  });
-  return { queue, highlights };
+  return highlightWorker(apiOver(s, () => user.token, { network: () => network }), () => account, { link: LINK, bookmarkId: () => bookmarkId });
 }
 
 const stored = async () => (await s.api('GET', `/bookmark/${bookmarkId}`, { token: user.token })).body.item.highlights as Highlight[];
