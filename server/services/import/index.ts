@@ -8,7 +8,6 @@ export {
   type ImportCount,
   type ImportFolder,
   type ImportFormat,
-  type ImportMedia,
   type ImportResult,
   type IsSavedCallback,
 } from './types.js';

@@ -1,51 +1,15 @@
-// Shapes produced by the import converters. `items`/`count` follow the observed reply of
-// POST /import/file: {result, items: [{title, folders, bookmarks}], count: {...}}; `skipped` is ours.
+import type { ImportedBookmark, ImportedFolder, ImportFileResponse } from '../../../lib/api/types.js';
 
-export interface ImportMedia {
-  type: string;
-  link: string;
-}
+// Shapes produced by the import converters: the `items`/`count` of POST /import/file, declared
+// once in lib/api/schemas/import.ts (ImportFileResponse). `count.duplicates` counts the links the
+// caller's `isSaved` reported as already saved.
 
-export interface ImportBookmark {
-  link: string;
-  title: string;
-  excerpt: string;
-  note: string;
-  tags: string[];
-  /** ISO 8601 */
-  created: string;
-  /** ISO 8601 */
-  lastUpdate: string;
-  cover: string;
-  media: ImportMedia[];
-  important: boolean;
-}
+export type ImportBookmark = ImportedBookmark;
+export type ImportFolder = ImportedFolder;
+export type ImportCount = ImportFileResponse['count'];
 
-export interface ImportFolder {
-  title: string;
-  folders: ImportFolder[];
-  bookmarks: ImportBookmark[];
-}
-
-export interface ImportCount {
-  /** bookmarks in the result (skipped links are not counted here) */
-  bookmarks: number;
-  /** every folder object in `items`, nested ones included */
-  folders: number;
-  /** distinct tag names */
-  tags: number;
-  /** the supported formats carry no highlights; always 0 */
-  highlights: number;
-  /** bookmarks whose link the caller's `isSaved` reported as already saved */
-  duplicates: number;
-  /** entries dropped because their link is not http(s) (javascript:, place:, data:, junk) */
-  skipped: number;
-}
-
-export interface ImportResult {
-  items: ImportFolder[];
-  count: ImportCount;
-}
+/** POST /import/file's answer without `result`. */
+export type ImportResult = Omit<ImportFileResponse, 'result'>;
 
 export type ImportFormat = 'netscape' | 'pocket-html' | 'pocket-csv' | 'instapaper-csv';
 
