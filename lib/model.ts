@@ -1,6 +1,6 @@
 // Shapes the extension keeps and passes around (background <-> popup/options). Server resource
 // types come from lib/api/types.ts; these are the extension's own views of them.
-import type { Bookmark, BookmarkCreate, BookmarkUpdate } from './api/types.js';
+import type { Bookmark, BookmarkCreate, BookmarkUpdate, Highlight } from './api/types.js';
 
 /**
  * Names a bookmark for a write: `b:<id>` once the server has it, `l:<local id>` while its create
@@ -46,19 +46,11 @@ export interface CollectionOption {
   count: number;
 }
 
-/** What the popup's form edits. */
-export interface BookmarkDraft {
-  ref: BookmarkRef;
-  link: string;
-  title: string;
-  excerpt: string;
-  note: string;
-  tags: string[];
-  important: boolean;
-  collectionId: number;
-  cover: string;
-  removed: boolean;
-}
+/** What the popup's form edits: the bookmark's fields it shows, named by `ref`. */
+export type BookmarkDraft = { ref: BookmarkRef } & Pick<
+  Bookmark,
+  'link' | 'title' | 'excerpt' | 'note' | 'tags' | 'important' | 'collectionId' | 'cover' | 'removed'
+>;
 
 export function draftOf(b: Bookmark): BookmarkDraft {
   return {
@@ -121,15 +113,7 @@ export interface SavedIndexSnapshot {
 }
 
 /** A highlight as the background keeps it (the server's fields; `key` is its _id, or `l:<uuid>` while queued). */
-export interface StoredHighlight {
-  key: string;
-  text: string;
-  color: import('./api/constants.js').HighlightColor;
-  note: string;
-  position?: number;
-  prefix?: string;
-  suffix?: string;
-}
+export type StoredHighlight = { key: string } & Pick<Highlight, 'text' | 'color' | 'note' | 'position' | 'prefix' | 'suffix'>;
 
 /** The local copy of one page's highlights. */
 export interface HighlightsCacheEntry {

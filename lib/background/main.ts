@@ -4,7 +4,7 @@ import { browser, type Browser } from 'wxt/browser';
 import { normalizeUrl } from '../api/url.js';
 import type { Bookmark } from '../api/types.js';
 import { t } from '../i18n.js';
-import { draftOf, type Account, type BookmarkRef } from '../model.js';
+import { draftOf, serverIdOf, type Account, type BookmarkRef } from '../model.js';
 import { emit } from '../messaging/client.js';
 import { createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
 import { autoPaintAskedItem, badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
@@ -227,8 +227,7 @@ export function startBackground() {
   }
 
   async function resolveRef(ref: BookmarkRef): Promise<number | null> {
-    const r = await queue.serverRef(ref);
-    return r.startsWith('b:') ? Number(r.slice(2)) : null;
+    return serverIdOf(await queue.serverRef(ref));
   }
 
   /** The page a content script is on: the tab's address for the top frame (it follows SPA navigations; the sender's URL does not). */
