@@ -1,7 +1,9 @@
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
+import type { BookmarkType } from '../../../lib/api/constants.js';
 import { loadHtmlDocument } from './load-document.js';
 
-export type PageType = 'link' | 'article' | 'image' | 'video' | 'document' | 'audio';
+/** A page's kind: the bookmark types of lib/api. */
+export type PageType = BookmarkType;
 
 export interface PageMedia {
   type: 'image' | 'video';
