@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import { isoNow } from '../clock.js';
-import type { Collection } from '../../lib/api/types.js';
+import type { Collection, CollectionUpdate } from '../../lib/api/types.js';
 import { TRASH, type CollectionSort } from '../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
 import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
@@ -24,10 +24,7 @@ export interface CollectionRow {
 }
 
 /** What the caller may do with a collection, as reported in `collection.access`. */
-export interface CollectionAccessView {
-  level: number;
-  draggable: boolean;
-}
+export type CollectionAccessView = Collection['access'];
 
 export function toCollection(row: CollectionRow, access: CollectionAccessView): Collection {
   const item: Collection = {
@@ -56,15 +53,8 @@ export class CollectionCycleError extends Error {
   }
 }
 
-export interface CollectionFields {
-  title?: string;
-  view?: string;
-  sort?: number;
-  public?: boolean;
-  expanded?: boolean;
-  color?: string | null;
-  cover?: string[];
-}
+/** The stored settings of a collection a write may set (its place in the tree is set apart). */
+export type CollectionFields = Omit<CollectionUpdate, 'parent'>;
 
 // `count` is computed from the bookmarks table on every read (bookmarks_collection_order index),
 // so it can never drift from the truth. Bookmarks in Trash carry collection_id -99, so only
