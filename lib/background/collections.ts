@@ -7,8 +7,6 @@ import type { Account, CollectionOption } from '../model.js';
 import type { CollectionsView } from '../messaging/protocol.js';
 import { collectionsCacheItem, recentCollectionsItem } from '../storage/items.js';
 
-/** A cached list younger than this is not fetched again when the popup opens (collections change elsewhere too). */
-export const COLLECTIONS_MAX_AGE_MS = 1_000;
 const RECENT_MAX = 8;
 
 /** Flat options with full paths ("Work / Reading"), sorted by path; Unsorted first. */
@@ -66,7 +64,7 @@ export class CollectionsService {
     const cache = await collectionsCacheItem.getValue();
     const fresh = cache && cache.owner === CollectionsService.owner(account);
     let items: CollectionOption[];
-    if (fresh && (!refresh || this.now() - cache.fetchedAt < COLLECTIONS_MAX_AGE_MS)) {
+    if (fresh && !refresh) {
       items = cache.items;
     } else {
       try {

@@ -45,3 +45,18 @@ it('a refresh asked for while another is under way answers with what the server 
   // And the cached list the next popup shows first is the newer one.
   expect((await collections.view(false)).items.map((c) => c.title)).toContain('Made meanwhile');
 });
+
+it('the popup\'s fresh list is fetched every time, even right after the last fetch', async () => {
+  const user = await s.createUser();
+  const account: Account = { serverUrl: s.origin, userId: user.id, email: user.email, name: 'T', method: 'test-token' };
+  const api = new TidemarkApi({
+    serverUrl: () => s.origin,
+    tokens: { getAccessToken: async () => user.token, refreshAfterUnauthorized: async () => null },
+    retry: { retries: 0 },
+  });
+  const collections = new CollectionsService({ api, account: async () => account });
+  await collections.view(true);
+  await s.api('POST', '/collection', { token: user.token, body: { title: 'Just made' } });
+  expect((await collections.view(false)).items.map((c) => c.title)).not.toContain('Just made'); // the cached list, at once
+  expect((await collections.view(true)).items.map((c) => c.title)).toContain('Just made');
+});
