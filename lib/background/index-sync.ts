@@ -3,6 +3,7 @@
 // restarted service worker has it at once. Until it is synced (first run, after sign-in, after an
 // error) lookups say "unknown" and the badge asks url/exists instead.
 import type { TidemarkApi } from '../api/client/index.js';
+import { LIMITS } from '../api/constants.js';
 import type { Account } from '../model.js';
 import { savedIndexRecord } from '../storage/items.js';
 import { IndexBuilder, SavedLinkIndex, type IndexHit } from './saved-index.js';
@@ -127,7 +128,7 @@ export class SavedIndexService {
   }
 
   private async syncAll(owner: string): Promise<void> {
-    const limit = this.deps.pageSize ?? 20_000;
+    const limit = this.deps.pageSize ?? LIMITS.linksPerAnswerMax;
     const builder = new IndexBuilder();
     let after = 0;
     let cursor: number | null = null;
@@ -146,7 +147,7 @@ export class SavedIndexService {
   }
 
   private async syncChanges(): Promise<void> {
-    const limit = this.deps.pageSize ?? 20_000;
+    const limit = this.deps.pageSize ?? LIMITS.linksPerAnswerMax;
     for (;;) {
       const page = await this.deps.api.links({ since: this.cursor, limit });
       for (const id of page.removed ?? []) this.index!.remove(id);

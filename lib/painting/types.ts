@@ -1,10 +1,9 @@
 /** Types of the painting module's public API. */
 
-export const HIGHLIGHT_COLORS = [
-  'blue', 'brown', 'cyan', 'gray', 'green', 'indigo', 'orange', 'pink', 'purple', 'red', 'teal', 'yellow',
-] as const;
+import type { HighlightColor } from '../api/constants.js';
 
-export type HighlightColor = (typeof HIGHLIGHT_COLORS)[number];
+// The API's twelve colours, declared once in lib/api.
+export { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 
 export interface PaintStyle {
   color: HighlightColor;
