@@ -4,9 +4,10 @@ import { Bookmark, BookmarkCreate, BookmarkUpdate } from '../../../lib/api/schem
 import { IdParam, ItemEnvelope, OkEnvelope } from '../../../lib/api/schemas/common.js';
 import { notFound } from '../../errors.js';
 import { moveTarget, readChanges, readCreate } from './input.js';
+import { errorReplies } from '../error-replies.js';
 
 const ItemResponse = ItemEnvelope(Bookmark);
-const errors = { 400: { $ref: 'ErrorEnvelope#' }, 403: { $ref: 'ErrorEnvelope#' }, 404: { $ref: 'ErrorEnvelope#' } };
+const errors = errorReplies(400, 403, 404);
 
 /** Single bookmark routes: GET/POST/PUT/DELETE /bookmark, incl. highlight writes on PUT. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {

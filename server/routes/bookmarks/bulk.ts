@@ -8,13 +8,9 @@ import type { BulkChanges, NewBookmark } from '../../repositories/bookmarks.js';
 import type { CollectionAccess } from '../../services/permissions.js';
 import { compileSearch } from '../../services/search/index.js';
 import { cleanTags, moveTarget, readBulkCover, readCreate } from '../bookmark/input.js';
+import { errorReplies } from '../error-replies.js';
 
-const errors = {
-  400: { $ref: 'ErrorEnvelope#' },
-  403: { $ref: 'ErrorEnvelope#' },
-  404: { $ref: 'ErrorEnvelope#' },
-  413: { $ref: 'ErrorEnvelope#' },
-};
+const errors = errorReplies(400, 403, 404, 413);
 
 const CollectionParam = Type.Object({ collectionId: Type.Integer() });
 const SearchQuery = Type.Object({ search: Type.Optional(Type.String({ maxLength: 2000 })) });

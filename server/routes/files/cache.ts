@@ -9,18 +9,14 @@ import { sniffFile } from '../../services/files/sniff.js';
 import { decodeHtml, sanitizeForArchive } from '../../services/parse/index.js';
 import { fileContext, secureFileHeaders } from './context.js';
 import { readMultipart } from './multipart.js';
+import { errorReplies } from '../error-replies.js';
 
 // A copy runs nothing (the sanitiser removed scripts; the sandbox forbids them again) and may load
 // the page's images, styles and fonts from the web, as the original did.
 const COPY_CSP =
   "sandbox; default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline' http: https:; font-src data: http: https:; media-src http: https:";
 
-const errors = {
-  400: { $ref: 'ErrorEnvelope#' },
-  403: { $ref: 'ErrorEnvelope#' },
-  404: { $ref: 'ErrorEnvelope#' },
-  413: { $ref: 'ErrorEnvelope#' },
-};
+const errors = errorReplies(400, 403, 404, 413);
 
 const notPro = () =>
   new ApiError(
@@ -46,7 +42,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The permanent copy of the bookmark\'s page (Pro only): sanitised HTML, nothing in it runs',
         description: '403 for users without Pro; 404 when no copy has been made (yet).',
         params: IdParam,
-        response: { 403: { $ref: 'ErrorEnvelope#' }, 404: { $ref: 'ErrorEnvelope#' } },
+        response: errorReplies(403, 404),
       },
     },
     async (request, reply) => {

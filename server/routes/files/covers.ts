@@ -11,13 +11,9 @@ import { FileStore, type StagedFile } from '../../services/files/storage.js';
 import { collectionRecords, isSystemCollection, systemCollection } from '../collections/records.js';
 import { fileContext, quotaError } from './context.js';
 import { readMultipart } from './multipart.js';
+import { errorReplies } from '../error-replies.js';
 
-const errors = {
-  400: { $ref: 'ErrorEnvelope#' },
-  403: { $ref: 'ErrorEnvelope#' },
-  404: { $ref: 'ErrorEnvelope#' },
-  413: { $ref: 'ErrorEnvelope#' },
-};
+const errors = errorReplies(400, 403, 404, 413);
 
 type CoverTarget = { bookmarkId: number } | { collectionId: number };
 

@@ -10,13 +10,9 @@ import { FileStore, type StagedFile } from '../../services/files/storage.js';
 import { createTarget } from '../bookmark/input.js';
 import { fileContext, quotaError } from './context.js';
 import { readMultipart } from './multipart.js';
+import { errorReplies } from '../error-replies.js';
 
-const errors = {
-  400: { $ref: 'ErrorEnvelope#' },
-  403: { $ref: 'ErrorEnvelope#' },
-  404: { $ref: 'ErrorEnvelope#' },
-  413: { $ref: 'ErrorEnvelope#' },
-};
+const errors = errorReplies(400, 403, 404, 413);
 
 /** The `collectionId` text field: a whole number, or absent (Unsorted). */
 function readCollectionId(raw: string | undefined): number {

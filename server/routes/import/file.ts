@@ -5,8 +5,9 @@ import { normalizeUrl } from '../../../lib/api/url.js';
 import { badRequest } from '../../errors.js';
 import { convertImportFile, ImportFormatError, type ImportFolder, type ImportResult } from '../../services/import/index.js';
 import { readMultipart } from '../files/multipart.js';
+import { errorReplies } from '../error-replies.js';
 
-const errors = { 400: { $ref: 'ErrorEnvelope#' }, 413: { $ref: 'ErrorEnvelope#' } };
+const errors = errorReplies(400, 413);
 
 /** Every bookmark link of the converted folders, in file order (a link found twice is listed twice). */
 function linksOf(items: ImportFolder[]): string[] {

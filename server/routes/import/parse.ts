@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ParseResponse } from '../../../lib/api/schemas/import.js';
 import { parseUrl } from '../../services/parse/index.js';
+import { errorReplies } from '../error-replies.js';
 
 /** GET /import/url/parse: fetch and describe a page. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +17,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Only public http(s) addresses are fetched (checked after DNS and on every redirect); at most 5 redirects, 10 s and 5 MB.',
         querystring: Type.Object({ url: Type.Optional(Type.String({ maxLength: 8192 })) }),
-        response: { 200: ParseResponse, 400: { $ref: 'ErrorEnvelope#' } },
+        response: { 200: ParseResponse, ...errorReplies(400) },
       },
     },
     async (request) => {

@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { UrlExistsRequest, UrlExistsResponse } from '../../../lib/api/schemas/import.js';
 import type { UrlExistsResponse as UrlExistsAnswer } from '../../../lib/api/types.js';
 import { normalizeUrl } from '../../../lib/api/url.js';
+import { errorReplies } from '../error-replies.js';
 
-const errors = { 400: { $ref: 'ErrorEnvelope#' } };
+const errors = errorReplies(400);
 
 /** Duplicate checks: POST and GET /import/url/exists. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LINKS_DEFAULT_LIMIT, LinksQuery, LinksResponse } from '../../../lib/api/schemas/links.js';
+import { errorReplies } from '../error-replies.js';
 
-const errors = { 400: { $ref: 'ErrorEnvelope#' } };
+const errors = errorReplies(400);
 
 /**
  * Compact saved-link index for the extension's saved-page badge. BEYOND THE SPEC: the contract has
