@@ -16,6 +16,18 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
+/** Status, headers and body of a fetch answer; the body parsed as JSON when it is JSON, else the text (undefined when empty). */
+export async function readApiResponse<T = any>(res: Response): Promise<ApiResponse<T>> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, headers: res.headers, body: body as T };
+}
+
 /** A clock tests can move forward. */
 export class TestClock implements Clock {
   constructor(public t = Date.parse('2026-06-01T12:00:00Z')) {}
@@ -66,15 +78,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(url + p, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON: keep the text */
-    }
-    return { status: res.status, headers: res.headers, body: parsed as any };
+    return readApiResponse(await fetch(url + p, { method, headers, body }));
   };
 
   const createUser: TestServer['createUser'] = async (email, opts = {}) => {

@@ -1,6 +1,6 @@
 // A minimal browser for server tests: keeps cookies, does not follow redirects (tests look at
 // each one), posts forms with the CSRF token read from the last page, as a person's browser would.
-import type { TestServer } from './server.js';
+import { readApiResponse, type TestServer } from './server.js';
 import { s256 } from '../../server/services/oauth/pkce.js';
 
 export interface WebResponse {
@@ -167,13 +167,5 @@ export async function tokenRequest(s: TestServer, body: Record<string, unknown>,
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const res = await fetch(`${s.origin}/oauth/access_token`, { method: 'POST', headers, body: payload });
-  const text = await res.text();
-  let json: any = text;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* keep text */
-  }
-  return { status: res.status, headers: res.headers, body: json };
+  return readApiResponse(await fetch(`${s.origin}/oauth/access_token`, { method: 'POST', headers, body: payload }));
 }

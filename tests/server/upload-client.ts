@@ -1,5 +1,5 @@
 // Sends multipart/form-data uploads to a test server over real HTTP (the JSON helper `s.api` cannot).
-import type { ApiResponse, TestServer } from '../helpers/server.js';
+import { readApiResponse, type ApiResponse, type TestServer } from '../helpers/server.js';
 
 export interface Part {
   name: string;
@@ -28,7 +28,7 @@ export async function upload<T = any>(
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(s.url + path, { method, headers, body: form });
-  return readResponse<T>(res);
+  return readApiResponse<T>(res);
 }
 
 /** GET with a token; the body as text (or JSON when it is JSON). */
@@ -43,17 +43,6 @@ export async function getRaw(url: string, token: string | null): Promise<{ statu
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, bytes, json };
-}
-
-async function readResponse<T>(res: Response): Promise<ApiResponse<T>> {
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* keep the text */
-  }
-  return { status: res.status, headers: res.headers, body: body as T };
 }
 
 /** The smallest valid images of each cover format. */
