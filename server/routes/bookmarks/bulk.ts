@@ -40,7 +40,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     refuseAll(collectionId);
     checkIds(ids);
     const access = await permissions.requireCollection(userId, collectionId, 'write');
-    const filter = search ? compileSearch(search, { now: app.config.clock.now() }) : undefined;
+    const filter = search ? compileSearch(search) : undefined;
     const found = await repos.bookmarks.bulkTargets({ ownerId: access.ownerId, collectionId, ids, filter });
     return { access, ids: found };
   };

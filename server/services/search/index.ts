@@ -6,19 +6,14 @@ export type { CompiledSearch } from './compile.js';
 export { parseSearch } from './parse.js';
 export { compileQuery, ftsString } from './compile.js';
 
-export interface SearchOptions {
-  /** The request's time (clock.now()); reserved for relative date terms. */
-  now: number;
-}
-
 /**
  * Turns a `search` expression into an SQL boolean over `bookmarks b` plus its parameters.
  * Never throws on user input: malformed parts degrade to plain words. `where` is `'1'` for an
  * empty expression. Usage:
  *
- *   const s = compileSearch(expr, { now: clock.now() });
+ *   const s = compileSearch(expr);
  *   db.prepare(`SELECT b.id FROM bookmarks b WHERE b.user_id = ? AND ${s.where}`).all(userId, ...s.params);
  */
-export function compileSearch(expr: string | null | undefined, _opts: SearchOptions): CompiledSearch {
+export function compileSearch(expr: string | null | undefined): CompiledSearch {
   return compileQuery(parseSearch(expr));
 }
