@@ -88,3 +88,14 @@ export function csrfFailure(request: FastifyRequest, reply: FastifyReply): Fasti
 export function signInRedirect(request: FastifyRequest, reply: FastifyReply, status: 303 | 307 = 303): FastifyReply {
   return reply.redirect(`/signin?next=${encodeURIComponent(request.url)}`, status);
 }
+
+/**
+ * Whether the browser is signed in. When it is not, answers with the way to sign in (back to the
+ * page after a GET; to `home` after a form post, which cannot be repeated by a redirect) and says false.
+ */
+export function requireSignedIn(request: FastifyRequest, reply: FastifyReply, home: string): boolean {
+  if (webState(request).user) return true;
+  if (request.method === 'GET') signInRedirect(request, reply);
+  else reply.redirect(`/signin?next=${encodeURIComponent(home)}`, 303);
+  return false;
+}

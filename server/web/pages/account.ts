@@ -4,7 +4,7 @@ import { changeEmail, changePassword } from '../../services/accounts.js';
 import { isProvider, PROVIDERS, providerSettings } from '../../services/oauth/providers.js';
 import { EMAIL_PATTERN, field, queryText } from '../forms.js';
 import { html } from '../html.js';
-import { csrfFailure, csrfField, errorPage, layout, notice, sendPage, signInRedirect } from '../layout.js';
+import { csrfFailure, csrfField, errorPage, layout, notice, requireSignedIn, sendPage } from '../layout.js';
 import { csrfOk, webState } from '../session.js';
 
 /** Confirmations shown after a change (fixed texts: nothing from the query string is echoed). */
@@ -97,12 +97,7 @@ ${
 
 /** The account page: name, email, password, connected accounts. */
 export function accountPages(app: FastifyInstance): void {
-  const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    if (webState(request).user) return true;
-    if (request.method === 'GET') signInRedirect(request, reply);
-    else reply.redirect('/signin?next=%2Faccount', 303);
-    return false;
-  };
+  const guard = (request: FastifyRequest, reply: FastifyReply) => requireSignedIn(request, reply, '/account');
   const failed = async (request: FastifyRequest, reply: FastifyReply, form: string, message: string) =>
     sendPage(reply, 400, await accountPage(app, request, { form, message }));
 

@@ -3,7 +3,7 @@ import type { OAuthClient } from '../../repositories/oauth-clients.js';
 import { parseRedirectList, redirectListProblem } from '../../services/oauth/redirect-uri.js';
 import { field, queryText } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
-import { csrfFailure, csrfField, errorPage, layout, notice, sendPage, signInRedirect } from '../layout.js';
+import { csrfFailure, csrfField, errorPage, layout, notice, requireSignedIn, sendPage } from '../layout.js';
 import { csrfOk, webState } from '../session.js';
 
 const DONE: Record<string, string> = {
@@ -119,12 +119,7 @@ ${
     );
   }
 
-  const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    if (webState(request).user) return true;
-    if (request.method === 'GET') signInRedirect(request, reply);
-    else reply.redirect('/signin?next=%2Fapps', 303);
-    return false;
-  };
+  const guard = (request: FastifyRequest, reply: FastifyReply) => requireSignedIn(request, reply, '/apps');
 
   /** The caller's own application named in the path; other people's apps look like unknown ones. */
   async function ownApp(request: FastifyRequest<{ Params: { clientId: string } }>, reply: FastifyReply): Promise<OAuthClient | undefined> {
