@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ALL_COLLECTIONS, LIMITS, TRASH, UNSORTED } from '../../../lib/api/constants.js';
+import { LIMITS } from '../../../lib/api/constants.js';
 import { BookmarkList, BookmarkListQuery } from '../../../lib/api/schemas/index.js';
-import type { BookmarkScope } from '../../repositories/bookmark-queries.js';
+import { bookmarkScope } from '../bookmark-scope.js';
 
 /** Bookmark listing and search: GET /bookmarks/{collectionId}. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -27,22 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const perpage = Math.min(q.perpage ?? LIMITS.perPageDefault, LIMITS.perPageMax);
 
-      let scope: BookmarkScope;
-      if (collectionId === ALL_COLLECTIONS) {
-        const userId = access.ownerId;
-        scope = {
-          kind: 'user',
-          userId,
-          includeTrash: false,
-          sharedCollectionIds: await app.permissions.sharedCollectionIds(userId),
-        };
-      } else if (collectionId === UNSORTED || collectionId === TRASH) {
-        scope = { kind: 'system', userId: access.ownerId, collectionId };
-      } else {
-        const ids = q.nested ? await app.repos.bookmarkQueries.withDescendants(collectionId) : [collectionId];
-        scope = { kind: 'collections', collectionIds: ids };
-      }
-
+      const scope = await bookmarkScope(app, access, { shared: true, nested: q.nested });
       const { items, count } = await app.repos.bookmarkQueries.list(scope, {
         search: q.search,
         sort: q.sort,

@@ -1,22 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ALL_COLLECTIONS, LIMITS, TRASH, UNSORTED } from '../../../lib/api/constants.js';
+import { ALL_COLLECTIONS, LIMITS } from '../../../lib/api/constants.js';
 import { HighlightListItem, ItemsEnvelope, PagingQuery } from '../../../lib/api/schemas/index.js';
-import type { BookmarkScope } from '../../repositories/bookmark-queries.js';
+import { bookmarkScope } from '../bookmark-scope.js';
 
 /** Highlight listings: GET /highlights and /highlights/{collectionId}. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const list = async (userId: number | null, collectionId: number, query: { page?: number; perpage?: number }) => {
     const access = await app.permissions.requireCollection(userId, collectionId, 'read');
-    let scope: BookmarkScope;
-    if (collectionId === ALL_COLLECTIONS) {
-      const owner = access.ownerId;
-      scope = { kind: 'user', userId: owner, includeTrash: false, sharedCollectionIds: await app.permissions.sharedCollectionIds(owner) };
-    } else if (collectionId === UNSORTED || collectionId === TRASH) {
-      scope = { kind: 'system', userId: access.ownerId, collectionId };
-    } else {
-      scope = { kind: 'collections', collectionIds: [collectionId] };
-    }
+    const scope = await bookmarkScope(app, access, { shared: true });
     const perpage = Math.min(query.perpage ?? LIMITS.perPageDefault, LIMITS.perPageMax);
     const items = await app.repos.highlights.list(scope, query.page ?? 0, perpage);
     return { result: true as const, items };

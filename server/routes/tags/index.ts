@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ALL_COLLECTIONS, TRASH, UNSORTED } from '../../../lib/api/constants.js';
+import { ALL_COLLECTIONS } from '../../../lib/api/constants.js';
 import { ItemsEnvelope, OkEnvelope, Tag, TagSuggestion, TagsRemove, TagsRename } from '../../../lib/api/schemas/index.js';
 import { badRequest } from '../../errors.js';
-import type { BookmarkScope } from '../../repositories/bookmark-queries.js';
 import type { Need } from '../../services/permissions.js';
+import { bookmarkScope } from '../bookmark-scope.js';
 
 const CollectionParam = Type.Object({ collectionId: Type.Integer() });
 
@@ -21,12 +21,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
    * The bookmarks a tag request acts on. Without a collection: all the caller's bookmarks (reads
    * leave Trash out; writes include it, so a bookmark restored from Trash carries the new name).
    */
-  const scopeOf = async (userId: number | null, collectionId: number | undefined, need: Need, write: boolean): Promise<{ scope: BookmarkScope; ownerId: number }> => {
-    const id = collectionId ?? ALL_COLLECTIONS;
-    const access = await app.permissions.requireCollection(userId, id, need);
-    if (id === ALL_COLLECTIONS) return { scope: { kind: 'user', userId: access.ownerId, includeTrash: write }, ownerId: access.ownerId };
-    if (id === UNSORTED || id === TRASH) return { scope: { kind: 'system', userId: access.ownerId, collectionId: id }, ownerId: access.ownerId };
-    return { scope: { kind: 'collections', collectionIds: [id] }, ownerId: access.ownerId };
+  const scopeOf = async (userId: number | null, collectionId: number | undefined, need: Need, write: boolean) => {
+    const access = await app.permissions.requireCollection(userId, collectionId ?? ALL_COLLECTIONS, need);
+    return { scope: await bookmarkScope(app, access, { includeTrash: write }), ownerId: access.ownerId };
   };
 
   const config = { bucket: 'small' as const };
