@@ -47,6 +47,8 @@ export interface TestServer {
   config: ServerConfig;
   /** Calls `/rest/v1${path}` with JSON; `token` null sends no Authorization header. */
   api<T = any>(method: string, path: string, opts?: { token?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse<T>>;
+  /** POSTs `body` to `/rest/v1${path}` and answers the created `item`; throws with the answer when it is not a 200. */
+  createItem<T = any>(path: string, token: string, body: unknown): Promise<T>;
   /** Creates a user with a never-expiring test token. */
   createUser(email?: string, opts?: { password?: string; name?: string; pro?: boolean }): Promise<{ id: number; email: string; token: string }>;
   close(): Promise<void>;
@@ -81,6 +83,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     return readApiResponse(await fetch(url + p, { method, headers, body }));
   };
 
+  const createItem: TestServer['createItem'] = async (p, token, body) => {
+    const res = await api('POST', p, { token, body });
+    if (res.status !== 200) throw new Error(`POST ${p} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.item;
+  };
+
   const createUser: TestServer['createUser'] = async (email, opts = {}) => {
     const addr = email ?? `user${++seq}-${process.pid}@example.test`;
     const row = await app.repos.users.create({
@@ -100,6 +108,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     dataDir,
     config,
     api,
+    createItem,
     createUser,
     async close() {
       await app.close();

@@ -13,16 +13,10 @@ async function user() {
 }
 
 async function collection(token: string, title = 'Reading', extra: Record<string, unknown> = {}): Promise<number> {
-  const res = await s.api('POST', '/collection', { token, body: { title, ...extra } });
-  expect(res.status).toBe(200);
-  return res.body.item._id;
+  return (await s.createItem('/collection', token, { title, ...extra }))._id;
 }
 
-async function create(token: string, body: Record<string, unknown>) {
-  const res = await s.api('POST', '/bookmark', { token, body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.item;
-}
+const create = (token: string, body: Record<string, unknown>) => s.createItem('/bookmark', token, body);
 
 describe('POST /bookmark', () => {
   it('creates a bookmark in Unsorted with defaults, domain and the creator', async () => {

@@ -8,9 +8,7 @@ beforeAll(async () => {
 afterAll(async () => s.close());
 
 async function collection(token: string, title = 'Bulk'): Promise<number> {
-  const res = await s.api('POST', '/collection', { token, body: { title } });
-  expect(res.status).toBe(200);
-  return res.body.item._id;
+  return (await s.createItem('/collection', token, { title }))._id;
 }
 
 async function createMany(token: string, items: Record<string, unknown>[]) {

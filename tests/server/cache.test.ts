@@ -65,8 +65,8 @@ afterAll(async () => {
 const jobOf = (bookmarkId: number) => latestJobFor(jobs, bookmarkId);
 const jobDone = (bookmarkId: number) => until(async () => ((await jobOf(bookmarkId))?.state === 'done' ? jobOf(bookmarkId) : undefined));
 const cacheUrl = (id: number) => `${s.url}/bookmark/${id}/cache`;
-const save = async (token: string, link: string, extra: object = {}) =>
-  (await s.api('POST', '/bookmark', { token, body: { link, ...extra } })).body.item._id as number;
+const save = async (token: string, link: string, extra: object = {}): Promise<number> =>
+  (await s.createItem('/bookmark', token, { link, ...extra }))._id;
 
 describe('permanent copies made in the background', () => {
   it('a pro user\'s new bookmark gets a sanitised copy: 200 HTML without scripts, handlers or frames', async () => {

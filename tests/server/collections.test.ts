@@ -38,11 +38,7 @@ async function addBookmark(srv: TestServer, token: string, collectionId: number)
   return id;
 }
 
-async function create(user: User, body: Record<string, unknown>) {
-  const res = await s.api('POST', '/collection', { token: user.token, body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.item as { _id: number; [k: string]: any };
-}
+const create = (user: User, body: Record<string, unknown>) => s.createItem<{ _id: number; [k: string]: any }>('/collection', user.token, body);
 
 async function get(user: User | null, id: number) {
   return s.api('GET', `/collection/${id}`, { token: user?.token ?? null });

@@ -8,9 +8,7 @@ const clock = new TestClock();
 
 async function bookmark(token: string, body: Record<string, unknown>): Promise<{ _id: number; highlights: { _id: string }[] }> {
   clock.advance(60_000);
-  const res = await s.api('POST', '/bookmark', { token, body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.item;
+  return s.createItem('/bookmark', token, body);
 }
 async function addHighlight(token: string, id: number, text: string, extra: Record<string, unknown> = {}) {
   clock.advance(60_000);

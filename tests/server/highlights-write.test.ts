@@ -9,11 +9,8 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-async function bookmark(token: string, body: Record<string, unknown> = {}) {
-  const res = await s.api('POST', '/bookmark', { token, body: { link: 'https://read.example/article', title: 'Article', ...body } });
-  expect(res.status).toBe(200);
-  return res.body.item;
-}
+const bookmark = (token: string, body: Record<string, unknown> = {}) =>
+  s.createItem('/bookmark', token, { link: 'https://read.example/article', title: 'Article', ...body });
 
 async function put(token: string, id: number, highlights: unknown[]) {
   clock.advance(1000);

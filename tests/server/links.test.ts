@@ -10,9 +10,7 @@ beforeAll(async () => {
 afterAll(async () => s.close());
 
 async function create(token: string, link: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const res = await s.api('POST', '/bookmark', { token, body: { link, ...extra } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.item._id;
+  return (await s.createItem('/bookmark', token, { link, ...extra }))._id;
 }
 
 async function links(token: string, query = '') {

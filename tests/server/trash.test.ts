@@ -9,16 +9,10 @@ beforeAll(async () => {
 afterAll(async () => s.close());
 
 async function collection(token: string, title = 'Shelf'): Promise<number> {
-  const res = await s.api('POST', '/collection', { token, body: { title } });
-  expect(res.status).toBe(200);
-  return res.body.item._id;
+  return (await s.createItem('/collection', token, { title }))._id;
 }
 
-async function create(token: string, body: Record<string, unknown>) {
-  const res = await s.api('POST', '/bookmark', { token, body });
-  expect(res.status).toBe(200);
-  return res.body.item;
-}
+const create = (token: string, body: Record<string, unknown>) => s.createItem('/bookmark', token, body);
 
 function row(id: number) {
   return s.app.repos.db.prepare('SELECT collection_id, removed FROM bookmarks WHERE id = ?').get(id) as
