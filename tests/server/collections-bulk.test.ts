@@ -2,32 +2,15 @@
 // merge and clean.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { normalizeUrl, domainOf } from '../../lib/api/url.js';
 
 let s: TestServer;
-/** Whether POST /bookmark exists yet (another part of the service); otherwise bookmarks are inserted directly. */
-let bookmarkRoute = false;
 
 type User = { id: number; token: string };
 let seq = 0;
 
-/** Adds a bookmark to a collection: through POST /bookmark when it exists, else with a minimal row. */
+/** Adds a bookmark to a collection through POST /bookmark. */
 async function addBookmark(srv: TestServer, token: string, collectionId: number): Promise<number> {
-  const link = `https://example.org/item-${++seq}`;
-  if (bookmarkRoute) {
-    const res = await srv.api('POST', '/bookmark', { token, body: { link, collection: { $id: collectionId } } });
-    expect(res.status).toBe(200);
-    return res.body.item._id;
-  }
-  const userId = (await srv.app.repos.tokens.findValid(token))!.user_id;
-  const now = new Date().toISOString();
-  const info = srv.app.repos.db
-    .prepare(
-      `INSERT INTO bookmarks (user_id, creator_id, collection_id, link, link_key, domain, created, last_update)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(userId, userId, collectionId, link, normalizeUrl(link), domainOf(link), now, now);
-  return Number(info.lastInsertRowid);
+  return (await srv.createItem('/bookmark', token, { link: `https://example.org/item-${++seq}`, collection: { $id: collectionId } }))._id;
 }
 
 async function create(user: User, title: string, parent?: number) {
@@ -65,9 +48,6 @@ function bookmarkAt(id: number) {
 
 beforeAll(async () => {
   s = await startServer();
-  const probe = await s.createUser();
-  const res = await s.api('POST', '/bookmark', { token: probe.token, body: { link: 'https://example.org/probe' } });
-  bookmarkRoute = res.status === 200;
 });
 afterAll(async () => s.close());
 

@@ -2,40 +2,17 @@
 // descendants, Trash, public access, permissions and input validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
-import { normalizeUrl, domainOf } from '../../lib/api/url.js';
 
 let s: TestServer;
 const clock = new TestClock();
-/** Whether POST /bookmark exists yet (another part of the service); otherwise bookmarks are inserted directly. */
-let bookmarkRoute = false;
 
 type User = { id: number; token: string };
 let seq = 0;
 
-/** Adds a bookmark to a collection: through POST /bookmark when it exists, else with a minimal row. */
+/** Adds a bookmark to a collection through POST /bookmark. */
 async function addBookmark(srv: TestServer, token: string, collectionId: number): Promise<number> {
-  const link = `https://example.com/page-${++seq}`;
-  if (bookmarkRoute) {
-    const res = await srv.api('POST', '/bookmark', { token, body: { link, title: `Page ${seq}`, collection: { $id: collectionId } } });
-    expect(res.status).toBe(200);
-    return res.body.item._id;
-  }
-  const tokenRow = await srv.app.repos.tokens.findValid(token);
-  const db = srv.app.repos.db;
-  const owner =
-    collectionId > 0
-      ? (db.prepare('SELECT user_id FROM collections WHERE id = ?').get(collectionId) as { user_id: number }).user_id
-      : tokenRow!.user_id;
-  const now = new Date(clock.now()).toISOString();
-  const info = db
-    .prepare(
-      `INSERT INTO bookmarks (user_id, creator_id, collection_id, link, link_key, domain, title, created, last_update)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(owner, tokenRow!.user_id, collectionId, link, normalizeUrl(link), domainOf(link), `Page ${seq} zebrafish`, now, now);
-  const id = Number(info.lastInsertRowid);
-  srv.app.repos.fts.reindex([id]);
-  return id;
+  ++seq;
+  return (await srv.createItem('/bookmark', token, { link: `https://example.com/page-${seq}`, title: `Page ${seq}`, collection: { $id: collectionId } }))._id;
 }
 
 const create = (user: User, body: Record<string, unknown>) => s.createItem<{ _id: number; [k: string]: any }>('/collection', user.token, body);
@@ -64,9 +41,6 @@ function bookmarkRow(id: number) {
 
 beforeAll(async () => {
   s = await startServer({ clock });
-  const probe = await s.createUser();
-  const res = await s.api('POST', '/bookmark', { token: probe.token, body: { link: 'https://example.com/probe' } });
-  bookmarkRoute = res.status === 200;
 });
 afterAll(async () => s.close());
 
@@ -253,11 +227,7 @@ describe('counts', () => {
     const u = await s.createUser();
     const a = await create(u, { title: 'A' });
     const ids = [await addBookmark(s, u.token, a._id), await addBookmark(s, u.token, a._id)];
-    if (bookmarkRoute) {
-      expect((await s.api('DELETE', `/bookmark/${ids[0]}`, { token: u.token })).status).toBe(200);
-    } else {
-      s.app.repos.db.prepare('UPDATE bookmarks SET removed = 1, collection_id = -99 WHERE id = ?').run(ids[0]);
-    }
+    expect((await s.api('DELETE', `/bookmark/${ids[0]}`, { token: u.token })).status).toBe(200);
     expect((await get(u, a._id)).body.item.count).toBe(1);
   });
 });
