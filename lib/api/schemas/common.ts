@@ -38,4 +38,6 @@ export const PagingQuery = Type.Object({
 });
 
 export const IdParam = Type.Object({ id: Type.Integer() });
+/** `{collectionId}` in a path: a collection's id, or 0 / -1 / -99 for all, Unsorted and Trash. */
+export const CollectionIdParam = Type.Object({ collectionId: Type.Integer() });
 export const IdList = Type.Array(Type.Integer(), { description: 'ids, at most 100' });

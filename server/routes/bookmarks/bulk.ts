@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ALL_COLLECTIONS, LIMITS, TRASH } from '../../../lib/api/constants.js';
 import { Bookmark, BookmarksBulkRemove, BookmarksBulkUpdate, BookmarksCreate } from '../../../lib/api/schemas/bookmark.js';
-import { ItemsEnvelope, ModifiedEnvelope } from '../../../lib/api/schemas/common.js';
+import { CollectionIdParam, ItemsEnvelope, ModifiedEnvelope } from '../../../lib/api/schemas/common.js';
 import { ApiError, badRequest, idsTooMany } from '../../errors.js';
 import type { BulkChanges, NewBookmark } from '../../repositories/bookmarks.js';
 import type { CollectionAccess } from '../../services/permissions.js';
@@ -12,7 +12,6 @@ import { errorReplies } from '../error-replies.js';
 
 const errors = errorReplies(400, 403, 404, 413);
 
-const CollectionParam = Type.Object({ collectionId: Type.Integer() });
 const SearchQuery = Type.Object({ search: Type.Optional(Type.String({ maxLength: 2000 })) });
 
 /** Versioning: bulk update and remove do not support collectionId 0 yet. */
@@ -94,7 +93,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Bookmarks'],
         summary:
           'Update many bookmarks of a collection (all, or those in `ids` and/or matching `search`): important, tags and media (appended; [] clears), cover, collection (move)',
-        params: CollectionParam,
+        params: CollectionIdParam,
         querystring: SearchQuery,
         body: BookmarksBulkUpdate,
         response: { 200: ModifiedEnvelope, ...errors },
@@ -135,7 +134,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Bookmarks'],
         summary: 'Move bookmarks of a collection (all, or those in `ids` and/or matching `search`) to Trash; from -99 they are removed for good',
-        params: CollectionParam,
+        params: CollectionIdParam,
         querystring: SearchQuery,
         body: BookmarksBulkRemove,
         response: { 200: ModifiedEnvelope, ...errors },

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { LIMITS } from '../../../lib/api/constants.js';
 import { BookmarkList, BookmarkListQuery } from '../../../lib/api/schemas/index.js';
 import { bookmarkScope } from '../bookmark-scope.js';
+import { CollectionIdParam } from '../../../lib/api/schemas/common.js';
 
 /** Bookmark listing and search: GET /bookmarks/{collectionId}. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'collectionId 0 lists all bookmarks except Trash, -1 Unsorted, -99 Trash. `search` takes the search ' +
           'expression; `perpage` defaults to 25 and is capped at 50; a page past the end answers `items: []`.',
-        params: Type.Object({ collectionId: Type.Integer() }),
+        params: CollectionIdParam,
         querystring: BookmarkListQuery,
         response: { 200: BookmarkList },
       },

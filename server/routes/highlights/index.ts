@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { ALL_COLLECTIONS, LIMITS } from '../../../lib/api/constants.js';
 import { HighlightListItem, ItemsEnvelope, PagingQuery } from '../../../lib/api/schemas/index.js';
 import { bookmarkScope } from '../bookmark-scope.js';
+import { CollectionIdParam } from '../../../lib/api/schemas/common.js';
 
 /** Highlight listings: GET /highlights and /highlights/{collectionId}. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -39,7 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         ...schema,
         summary: 'Highlights in one collection, newest first',
         description: '0 = all (except Trash), -1 Unsorted, -99 Trash.',
-        params: Type.Object({ collectionId: Type.Integer() }),
+        params: CollectionIdParam,
       },
     },
     async (request) => list(request.userId, request.params.collectionId, request.query),

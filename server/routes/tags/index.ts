@@ -5,8 +5,8 @@ import { ItemsEnvelope, OkEnvelope, Tag, TagSuggestion, TagsRemove, TagsRename }
 import { badRequest } from '../../errors.js';
 import type { Need } from '../../services/permissions.js';
 import { bookmarkScope } from '../bookmark-scope.js';
+import { CollectionIdParam } from '../../../lib/api/schemas/common.js';
 
-const CollectionParam = Type.Object({ collectionId: Type.Integer() });
 
 /** Tag names as sent, trimmed; empty ones are refused. */
 function names(list: string[], field: string): string[] {
@@ -43,7 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/tags/:collectionId',
     {
       config,
-      schema: { ...listSchema, summary: 'Tags of one collection with counts, sorted by name', params: CollectionParam },
+      schema: { ...listSchema, summary: 'Tags of one collection with counts, sorted by name', params: CollectionIdParam },
     },
     async (request) => list(request.userId, request.params.collectionId),
   );
@@ -70,7 +70,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.put(
     '/tags/:collectionId',
-    { config, schema: { ...renameSchema, summary: 'Rename or merge tags within a collection', params: CollectionParam } },
+    { config, schema: { ...renameSchema, summary: 'Rename or merge tags within a collection', params: CollectionIdParam } },
     async (request) => rename(request.userId, request.params.collectionId, request.body),
   );
 
@@ -87,7 +87,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.delete(
     '/tags/:collectionId',
-    { config, schema: { ...removeSchema, summary: 'Remove tags from the bookmarks of a collection', params: CollectionParam } },
+    { config, schema: { ...removeSchema, summary: 'Remove tags from the bookmarks of a collection', params: CollectionIdParam } },
     async (request) => remove(request.userId, request.params.collectionId, request.body),
   );
 
