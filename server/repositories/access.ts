@@ -1,3 +1,4 @@
+import type { ShareRole } from '../../lib/api/constants.js';
 import type { Db } from '../db/open.js';
 import { ReadCache } from '../db/read-cache.js';
 import { SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
@@ -50,20 +51,20 @@ export class AccessRepository {
    * The role `userId` holds on any of `collectionIds` through sharing (nearest first wins), or null.
    * `collectionIds` is a chain: the collection first, then its ancestors.
    */
-  async sharedRole(userId: number, collectionIds: number[]): Promise<'member' | 'viewer' | null> {
+  async sharedRole(userId: number, collectionIds: number[]): Promise<ShareRole | null> {
     const grants = await this.sharedGrants(userId, collectionIds);
     return grants.length ? grants[0].role : null;
   }
 
   /** The caller's share rows on the chain `collectionIds` (collection first, then ancestors), nearest first. */
-  async sharedGrants(userId: number, collectionIds: number[]): Promise<{ collection_id: number; role: 'member' | 'viewer' }[]> {
+  async sharedGrants(userId: number, collectionIds: number[]): Promise<{ collection_id: number; role: ShareRole }[]> {
     if (collectionIds.length === 0) return [];
     const rows = this.db
       .prepare(
         `SELECT collection_id, role FROM collaborators
           WHERE user_id = ? AND collection_id IN (${collectionIds.map(() => '?').join(',')})`,
       )
-      .all(userId, ...collectionIds) as { collection_id: number; role: 'member' | 'viewer' }[];
+      .all(userId, ...collectionIds) as { collection_id: number; role: ShareRole }[];
     const at = new Map(collectionIds.map((id, i) => [id, i]));
     return rows.sort((a, b) => at.get(a.collection_id)! - at.get(b.collection_id)!);
   }

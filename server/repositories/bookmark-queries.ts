@@ -1,5 +1,5 @@
 import type { Bookmark } from '../../lib/api/types.js';
-import { TRASH, UNSORTED } from '../../lib/api/constants.js';
+import { DEFAULT_BOOKMARK_SORT, TRASH, UNSORTED } from '../../lib/api/constants.js';
 import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import type { FullTextIndex } from './fts.js';
@@ -106,7 +106,7 @@ export class BookmarkQueriesRepository {
     const offset = opts.page * opts.perpage;
     if (count === 0 || offset >= count) return { items: [], count };
 
-    const sort = opts.sort && (Object.hasOwn(ORDER, opts.sort) || (opts.sort === 'score' && search.rankMatch)) ? opts.sort : '-created';
+    const sort = opts.sort && (Object.hasOwn(ORDER, opts.sort) || (opts.sort === 'score' && search.rankMatch)) ? opts.sort : DEFAULT_BOOKMARK_SORT;
     let sql: string;
     let params: unknown[];
     if (sort === 'score' && search.matchFilter) {

@@ -1,4 +1,4 @@
-import type { Tag } from '../../lib/api/types.js';
+import type { Tag, TagSuggestion } from '../../lib/api/types.js';
 import { TRASH } from '../../lib/api/constants.js';
 import type { Db } from '../db/open.js';
 import { isoNow, type Clock } from '../clock.js';
@@ -144,7 +144,7 @@ export class TagsRepository {
    * A collaborator asking about a bookmark in a shared collection gets suggestions from their own
    * library, so the owner's tags elsewhere are never shown to them.
    */
-  async suggest(bookmarkId: number, limit = 10, forUserId?: number): Promise<{ _id: string }[]> {
+  async suggest(bookmarkId: number, limit = 10, forUserId?: number): Promise<TagSuggestion[]> {
     const b = this.db
       .prepare('SELECT id, user_id, link, domain, title, excerpt, tags FROM bookmarks WHERE id = ?')
       .get(bookmarkId) as { id: number; user_id: number; link: string; domain: string; title: string; excerpt: string; tags: string } | undefined;

@@ -2,6 +2,7 @@ import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import { isoNow } from '../clock.js';
 import type { PublicUser, User, UserConfig, UserGroup } from '../../lib/api/types.js';
+import { DEFAULT_BOOKMARK_SORT } from '../../lib/api/constants.js';
 import { md5 } from '../services/secrets.js';
 
 export const DEFAULT_USER_CONFIG: UserConfig = {
@@ -10,7 +11,7 @@ export const DEFAULT_USER_CONFIG: UserConfig = {
   font_size: 0,
   lang: 'en',
   last_collection: -1,
-  bookmarks_sort: '-created',
+  bookmarks_sort: DEFAULT_BOOKMARK_SORT,
   bookmarks_view: 'list',
 };
 

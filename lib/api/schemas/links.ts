@@ -28,5 +28,3 @@ export const LinksResponse = Type.Object({
   more: Type.Boolean(),
 });
 
-/** @deprecated Use LIMITS.linksPerAnswerDefault (server/routes/links still imports this name). */
-export const LINKS_DEFAULT_LIMIT = LIMITS.linksPerAnswerDefault;

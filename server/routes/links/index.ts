@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LINKS_DEFAULT_LIMIT, LinksQuery, LinksResponse } from '../../../lib/api/schemas/links.js';
+import { LIMITS } from '../../../lib/api/constants.js';
+import { LinksQuery, LinksResponse } from '../../../lib/api/schemas/links.js';
 import { errorReplies } from '../error-replies.js';
 
 const errors = errorReplies(400);
@@ -31,7 +32,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const userId = request.userId!;
-      const limit = request.query.limit ?? LINKS_DEFAULT_LIMIT;
+      const limit = request.query.limit ?? LIMITS.linksPerAnswerDefault;
       if (request.query.since !== undefined) {
         const { items, removed, cursor, more } = await links.changes(userId, request.query.since, limit);
         return { result: true as const, items, removed, cursor, more };

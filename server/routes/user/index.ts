@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { PublicUser, User, UserStats, UserUpdate } from '../../../lib/api/schemas/user.js';
+import { TRASH, UNSORTED } from '../../../lib/api/constants.js';
+import { PublicUserEnvelope, UserEnvelope, UserStats, UserUpdate } from '../../../lib/api/schemas/user.js';
 import { notFound } from '../../errors.js';
 import { toPublicUser, toUser } from '../../repositories/users.js';
 import { changeEmail, changePassword } from '../../services/accounts.js';
 
-const UserEnvelope = Type.Object({ result: Type.Literal(true), user: User });
 
 /** GET /user, PUT /user, GET /user/{id}, GET /user/stats. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -34,8 +34,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       result: true as const,
       items: [
         { _id: 0, count: counts.all },
-        { _id: -1, count: counts.unsorted },
-        { _id: -99, count: counts.trash },
+        { _id: UNSORTED, count: counts.unsorted },
+        { _id: TRASH, count: counts.trash },
       ],
       meta: {
         _id: userId,
@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user/:id',
-    { schema: { tags: ['user'], params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), response: { 200: Type.Object({ result: Type.Literal(true), user: PublicUser }) } } },
+    { schema: { tags: ['user'], params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), response: { 200: PublicUserEnvelope } } },
     async (request) => {
       const row = await app.repos.users.byId(request.params.id);
       if (!row) throw notFound();

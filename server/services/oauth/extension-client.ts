@@ -1,10 +1,11 @@
 import { systemClock, type Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
 import { createOAuthRepositories, type OAuthRepositories } from '../../repositories/oauth.js';
+import { OAUTH_CLIENT_ID } from '../../../lib/extension-id.js';
 import { redirectUriProblem } from './redirect-uri.js';
 
 /** The bundled extension's OAuth client id: fixed, so the extension can be built with it. */
-export const EXTENSION_CLIENT_ID = 'tidemark-extension';
+export const EXTENSION_CLIENT_ID = OAUTH_CLIENT_ID;
 
 /**
  * Registers (or finds) the public OAuth client of the bundled extension, owned by the service

@@ -1,18 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { TokenResponse } from '../../../lib/api/types.js';
 import { ApiError } from '../../errors.js';
 import type { OAuthClient } from '../../repositories/oauth-clients.js';
 import type { IssuedPair } from '../../repositories/oauth-grants.js';
 import { hashSecret, safeEqual } from '../secrets.js';
 import { verifyPkce } from './pkce.js';
 
-/** The token endpoint's answer (spec: Authentication, step 3). */
-export interface TokenResponseBody {
-  access_token: string;
-  refresh_token: string;
-  expires: number;
-  expires_in: number;
-  token_type: 'Bearer';
-}
 
 /** Parameters of a token request, from a JSON or form body (values may be anything a client sent). */
 export type TokenParams = Record<string, unknown>;
@@ -66,7 +59,7 @@ export async function authenticateClient(app: FastifyInstance, params: TokenPara
   return client;
 }
 
-function response(app: FastifyInstance, pair: IssuedPair): TokenResponseBody {
+function response(app: FastifyInstance, pair: IssuedPair): TokenResponse {
   // Advertise one second less than the true lifetime (the reference service says 1209599 for two
   // weeks), so a client that refreshes at `expires_in` never sends an already-expired token.
   // (Taken from the lifetime, not from "expiry minus now", which can lose a millisecond in between.)
@@ -81,7 +74,7 @@ function response(app: FastifyInstance, pair: IssuedPair): TokenResponseBody {
 }
 
 /** grant_type=authorization_code: a single-use code, bound to the client, redirect URI and PKCE challenge. */
-export async function exchangeCode(app: FastifyInstance, params: TokenParams, authorization?: string): Promise<TokenResponseBody> {
+export async function exchangeCode(app: FastifyInstance, params: TokenParams, authorization?: string): Promise<TokenResponse> {
   const client = await authenticateClient(app, params, authorization);
   const code = text(params, 'code');
   if (!code) throw badCode('code is required: send the code your redirect URL received.');
@@ -117,7 +110,7 @@ export async function exchangeCode(app: FastifyInstance, params: TokenParams, au
 }
 
 /** grant_type=refresh_token: a new access token, and the refresh token rotates (the old one stops working). */
-export async function refreshTokens(app: FastifyInstance, params: TokenParams, authorization?: string): Promise<TokenResponseBody> {
+export async function refreshTokens(app: FastifyInstance, params: TokenParams, authorization?: string): Promise<TokenResponse> {
   const client = await authenticateClient(app, params, authorization);
   const refreshToken = text(params, 'refresh_token');
   if (!refreshToken) throw oauthError(400, 'invalid_request', 'refresh_token is required.');
