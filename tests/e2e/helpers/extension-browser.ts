@@ -109,7 +109,16 @@ export class ExtensionBrowser {
   }
 
   private async cdpBrowser(): Promise<Browser> {
-    this.cdp ??= await chromium.connectOverCDP(`http://127.0.0.1:${this.debugPort}`);
+    // Right after the previous connection closed, Chromium's DevTools endpoint has once left a
+    // connect hanging for the whole test timeout (a full CI run, not reproduced alone): give each
+    // attempt 10 s and try three times before failing.
+    for (let attempt = 1; !this.cdp; attempt++) {
+      try {
+        this.cdp = await chromium.connectOverCDP(`http://127.0.0.1:${this.debugPort}`, { timeout: 10_000 });
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
     return this.cdp;
   }
 
