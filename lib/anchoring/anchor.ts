@@ -5,14 +5,15 @@
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
  */
-import { MAX_CONTEXT } from './context.js';
+import { LONG_CONTEXT_MAX, MAX_CONTEXT, contextDistance } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
-import { exactCandidates, exactNearAnchors, uniqueInContext, whitespaceCandidates } from './search-exact.js';
+import { exactCandidates, exactNearAnchors, whitespaceCandidates } from './search-exact.js';
 import { fuzzyBySeeds, fuzzyNearAnchors, maxErrorsFor } from './search-fuzzy.js';
 import { textSearchOf } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
+import type { TextSearch } from './search-text.js';
 import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.js';
 
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
@@ -20,14 +21,112 @@ const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRat
 type Placed = Extract<Decision, { ok: true }>;
 type Failure = Extract<Decision, { ok: false }>;
 
-function toQuery(d: HighlightDescriptor): Query {
-  // Context beyond 32 characters adds little and is not compared (see MAX_CONTEXT).
+/** The query, plus the whole stored context when it is longer than the 32 characters compared by default. */
+interface LongQuery extends Query {
+  longPrefix: string;
+  longSuffix: string;
+  /** The context was stored long: the page repeated itself around the quote (see describe.ts). */
+  long: boolean;
+}
+
+function toQuery(d: HighlightDescriptor): LongQuery {
+  const longPrefix = normalizeFragment(typeof d.prefix === 'string' ? d.prefix : '');
+  const longSuffix = normalizeFragment(typeof d.suffix === 'string' ? d.suffix : '');
   return {
     quote: normalizeText(typeof d.text === 'string' ? d.text : ''),
-    prefix: normalizeFragment(typeof d.prefix === 'string' ? d.prefix : '').slice(-MAX_CONTEXT),
-    suffix: normalizeFragment(typeof d.suffix === 'string' ? d.suffix : '').slice(0, MAX_CONTEXT),
+    // The near 32 characters drive the search and the usual scoring (see MAX_CONTEXT).
+    prefix: longPrefix.slice(-MAX_CONTEXT),
+    suffix: longSuffix.slice(0, MAX_CONTEXT),
     position: d.position,
+    longPrefix,
+    longSuffix,
+    long: longPrefix.length > MAX_CONTEXT || longSuffix.length > MAX_CONTEXT,
   };
+}
+
+function hasPosition(q: Query): q is Query & { position: number } {
+  return typeof q.position === 'number' && Number.isInteger(q.position) && q.position >= 0;
+}
+
+/** First index in ascending `xs` whose value is >= x. */
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Gives candidates found without one (near the stored context) their occurrence rank, so the stored position can count. */
+function rankCandidates(search: TextSearch, quote: string, cands: Candidate[]): Candidate[] {
+  if (cands.length === 0 || cands.every((c) => c.rank !== undefined)) return cands;
+  const all = search.findAll(quote);
+  for (const c of cands) {
+    const i = lowerBound(all, c.start);
+    if (all[i] === c.start) c.rank = i;
+  }
+  return cands;
+}
+
+/** Most hits of the quote in its full stored context examined for the stored position. */
+const CONTEXT_HITS_LIMIT = 1024;
+
+/**
+ * The unchanged-page case: the quote in its whole stored context occurs verbatim once, or several
+ * times and the stored position names one of them. Returns the quote's start, or -1.
+ */
+function verbatimInContext(search: TextSearch, q: LongQuery): number {
+  const prefix = q.long ? q.longPrefix : q.prefix;
+  const suffix = q.long ? q.longSuffix : q.suffix;
+  const hits = search.findFirstPass(prefix + q.quote + suffix, CONTEXT_HITS_LIMIT);
+  if (hits.length === 1) return hits[0] + prefix.length;
+  if (hits.length < 2 || hits.length > CONTEXT_HITS_LIMIT || !hasPosition(q)) return -1;
+  const all = search.findAll(q.quote);
+  for (const h of hits) {
+    const i = lowerBound(all, h + prefix.length);
+    if (i === q.position && all[i] === h + prefix.length) return h + prefix.length;
+  }
+  return -1;
+}
+
+/**
+ * Where the context was stored long, every twin of the place differed from it by at least
+ * TWIN_SEPARATION edits when it was highlighted. A place is then trusted only when its whole context
+ * is within LONG_CONTEXT_EDITS edits of the stored one (a twin cannot get that close); at the longest
+ * length the twins may have been closer than that, so nothing but an exact context is trusted.
+ */
+const LONG_CONTEXT_EDITS = 3;
+
+function longContextPolicy(q: LongQuery): number {
+  return Math.max(q.longPrefix.length, q.longSuffix.length) >= LONG_CONTEXT_MAX ? 0 : LONG_CONTEXT_EDITS;
+}
+
+const REASON_TWIN =
+  'The highlighted text was not found in its original surroundings; a similar passage elsewhere on the page was not used, because it may not be the one highlighted.';
+
+/** Decision for a long-context query: the candidate whose whole context (and quote) is within the allowed edits. */
+function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decision {
+  const limit = longContextPolicy(q);
+  const fits: Array<{ c: Candidate; d: number }> = [];
+  for (const c of candidates) {
+    if (c.errors > limit) continue;
+    const d = c.errors + contextDistance(q.longPrefix, q.longSuffix, text, c.start, c.end, limit - c.errors);
+    if (d <= limit) fits.push({ c, d });
+  }
+  if (fits.length === 0) return { ok: false, status: 'orphan', reason: REASON_TWIN };
+  fits.sort((a, b) => a.d - b.d || a.c.start - b.c.start);
+  const best = fits[0];
+  const rivals = fits.filter((f) => f.c.start >= best.c.end || f.c.end <= best.c.start);
+  if (rivals.length > 0 && rivals[0].d === best.d) {
+    const byRank = hasPosition(q) ? fits.find((f) => f.d === best.d && f.c.rank === q.position) : undefined;
+    if (!byRank) return { ok: false, status: 'ambiguous', reason: REASON_TWIN };
+    return { ok: true, start: byRank.c.start, end: byRank.c.end, score: 0.9 };
+  }
+  const total = q.longPrefix.length + q.longSuffix.length + q.quote.length;
+  return { ok: true, start: best.c.start, end: best.c.end, score: Math.round((1 - best.d / total) * 1000) / 1000 };
 }
 
 /** A test for "overlaps any of these spans" that stays fast with thousands of spans. */
@@ -80,11 +179,13 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   });
   let firstFailure: Failure | null = null;
 
-  // 1. Unchanged page: the quote with its whole stored context occurs verbatim, once.
+  // 1. Unchanged page: the quote with its whole stored context occurs verbatim, once (or the stored
+  // position names one of its verbatim occurrences).
   if (hasContext) {
-    const at = uniqueInContext(search, q);
+    const at = verbatimInContext(search, q);
     if (at >= 0) return found(at, at + q.quote.length, 'exact', 1);
   }
+  if (q.long) return anchorLong(index, search, q, opts, found);
 
   // 2. Exact occurrences (for a very common quote, those its stored context leads to).
   // Where the stored context puts the quote, computed at most once.
@@ -95,6 +196,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
     // A very common quote (a short word) is only judged where its stored context leads to it: a place
     // none of whose context halves survived verbatim could not be told from the many others anyway.
     exact = exactNearAnchors(text, q, anchors());
+    if (hasPosition(q)) rankCandidates(search, q.quote, exact);
   }
   exact ??= exactCandidates(search, q.quote) ?? [];
   let exactPick: Placed | null = null;
@@ -156,6 +258,36 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   }
   if (firstFailure) return { status: firstFailure.status, reason: firstFailure.reason };
   return { status: 'orphan', reason: REASON_NOT_FOUND };
+}
+
+type Found = (start: number, end: number, method: Strategy, score: number) => AnchorResult;
+
+/**
+ * A quote whose context was stored long (its page repeats itself there): only a place whose whole
+ * context nearly agrees is trusted; a twin passage is never taken for the highlighted one.
+ */
+function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Required<AnchorOptions>, found: Found): AnchorResult {
+  const text = index.text;
+  const anchors = contextAnchors(search, q);
+  let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
+  if (exact === null) exact = rankCandidates(search, q.quote, exactNearAnchors(text, q, anchors));
+  let d = decideLong(text, q, exact);
+  if (d.ok) return found(d.start, d.end, 'exact', d.score);
+  if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
+  const near = anchors.length > 0 ? anchors : undefined;
+  const spaced = whitespaceCandidates(search, q.quote, near);
+  d = decideLong(text, q, spaced);
+  if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
+  if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
+  if (q.quote.length >= opts.fuzzyMinLength && anchors.length > 0) {
+    const k = Math.min(longContextPolicy(q), maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate));
+    if (k > 0) {
+      d = decideLong(text, q, fuzzyNearAnchors(text, q, k, anchors));
+      if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
+      if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
+    }
+  }
+  return { status: d.status, reason: d.reason };
 }
 
 /**
