@@ -5,7 +5,7 @@
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
  */
-import { LONG_CONTEXT_MAX, MAX_CONTEXT, contextDistance } from './context.js';
+import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindow, suffixSimilarity } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
@@ -21,26 +21,31 @@ const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRat
 type Placed = Extract<Decision, { ok: true }>;
 type Failure = Extract<Decision, { ok: false }>;
 
-/** The query, plus the whole stored context when it is longer than the 32 characters compared by default. */
+/** The query, plus the whole stored context when it was stored long (the page repeats itself there). */
 interface LongQuery extends Query {
-  longPrefix: string;
-  longSuffix: string;
-  /** The context was stored long: the page repeated itself around the quote (see describe.ts). */
+  storedPrefix: string;
+  storedSuffix: string;
+  /** Per side, the window that tells the place from its twins (see describe.ts), or null. */
+  prefixWindow: number | null;
+  suffixWindow: number | null;
+  /** The context was stored long: a twin of the place existed when it was highlighted. */
   long: boolean;
 }
 
 function toQuery(d: HighlightDescriptor): LongQuery {
-  const longPrefix = normalizeFragment(typeof d.prefix === 'string' ? d.prefix : '');
-  const longSuffix = normalizeFragment(typeof d.suffix === 'string' ? d.suffix : '');
+  const storedPrefix = normalizeFragment(typeof d.prefix === 'string' ? d.prefix : '');
+  const storedSuffix = normalizeFragment(typeof d.suffix === 'string' ? d.suffix : '');
   return {
     quote: normalizeText(typeof d.text === 'string' ? d.text : ''),
     // The near 32 characters drive the search and the usual scoring (see MAX_CONTEXT).
-    prefix: longPrefix.slice(-MAX_CONTEXT),
-    suffix: longSuffix.slice(0, MAX_CONTEXT),
+    prefix: storedPrefix.slice(-MAX_CONTEXT),
+    suffix: storedSuffix.slice(0, MAX_CONTEXT),
     position: d.position,
-    longPrefix,
-    longSuffix,
-    long: longPrefix.length > MAX_CONTEXT || longSuffix.length > MAX_CONTEXT,
+    storedPrefix,
+    storedSuffix,
+    prefixWindow: separatingWindow(storedPrefix),
+    suffixWindow: separatingWindow(storedSuffix),
+    long: storedPrefix.length > MAX_CONTEXT || storedSuffix.length > MAX_CONTEXT,
   };
 }
 
@@ -79,8 +84,8 @@ const CONTEXT_HITS_LIMIT = 1024;
  * times and the stored position names one of them. Returns the quote's start, or -1.
  */
 function verbatimInContext(search: TextSearch, q: LongQuery): number {
-  const prefix = q.long ? q.longPrefix : q.prefix;
-  const suffix = q.long ? q.longSuffix : q.suffix;
+  const prefix = q.storedPrefix;
+  const suffix = q.storedSuffix;
   const hits = search.findFirstPass(prefix + q.quote + suffix, CONTEXT_HITS_LIMIT);
   if (hits.length === 1) return hits[0] + prefix.length;
   if (hits.length < 2 || hits.length > CONTEXT_HITS_LIMIT || !hasPosition(q)) return -1;
@@ -94,39 +99,47 @@ function verbatimInContext(search: TextSearch, q: LongQuery): number {
 
 /**
  * Where the context was stored long, every twin of the place differed from it by at least
- * TWIN_SEPARATION edits when it was highlighted. A place is then trusted only when its whole context
- * is within LONG_CONTEXT_EDITS edits of the stored one (a twin cannot get that close); at the longest
- * length the twins may have been closer than that, so nothing but an exact context is trusted.
+ * TWIN_SEPARATION edits on a side, within that side's stored window, when it was highlighted. A place
+ * is then trusted when its context on such a side is within LONG_CONTEXT_EDITS edits of the stored
+ * window (a twin cannot get that close) and its other side does not contradict it outright.
  */
 const LONG_CONTEXT_EDITS = 3;
-
-function longContextPolicy(q: LongQuery): number {
-  return Math.max(q.longPrefix.length, q.longSuffix.length) >= LONG_CONTEXT_MAX ? 0 : LONG_CONTEXT_EDITS;
-}
+/** Near-context similarity the other side must keep (unrelated prose is about 0.3). */
+const OTHER_SIDE_MIN = 0.45;
 
 const REASON_TWIN =
   'The highlighted text was not found in its original surroundings; a similar passage elsewhere on the page was not used, because it may not be the one highlighted.';
 
-/** Decision for a long-context query: the candidate whose whole context (and quote) is within the allowed edits. */
+/** Decision for a long-context query: a candidate that a separating side places within the allowed edits. */
 function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decision {
-  const limit = longContextPolicy(q);
+  const limit = LONG_CONTEXT_EDITS;
   const fits: Array<{ c: Candidate; d: number }> = [];
+  const pw = q.prefixWindow;
+  const sw = q.suffixWindow;
   for (const c of candidates) {
     if (c.errors > limit) continue;
-    const d = c.errors + contextDistance(q.longPrefix, q.longSuffix, text, c.start, c.end, limit - c.errors);
+    let d = Infinity;
+    if (pw !== null && suffixSimilarity(q.suffix, text, c.end) >= OTHER_SIDE_MIN) {
+      const pd = c.errors + boundedAnchoredDistance(q.storedPrefix.slice(-pw), text, c.start, true, limit - c.errors);
+      if (pd <= limit) d = pd;
+    }
+    if (sw !== null && prefixSimilarity(q.prefix, text, c.start) >= OTHER_SIDE_MIN) {
+      const sd = c.errors + boundedAnchoredDistance(q.storedSuffix.slice(0, sw), text, c.end, false, limit - c.errors);
+      if (sd <= limit && sd < d) d = sd;
+    }
+    if (d === Infinity && c.errors === 0 && text.startsWith(q.storedSuffix, c.end) && c.start >= q.storedPrefix.length && text.startsWith(q.storedPrefix, c.start - q.storedPrefix.length)) d = 0;
     if (d <= limit) fits.push({ c, d });
   }
   if (fits.length === 0) return { ok: false, status: 'orphan', reason: REASON_TWIN };
   fits.sort((a, b) => a.d - b.d || a.c.start - b.c.start);
   const best = fits[0];
-  const rivals = fits.filter((f) => f.c.start >= best.c.end || f.c.end <= best.c.start);
-  if (rivals.length > 0 && rivals[0].d === best.d) {
+  const rival = fits.find((f) => f.c.start >= best.c.end || f.c.end <= best.c.start);
+  if (rival && rival.d === best.d) {
     const byRank = hasPosition(q) ? fits.find((f) => f.d === best.d && f.c.rank === q.position) : undefined;
     if (!byRank) return { ok: false, status: 'ambiguous', reason: REASON_TWIN };
     return { ok: true, start: byRank.c.start, end: byRank.c.end, score: 0.9 };
   }
-  const total = q.longPrefix.length + q.longSuffix.length + q.quote.length;
-  return { ok: true, start: best.c.start, end: best.c.end, score: Math.round((1 - best.d / total) * 1000) / 1000 };
+  return { ok: true, start: best.c.start, end: best.c.end, score: Math.round((1 - best.d / (2 * MAX_CONTEXT + q.quote.length)) * 1000) / 1000 };
 }
 
 /** A test for "overlaps any of these spans" that stays fast with thousands of spans. */
@@ -280,7 +293,7 @@ function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Re
   if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
   if (q.quote.length >= opts.fuzzyMinLength && anchors.length > 0) {
-    const k = Math.min(longContextPolicy(q), maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate));
+    const k = Math.min(LONG_CONTEXT_EDITS, maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate));
     if (k > 0) {
       d = decideLong(text, q, fuzzyNearAnchors(text, q, k, anchors));
       if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);

@@ -11,7 +11,20 @@ const SLACK = 8;
 /** Longest context compared (one 32-bit word of the bit-parallel algorithm). */
 export const MAX_CONTEXT = 32;
 /** Longest context stored on one side where the page repeats itself (the API accepts 200). */
-export const LONG_CONTEXT_MAX = 192;
+export const LONG_CONTEXT_MAX = 200;
+/** A long context side is its compared window plus this many characters (see describe.ts). */
+export const LONG_CONTEXT_SLACK = 8;
+/** Shortest side of a long context that separates the place from its twins. */
+export const LONG_SIDE_MIN = MAX_CONTEXT + LONG_CONTEXT_SLACK;
+
+/**
+ * The compared window of one stored side of a long context, or null when that side does not tell the
+ * place from its twins (stored at LONG_CONTEXT_MAX, or short).
+ */
+export function separatingWindow(side: string): number | null {
+  if (side.length < LONG_SIDE_MIN || side.length >= LONG_CONTEXT_MAX) return null;
+  return side.length - LONG_CONTEXT_SLACK;
+}
 /** Edits (prefix + suffix together) by which every twin's context must differ from a stored long context. */
 export const TWIN_SEPARATION = 8;
 
@@ -186,12 +199,4 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
     if (j >= 0 && j <= w && prev[d] < best) best = prev[d];
   }
   return best;
-}
-
-/** Edits between a stored prefix + suffix and the text around [start, end), counted up to `limit` (then limit + 1). */
-export function contextDistance(prefix: string, suffix: string, text: string, start: number, end: number, limit: number): number {
-  const p = prefix.length === 0 ? 0 : start >= prefix.length && text.startsWith(prefix, start - prefix.length) ? 0 : boundedAnchoredDistance(prefix, text, start, true, limit);
-  if (p > limit) return limit + 1;
-  const s = suffix.length === 0 ? 0 : text.startsWith(suffix, end) ? 0 : boundedAnchoredDistance(suffix, text, end, false, limit - p);
-  return Math.min(limit + 1, p + s);
 }

@@ -3,12 +3,14 @@
  *
  * The context is 32 characters on each side, unless the page repeats itself around the quote (another
  * occurrence of the quote has nearly the same 32 characters around it: API references document a
- * method and its mirror image in the same words). Then the context grows, up to LONG_CONTEXT_MAX
- * characters a side, until every such twin differs from it by at least TWIN_SEPARATION edits, so that
+ * method and its mirror image in the same words). Then the context is stored "long": each side is
+ * the smallest window (32, 64, ... 192 characters) in which every such twin differs from ours by at
+ * least TWIN_SEPARATION edits on that side alone, plus LONG_CONTEXT_SLACK characters, so that
  * anchoring can tell the highlighted place from its twin even after the highlighted one is removed
- * (see longContextPolicy in anchor.ts).
+ * (see anchorLong in anchor.ts). A side that no window separates is stored at LONG_CONTEXT_MAX
+ * characters: anchoring trusts it only verbatim.
  */
-import { LONG_CONTEXT_MAX, MAX_CONTEXT, TWIN_SEPARATION, boundedAnchoredDistance, contextDistance } from './context.js';
+import { LONG_CONTEXT_MAX, LONG_CONTEXT_SLACK, LONG_SIDE_MIN, MAX_CONTEXT, TWIN_SEPARATION, boundedAnchoredDistance } from './context.js';
 import { occurrencesBefore } from './search-exact.js';
 import { textSearchOf, type TextSearch } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
@@ -16,8 +18,8 @@ import type { HighlightDescriptor } from './types.js';
 
 /** Characters of context stored on each side of the quote where the page does not repeat itself. */
 export const CONTEXT_LENGTH = MAX_CONTEXT;
-/** Context lengths tried, in order, when twins are close. */
-const LENGTHS = [64, 96, 128, 160, LONG_CONTEXT_MAX];
+/** Windows tried, in order, when twins are close: the stored context is the window plus LONG_CONTEXT_SLACK. */
+const WINDOWS = [32, 64, 96, 128, 160, LONG_CONTEXT_MAX - LONG_CONTEXT_SLACK];
 /** Occurrences of the quote examined as possible twins: all up to this many, else only likely ones. */
 const ALL_OCCURRENCES_LIMIT = 256;
 /** A twin of a 32-character context: one side within this many edits ... */
@@ -70,14 +72,25 @@ export function describeOffsets(index: TextIndex, start: number, end: number): H
   const quote = text.slice(start, end);
   const search = textSearchOf(index);
   const contextOf = (n: number) => ({ prefix: text.slice(Math.max(0, start - n), start), suffix: text.slice(end, end + n) });
-  let ctx = contextOf(CONTEXT_LENGTH);
+  const ctx = contextOf(CONTEXT_LENGTH);
   const twins = closeTwins(search, text, start, end, ctx.prefix, ctx.suffix);
   if (twins.length > 0) {
-    for (const n of LENGTHS) {
-      ctx = contextOf(n);
-      const separated = twins.every((h) => contextDistance(ctx.prefix, ctx.suffix, text, h, h + quote.length, TWIN_SEPARATION - 1) >= TWIN_SEPARATION);
-      if (separated) break;
-    }
+    // Per side, the smallest window in which every twin differs by TWIN_SEPARATION edits, stored with
+    // LONG_CONTEXT_SLACK more characters; a side no window separates is stored at LONG_CONTEXT_MAX (or,
+    // cut short by the page's edge, at 32 characters): anchoring then does not rely on it alone.
+    const L = quote.length;
+    const side = (backwards: boolean): string => {
+      const take = (n: number) => (backwards ? text.slice(Math.max(0, start - n), start) : text.slice(end, end + n));
+      for (const w of WINDOWS) {
+        const win = take(w);
+        const separated = twins.every((h) => boundedAnchoredDistance(win, text, backwards ? h : h + L, backwards, TWIN_SEPARATION - 1) >= TWIN_SEPARATION);
+        if (separated) return take(Math.max(w + LONG_CONTEXT_SLACK, LONG_SIDE_MIN));
+      }
+      const all = take(LONG_CONTEXT_MAX);
+      return all.length === LONG_CONTEXT_MAX ? all : take(CONTEXT_LENGTH);
+    };
+    ctx.prefix = side(true);
+    ctx.suffix = side(false);
   }
   return { text: quote, position: occurrencesBefore(search, quote, start), ...ctx };
 }
