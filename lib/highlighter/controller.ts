@@ -8,7 +8,8 @@ import type { HighlightColor } from '../api/constants.js';
 import { t } from '../i18n.js';
 import { send } from '../messaging/client.js';
 import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from '../messaging/protocol.js';
-import { createPainter, type Painter } from '../painting/index.js';
+import { framePainter } from '../painting/fallback-slot.js';
+import type { Painter } from '../painting/types.js';
 import { Toolbar, type Marker } from '../../components/highlighter/toolbar.js';
 import { copyText } from './clipboard.js';
 import { highlightableSelection } from './editable.js';
@@ -47,7 +48,7 @@ export class Highlighter {
       show: (key) => void this.show(key),
     });
     // Registered at once, not after the painter loads: the background sends its command as soon as
-    // the injection returns, and the fallback painter is a dynamic import. Commands wait for `ready`.
+    // the injection returns. Commands wait for `ready`.
     browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string; tab?: unknown }) => {
       if (sender.id !== browser.runtime.id || sender.tab) return undefined;
       const cmd = message as TabCommand;
@@ -58,7 +59,7 @@ export class Highlighter {
   }
 
   private async start() {
-    this.painter = await createPainter(document);
+    this.painter = framePainter(document);
     this.listen();
     await this.refresh().catch(() => {});
     // The reader's selection that made the loader ask for us (not one made by find in page or a script).
