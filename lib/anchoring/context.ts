@@ -169,10 +169,13 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
     const j = d - limit;
     prev[d] = j >= 0 && j <= w ? Math.min(j, over) : over;
   }
-  const pc = (i: number) => (backwards ? pattern.charCodeAt(m - 1 - i) : pattern.charCodeAt(i));
-  const tc = (j: number) => (backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j));
+  // Both read outwards from the anchor.
+  const pc = new Uint16Array(m);
+  for (let i = 0; i < m; i++) pc[i] = backwards ? pattern.charCodeAt(m - 1 - i) : pattern.charCodeAt(i);
+  const tc = new Uint16Array(w);
+  for (let j = 0; j < w; j++) tc[j] = backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j);
   for (let i = 1; i <= m; i++) {
-    const c = pc(i - 1);
+    const c = pc[i - 1];
     let rowMin = over;
     for (let d = 0; d < band; d++) {
       const j = i + d - limit;
@@ -181,7 +184,7 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
         continue;
       }
       // D[i][j] = min(D[i-1][j-1] + cost, D[i-1][j] + 1, D[i][j-1] + 1)
-      let v = j === 0 ? i : prev[d] + (tc(j - 1) === c ? 0 : 1); // diagonal: same d in the previous row
+      let v = j === 0 ? i : prev[d] + (tc[j - 1] === c ? 0 : 1); // diagonal: same d in the previous row
       if (d + 1 < band && prev[d + 1] + 1 < v) v = prev[d + 1] + 1; // from D[i-1][j]
       if (d > 0 && j > 0 && cur[d - 1] + 1 < v) v = cur[d - 1] + 1; // from D[i][j-1]
       if (v > over) v = over;

@@ -10,7 +10,7 @@
  * (see anchorLong in anchor.ts). A side that no window separates is stored at LONG_CONTEXT_MAX
  * characters: anchoring trusts it only verbatim.
  */
-import { LONG_CONTEXT_MAX, LONG_CONTEXT_SLACK, LONG_SIDE_MIN, MAX_CONTEXT, TWIN_SEPARATION, boundedAnchoredDistance } from './context.js';
+import { LONG_CONTEXT_MAX, LONG_CONTEXT_SLACK, LONG_SIDE_MIN, MAX_CONTEXT, TWIN_SEPARATION, anchoredDistance, boundedAnchoredDistance } from './context.js';
 import { occurrencesBefore } from './search-exact.js';
 import { textSearchOf, type TextSearch } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
@@ -21,12 +21,11 @@ export const CONTEXT_LENGTH = MAX_CONTEXT;
 /** Windows tried, in order, when twins are close: the stored context is the window plus LONG_CONTEXT_SLACK. */
 const WINDOWS = [32, 64, 96, 128, 160, LONG_CONTEXT_MAX - LONG_CONTEXT_SLACK];
 /** Occurrences of the quote examined as possible twins: all up to this many, else only likely ones. */
-const ALL_OCCURRENCES_LIMIT = 256;
+const ALL_OCCURRENCES_LIMIT = 4096;
 /** A twin of a 32-character context: one side within this many edits ... */
 const TWIN_ONE_SIDE = 6;
-/** ... or both sides together within this many (distances counted up to TWIN_SIDE_LIMIT a side). */
+/** ... or both sides together within this many . */
 const TWIN_BOTH_SIDES = 24;
-const TWIN_SIDE_LIMIT = 16;
 /** Twins kept for the separation check (the closest first). */
 const TWINS_MAX = 48;
 
@@ -34,7 +33,7 @@ const TWINS_MAX = 48;
 function closeTwins(search: TextSearch, text: string, start: number, end: number, prefix: string, suffix: string): number[] {
   const quote = text.slice(start, end);
   const L = end - start;
-  let hits = search.findAll(quote, ALL_OCCURRENCES_LIMIT);
+  let hits = search.findAll(quote);
   if (hits.length > ALL_OCCURRENCES_LIMIT) {
     // A very common quote: only places where some 8 characters next to it agree with ours can be twins.
     const keys = new Set<number>();
@@ -53,8 +52,10 @@ function closeTwins(search: TextSearch, text: string, start: number, end: number
     if (h === start) continue;
     // A twin: a place anchoring would accept in 32-character mode if ours were gone (one side nearly
     // intact, or both mostly alike).
-    const p = prefix.length === 0 ? 0 : boundedAnchoredDistance(prefix, text, h, true, TWIN_SIDE_LIMIT);
-    const s = suffix.length === 0 ? 0 : boundedAnchoredDistance(suffix, text, h + L, false, TWIN_SIDE_LIMIT);
+    // Bit-parallel: the 32-character sides fit one machine word.
+    const p = prefix.length === 0 ? 0 : anchoredDistance(prefix, text, h, true);
+    if (p > TWIN_ONE_SIDE && p > TWIN_BOTH_SIDES) continue;
+    const s = suffix.length === 0 ? 0 : anchoredDistance(suffix, text, h + L, false);
     if (p <= TWIN_ONE_SIDE || s <= TWIN_ONE_SIDE || p + s <= TWIN_BOTH_SIDES) scored.push([p + s, h]);
   }
   scored.sort((a, b) => a[0] - b[0]);

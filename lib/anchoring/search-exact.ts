@@ -44,12 +44,7 @@ export function exactCandidates(search: TextSearch, quote: string, limit = MAX_O
 
 /** Number of occurrences of `quote` that start before `offset` (the descriptor's `position`). */
 export function occurrencesBefore(search: TextSearch, quote: string, offset: number): number {
-  let n = 0;
-  for (const h of search.findAll(quote)) {
-    if (h >= offset) break;
-    n++;
-  }
-  return n;
+  return search.countBefore(quote, offset);
 }
 
 /**
