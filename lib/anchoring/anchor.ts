@@ -12,7 +12,7 @@ import { contextAnchors } from './context-anchors.js';
 import { exactCandidates, exactNearAnchors, whitespaceCandidates } from './search-exact.js';
 import { fuzzyBySeeds, fuzzyNearAnchors, maxErrorsFor } from './search-fuzzy.js';
 import { textSearchOf } from './search-text.js';
-import { TextIndex, type TextIndexOptions } from './text-index.js';
+import { DEFAULT_SLICE_MS, TextIndex, yieldToPage, type SliceOptions, type TextIndexOptions } from './text-index.js';
 import type { TextSearch } from './search-text.js';
 import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.js';
 
@@ -314,4 +314,28 @@ export function anchorAll(
 ): AnchorResult[] {
   const index = rootOrIndex instanceof TextIndex ? rootOrIndex : new TextIndex(rootOrIndex, options);
   return descriptors.map((d) => anchor(index, d, options));
+}
+
+/**
+ * anchorAll in slices of about `sliceMs` of work, yielding to the page between them, so that anchoring
+ * many highlights on a long page never blocks it. The page must not change meanwhile (the caller
+ * watches for mutations and starts again with a new index).
+ */
+export async function anchorAllSliced(
+  index: TextIndex,
+  descriptors: readonly HighlightDescriptor[],
+  options: AnchorOptions & SliceOptions = {},
+): Promise<AnchorResult[]> {
+  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  const pause = options.yieldToPage ?? yieldToPage;
+  const out: AnchorResult[] = [];
+  let until = performance.now() + sliceMs;
+  for (const d of descriptors) {
+    if (performance.now() >= until) {
+      await pause();
+      until = performance.now() + sliceMs;
+    }
+    out.push(anchor(index, d, options));
+  }
+  return out;
 }
