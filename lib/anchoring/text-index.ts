@@ -142,7 +142,7 @@ export class TextIndex {
    * Builds the index of `root` in one task. On long pages prefer `TextIndex.build`, which walks the
    * page in slices and lets the page run in between.
    */
-  constructor(root: Node, options: TextIndexOptions = {}, walked?: IndexBuilder) {
+  constructor(root: Node, options: TextIndexOptions = {}, walked?: IndexBuilder, normalised?: Normaliser) {
     this.root = root;
     this.doc = ownerDocumentOf(root);
     let b = walked;
@@ -153,8 +153,7 @@ export class TextIndex {
     this.nodes = b.nodes;
     this.nodeStart = b.nodeStart;
     this.nodeEnd = b.nodeEnd;
-    const raw = b.parts.join('');
-    const n = new Normaliser(raw);
+    const n = normalised ?? new Normaliser(b.parts.join(''));
     this.text = n.text;
     this.runStart = n.runStart;
     this.runEnd = n.runEnd;
@@ -180,7 +179,14 @@ export class TextIndex {
       await pause();
     }
     await pause();
-    return new TextIndex(root, options, b);
+    const n = new Normaliser(b.parts.join(''), true);
+    for (;;) {
+      const until = performance.now() + sliceMs;
+      if (n.run(() => performance.now() >= until)) break;
+      await pause();
+    }
+    n.finish();
+    return new TextIndex(root, options, b, n);
   }
 
   private get nodeIds(): Map<Text, number> {
@@ -427,7 +433,6 @@ function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
  * normalizeText(raw)), recording the special runs the offset map needs.
  */
 class Normaliser {
-  text: string;
   runStart = new Int32Array(256);
   runEnd = new Int32Array(256);
   runNorm = new Int32Array(256);
@@ -435,38 +440,65 @@ class Normaliser {
   runSrc = new Int32Array(256);
   count = 0;
 
-  constructor(raw: string) {
-    const parts: string[] = [];
+  text = '';
+  private readonly raw: string;
+  private readonly parts: string[] = [];
+  private rawPos = 0;
+  private normLen = 0;
+  /** Own copies of the shared patterns: two normalisers may run interleaved (sliced builds). */
+  private readonly special = new RegExp(SPECIAL);
+  private readonly wsChar = new RegExp(WS_CHAR);
+
+  /** Normalises `raw` at once; `sliced` leaves the work to run() (and the result to finish()). */
+  constructor(raw: string, sliced = false) {
+    this.raw = raw;
+    this.special.lastIndex = 0;
+    if (!sliced) {
+      this.run(() => false);
+      this.finish();
+    }
+  }
+
+  /** Works on until done (true) or until `stop()`, asked every few hundred runs, says so (false). */
+  run(stop: () => boolean): boolean {
+    const raw = this.raw;
     const n = raw.length;
-    let rawPos = 0;
-    let normLen = 0;
-    SPECIAL.lastIndex = 0;
-    for (let m = SPECIAL.exec(raw); m !== null; m = SPECIAL.exec(raw)) {
+    const special = this.special;
+    const parts = this.parts;
+    let k = 0;
+    for (let m = special.exec(raw); m !== null; m = special.exec(raw)) {
       const at = m.index;
-      const end = SPECIAL.lastIndex;
-      if (at > rawPos) {
-        parts.push(raw.slice(rawPos, at));
-        normLen += at - rawPos;
+      const end = special.lastIndex;
+      if (at > this.rawPos) {
+        parts.push(raw.slice(this.rawPos, at));
+        this.normLen += at - this.rawPos;
       }
       // The run's space stands for its first whitespace character (none: only dropped characters).
       let src = at;
       if (classifyChar(raw.charCodeAt(at)) !== CHAR_SPACE) {
-        WS_CHAR.lastIndex = at;
-        const ws = WS_CHAR.exec(raw);
+        this.wsChar.lastIndex = at;
+        const ws = this.wsChar.exec(raw);
         src = ws !== null && ws.index < end ? ws.index : -1;
       }
-      const out = src >= 0 && normLen > 0 && end < n ? 1 : 0;
+      const out = src >= 0 && this.normLen > 0 && end < n ? 1 : 0;
       if (out === 1) parts.push(' ');
-      this.push(at, end, normLen, out, src);
-      normLen += out;
-      rawPos = end;
+      this.push(at, end, this.normLen, out, src);
+      this.normLen += out;
+      this.rawPos = end;
+      if ((++k & 511) === 0 && stop()) return false;
     }
-    if (rawPos === 0) {
+    return true;
+  }
+
+  /** Makes the normalised text (after run() returned true). */
+  finish(): void {
+    const raw = this.raw;
+    if (this.rawPos === 0) {
       this.text = raw;
       return;
     }
-    if (rawPos < n) parts.push(raw.slice(rawPos));
-    this.text = parts.join('');
+    if (this.rawPos < raw.length) this.parts.push(raw.slice(this.rawPos));
+    this.text = this.parts.join('');
   }
 
   private push(start: number, end: number, norm: number, out: number, src: number): void {
@@ -551,7 +583,7 @@ class IndexBuilder {
     const stack = this.stack;
     let n = 0;
     while (stack.length > 0) {
-      if ((++n & 255) === 0 && stop()) return false;
+      if ((++n & 31) === 0 && stop()) return false;
       const f = stack[stack.length - 1];
       let node: Node | null;
       if (f.list) node = f.i < f.list.length ? f.list[f.i++] : null;
