@@ -3,7 +3,7 @@ import { TRASH, UNSORTED } from '../../lib/api/constants.js';
 import type { Db } from '../db/open.js';
 import { loadBookmarks } from './bookmark-rows.js';
 import type { BookmarkScope } from './bookmark-queries.js';
-import { compileQuery, parseSearch } from '../services/search/index.js';
+import { compileSearch } from './search-sql.js';
 
 /** A collection as an export folder: its id, title and parent (null at the top of the export). */
 export interface ExportFolder {
@@ -57,7 +57,7 @@ export class BookmarkExportRepository {
     collectionId: number,
     opts: { ownerId?: number; search?: string; batchSize?: number },
   ): AsyncGenerator<Bookmark[]> {
-    const search = compileQuery(parseSearch(opts.search));
+    const search = compileSearch(opts.search);
     const system = collectionId === UNSORTED || collectionId === TRASH;
     if (system && opts.ownerId === undefined) throw new Error('bookmarksOf: a system collection needs ownerId');
     const scopeSql = system ? 'b.user_id = ? AND b.collection_id = ?' : 'b.collection_id = ?';

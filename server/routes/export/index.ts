@@ -48,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { collectionId, format } = request.params;
       const access = await app.permissions.requireCollection(request.userId, collectionId, 'read');
       const nested = collectionId > 0 ? request.query.nested ?? false : false;
-      const scope = await bookmarkScope(app, access, { shared: true, nested });
+      const scope = await bookmarkScope(app, access, { shared: true, nested, userId: request.userId });
       let title = 'Tidemark bookmarks';
       if (collectionId === UNSORTED) title = 'Unsorted';
       else if (collectionId === TRASH) title = 'Trash';
