@@ -149,7 +149,7 @@ export function Sidebar(p: Props) {
             <span class="nav-title">{t('libAllHighlights')}</span>
           </button>
         </li>
-        {system(TRASH, t('libTrash'), '🗑')}
+        {system(TRASH, t('libTrash'), '⌫')}
       </ul>
       <div class="nav-heading">
         <h2>{t('libCollections')}</h2>
