@@ -76,7 +76,6 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
         </select>
       </div>
       <div class="field">
-        <label>{t('libFieldTags')}</label>
         <TagsInput value={draft.tags} known={tags} suggested={[]} onChange={(next) => void save({ tags: next })} disabled={readOnly} />
       </div>
       <div class="field">

@@ -159,7 +159,7 @@ export function Sidebar(p: Props) {
           <option value="-title">{t('libSortZA')}</option>
           <option value="-count">{t('libSortCount')}</option>
         </select>
-        <button type="button" class="icon" aria-label={t('libNewCollection')} title={t('libNewCollection')} onClick={() => p.onCreate(null)}>＋</button>
+        <button type="button" class="icon" aria-label={t('libNewCollection')} title={t('libNewCollection')} onClick={() => p.onCreate(null)}>+</button>
       </div>
       <ul class="nav-list tree" role="tree" aria-label={t('libCollections')} {...dropProps(-2, true)}>
         {(children.get(null) ?? []).map((c) => node(c, 0))}

@@ -112,7 +112,7 @@ export class LibraryService {
     const owner = await this.owner();
     const acc = (await this.deps.account())!;
     try {
-      const items = (await this.deps.api.getCollections()).map((c) => toLibraryCollection(c, acc.userId));
+      const items = (await this.deps.api.getCollections({ retries: 1 })).map((c) => toLibraryCollection(c, acc.userId));
       await collectionsCache.setValue({ owner, items });
       return { items, offline: false };
     } catch (err) {

@@ -241,6 +241,8 @@ test('offline: the last loaded list stays, marked offline', async () => {
     await library.reload();
     await expect(library.locator('.offline-badge')).toBeVisible({ timeout: 20_000 });
     await expect(library.locator('.bookmark')).toHaveCount(1);
+    await expect(library.getByRole('treeitem', { name: /Papers/ })).toBeVisible();
+    await expect(library.locator('.view-title')).toHaveText('Research');
     await shot(library, '08-offline');
   } finally {
     await server.start();

@@ -21,10 +21,10 @@ export class TidemarkApi {
   }
 
   /** Every collection: roots and nested ones (two requests, in parallel). */
-  async getCollections(): Promise<Collection[]> {
+  async getCollections(opts: Pick<RequestOptions, 'retries'> = {}): Promise<Collection[]> {
     const [roots, children] = await Promise.all([
-      this.http<{ items: Collection[] }>('GET', '/collections'),
-      this.http<{ items: Collection[] }>('GET', '/collections/childrens'),
+      this.http<{ items: Collection[] }>('GET', '/collections', opts),
+      this.http<{ items: Collection[] }>('GET', '/collections/childrens', opts),
     ]);
     return [...roots.items, ...children.items];
   }
