@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateNetscape } from './generate-netscape.js';
+import { generateNetscape } from './generate.js';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--bookmarks');

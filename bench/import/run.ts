@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateNetscape } from './generate-netscape.js';
+import { generateNetscape } from './generate.js';
 
 type Mode = 'read-only' | 'convert' | 'linkedom-dom';
 

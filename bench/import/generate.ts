@@ -1,4 +1,4 @@
-// Generates Netscape bookmark files for the import benchmarks.
+// The synthetic Netscape bookmark file the import and export benchmarks use.
 
 /**
  * A Chrome/Firefox-like export: 10 top folders x 10 subfolders x 10 leaf folders, bookmarks
