@@ -18,6 +18,11 @@ import type { S3Settings } from './storage-settings.js';
 // supports Node 20.12+ with the version it pins, so the warning would only be noise in server logs.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+/** Start-up check budget; Fastify gives an onReady hook 10 s. */
+const CHECK_TIMEOUT_MS = 8000;
+/** A streamed upload cannot be replayed by the SDK; commit() starts it again from the staged file this often. */
+const COMMIT_ATTEMPTS = 3;
+
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 
 /** The S3 error code, HTTP status and network error code of a failed call, whichever it has. */
@@ -60,6 +65,9 @@ export class S3Storage implements FileStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 3,
       requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000 },
+      // Without a logger the SDK prints its own warnings on the console; every failure it would
+      // warn about reaches the caller as an error (a 503 envelope, or the start-up message) anyway.
+      logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
     });
   }
 
@@ -80,27 +88,31 @@ export class S3Storage implements FileStorage {
   async check(): Promise<void> {
     const where = this.settings.endpoint ? `the S3 endpoint ${this.settings.endpoint}` : `S3 in region ${this.settings.region}`;
     const probe = `${this.prefix}.tidemark-probe/${newFileId(8)}`;
+    // A server that accepts connections and never answers must not hold the start up for long.
+    const abortSignal = AbortSignal.timeout(CHECK_TIMEOUT_MS);
     try {
-      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, MaxKeys: 1, Prefix: this.prefix || undefined }));
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: probe, Body: 'probe', ContentType: 'text/plain' }));
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: probe }));
+      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, MaxKeys: 1, Prefix: this.prefix || undefined }), { abortSignal });
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: probe, Body: 'probe', ContentType: 'text/plain' }), { abortSignal });
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: probe }), { abortSignal });
     } catch (error) {
-      const failure = describeFailure(error);
+      const failure = abortSignal.aborted
+        ? { code: 'Timeout', status: undefined, network: true, message: `no answer within ${CHECK_TIMEOUT_MS / 1000} s` }
+        : describeFailure(error);
       let advice: string;
       if (failure.code === 'NoSuchBucket' || failure.status === 404) {
         advice = `The bucket "${this.bucket}" does not exist at ${where}. Create it, or set TIDEMARK_S3_BUCKET to an existing bucket.`;
       } else if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'InvalidToken', 'ExpiredToken'].includes(failure.code) || failure.status === 403 || failure.status === 401) {
         advice =
-          `${where} refused the credentials for bucket "${this.bucket}". ` +
+          `${where[0].toUpperCase()}${where.slice(1)} refused the credentials for bucket "${this.bucket}". ` +
           'Check TIDEMARK_S3_ACCESS_KEY and TIDEMARK_S3_SECRET_KEY, and that this key may list, read, write and delete objects in the bucket.';
       } else if (failure.code === 'PermanentRedirect' || failure.code === 'AuthorizationHeaderMalformed' || failure.status === 301) {
         advice = `The bucket "${this.bucket}" is in another region than "${this.settings.region}". Set TIDEMARK_S3_REGION to the bucket's region.`;
       } else if (failure.network) {
         advice = `Cannot reach ${where}. Check TIDEMARK_S3_ENDPOINT (scheme, host and port) and that the storage server is running and reachable from this machine.`;
       } else {
-        advice = `${where} answered an error for bucket "${this.bucket}". Check the TIDEMARK_S3_* settings.`;
+        advice = `${where[0].toUpperCase()}${where.slice(1)} answered an error for bucket "${this.bucket}". Check the TIDEMARK_S3_* settings.`;
       }
-      throw new FileStorageError(`File storage is not usable: ${advice} (${failure.code}${failure.status ? `, HTTP ${failure.status}` : ''}: ${failure.message})`);
+      throw new FileStorageError(`File storage is not usable. ${advice} (${failure.code}${failure.status ? `, HTTP ${failure.status}` : ''}: ${failure.message})`);
     }
   }
 
@@ -109,18 +121,23 @@ export class S3Storage implements FileStorage {
   }
 
   async commit(staged: StagedFile, key: string, contentType = 'application/octet-stream'): Promise<void> {
-    try {
-      await this.client.send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: this.key(key),
-          Body: fs.createReadStream(staged.tmp),
-          ContentLength: staged.size,
-          ContentType: contentType,
-        }),
-      );
-    } catch (error) {
-      throw this.unavailable('store the upload', error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: this.key(key),
+            Body: fs.createReadStream(staged.tmp),
+            ContentLength: staged.size,
+            ContentType: contentType,
+          }),
+        );
+        break;
+      } catch (error) {
+        const failure = describeFailure(error);
+        const retryable = failure.network || (failure.status !== undefined && failure.status >= 500);
+        if (!retryable || attempt >= COMMIT_ATTEMPTS) throw this.unavailable('store the upload', error);
+      }
     }
     await this.discard(staged.tmp);
   }
