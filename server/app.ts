@@ -42,7 +42,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   app.decorate('config', config);
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
-  app.decorate('services', createServices(config, repos));
+  app.decorate('services', createServices(config, repos, app.permissions));
   // Background work stops before the server closes, so it can hand running jobs back while the database is open.
   app.addHook('preClose', async () => app.services.stop());
   // Shutting down: requests in flight finish, and their answers close the connection, so a client's

@@ -7,7 +7,7 @@ import { QuotaExceededError, type FileRow } from '../../repositories/files.js';
 import { cleanFileName } from '../../services/files/names.js';
 import { sniffFile } from '../../services/files/sniff.js';
 import { newFileId, uploadKey, type StagedFile } from '../../services/files/storage.js';
-import { createTarget } from '../bookmark/input.js';
+import { createTarget } from '../../services/bookmarks/input.js';
 import { fileContext, quotaError } from './context.js';
 import { readMultipart } from './multipart.js';
 import { errorReplies } from '../error-replies.js';
