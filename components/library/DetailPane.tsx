@@ -7,7 +7,7 @@ import { t } from '../../lib/i18n.js';
 import { send } from '../../lib/messaging/client.js';
 import { refOf } from '../../lib/model.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
-import { TagsInput } from '../popup/TagsInput.js';
+import { TagsInput } from '../shared/TagsInput.js';
 
 interface Props {
   bookmark: Bookmark;
