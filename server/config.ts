@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { LIMITS } from '../lib/api/constants.js';
 import { providersFromEnv, type ProvidersConfig } from './services/oauth/providers.js';
 import { smtpFromEnv, type SmtpSettings } from './services/mail/settings.js';
 import { fileStorageFromEnv, type FileStorageSettings } from './services/files/storage-settings.js';
@@ -65,6 +66,8 @@ export interface UploadLimits {
   maxBytes: number;
   /** POST/PUT /import/file; default 50 MB */
   importMaxBytes: number;
+  /** POST/PUT /import/file: most bookmarks and folders one file may hold; default LIMITS.importEntriesMax */
+  importMaxEntries: number;
   /** PUT /bookmark/{id}/cache (a page copy captured by the extension); default 20 MB */
   cacheMaxBytes: number;
 }
@@ -121,7 +124,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     publicUrl: process.env.TIDEMARK_PUBLIC_URL || undefined,
     smtp: smtpFromEnv(process.env),
     invitationTtlDays: positiveNumber(process.env.TIDEMARK_INVITATION_TTL_DAYS, 14),
-    uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, cacheMaxBytes: 20 * MB },
+    uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, importMaxEntries: LIMITS.importEntriesMax, cacheMaxBytes: 20 * MB },
     jobs: { ...DEFAULT_JOB_SETTINGS },
     files: fileStorageFromEnv(process.env),
     fetchTimeoutMs: 10_000,
