@@ -208,17 +208,20 @@ export class FirefoxExtension {
    * (runtime.reload()): the background page starts again from scratch with what is stored.
    */
   async reloadExtension(): Promise<void> {
-    const before = this.controlPage;
-    await this.inExtension((ext) => {
-      setTimeout(() => ext.runtime.reload(), 0);
-      return true;
-    });
-    // The reload closes the extension's pages; wait for that, then for the new background.
-    await waitFor('the old extension pages to close', async () => (!before || before.isClosed() ? true : undefined), 15_000);
-    this.controlPage = null;
+    // The old background page is marked, so the new one is recognised.
+    await this.evaluateInControl(`(async () => {
+      (await globalThis.browser.runtime.getBackgroundPage()).__tidemarkBeforeReload = true;
+      setTimeout(() => globalThis.browser.runtime.reload(), 0);
+    })()`);
     await waitFor(
       'the background page to run again',
-      async () => ((await this.inExtension(async (ext) => !!(await ext.runtime.getBackgroundPage()))) ? true : undefined),
+      async () => {
+        const fresh = await this.evaluateInControl<boolean>(`(async () => {
+          const bg = await globalThis.browser.runtime.getBackgroundPage();
+          return !!bg && !bg.__tidemarkBeforeReload && !!bg.tidemark;
+        })()`);
+        return fresh ? true : undefined;
+      },
       15_000,
     );
   }
@@ -348,8 +351,8 @@ export class Popup {
     );
   }
 
-  /** The popup's whole visible text (for assertions on what a user reads). */
+  /** The popup's whole text (textContent: innerText would give headings in their CSS upper case). */
   text(): Promise<string> {
-    return this.eval((doc) => doc.body.innerText);
+    return this.eval((doc) => doc.body.textContent ?? '');
   }
 }
