@@ -32,6 +32,22 @@ test('the options page says who is signed in, on which server', async () => {
   expect(account).toContain('Fern Fox');
   expect(account).toContain(server.origin);
   await options.close();
+  // The access token is in storage.session (memory, gone when Firefox closes), never in storage.local.
+  const { session, local } = await ff.inExtension(async (ext) => ({
+    session: await ext.storage.session.get(null),
+    local: await ext.storage.local.get(null),
+  }));
+  expect(session).toMatchObject({ accessToken: { token } });
+  expect(JSON.stringify(local)).not.toContain(token);
+});
+
+test('"Open shortcut settings" on the options page opens Firefox\'s shortcut settings (about:addons)', async () => {
+  const options = await ff.openExtensionPage('options.html');
+  await options.click('::-p-text(Open shortcut settings)');
+  await waitFor('about:addons', async () => ((await ff.browser.pages()).some((p) => p.url().startsWith('about:addons')) ? true : undefined));
+  for (const p of await ff.browser.pages()) if (p.url().startsWith('about:addons')) await p.close();
+  expect(await options.$('[role="alert"]')).toBeNull();
+  await options.close();
 });
 
 test('pressing the toolbar button on a page saves it once, with its title, description and image', async () => {
