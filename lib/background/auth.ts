@@ -1,7 +1,7 @@
 // Owns the tokens. The access token lives in storage.session, the refresh token (or a pasted test
 // token) in the extension's IndexedDB; neither ever leaves the background. Refreshes ahead of
 // expiry and once after a 401; a refused refresh signs the user out everywhere with a reason.
-import { ApiClientError, TidemarkApi, type TokenSource } from '../api/client/index.js';
+import { ApiClientError, checkTidemarkServer, TidemarkApi, type TokenSource } from '../api/client/index.js';
 import { authorizeUrl, createPkce, exchangeCode, randomToken, readRedirect, refreshTokens, type TokenSet } from '../api/client/oauth.js';
 import type { User } from '../api/types.js';
 import { launchAuthFlow, oauthRedirectUrl } from '../browser-differences.js';
@@ -132,6 +132,10 @@ export class Auth {
     const serverUrl = normaliseServerUrl(serverInput);
     const redirectUri = this.deps.redirectUrl ? this.deps.redirectUrl() : oauthRedirectUrl();
     const launch = this.deps.launchWebAuthFlow ?? launchAuthFlow;
+    // A wrong address is said plainly here, not as a sign-in window showing some other site.
+    await checkTidemarkServer(serverUrl, this.fetchImpl).catch((err: Error) => {
+      throw new UserFacingError(err.message, 'server');
+    });
     const pkce = await createPkce();
     const state = randomToken(16);
     let redirectedTo: string | undefined;
