@@ -1,6 +1,6 @@
 import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
-import { openDatabase } from '../../db/open.js';
+import { openStore } from '../../db/open-store.js';
 import { CliError, dataDirOf, parseFlags } from '../args.js';
 
 /** `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--allow-private-network]` */
@@ -24,8 +24,7 @@ export async function run(args: string[]): Promise<void> {
     trustProxy: !!flags['trust-proxy'],
     rateLimit: { perMinute, smallPerMinute: Math.max(1, Math.floor(perMinute / 2)) },
   });
-  const db = openDatabase(config.dataDir);
-  const app = await buildApp(config, db);
+  const app = await buildApp(config, await openStore(config));
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -1,4 +1,4 @@
-import type { CacheRow, FilesRepository } from '../../repositories/files.js';
+import type { CacheRow, FilesRepository } from '../../repositories/index.js';
 import { FileStore } from './storage.js';
 
 /**
