@@ -54,7 +54,11 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
-  app.addHook('onReady', async () => app.services.jobs.start());
+  // The file storage is tried before anything is served: a wrong bucket or key stops the start with a message.
+  app.addHook('onReady', async () => {
+    await app.services.files.check();
+    app.services.jobs.start();
+  });
 
   installValidators(app);
   installErrorHandling(app);

@@ -522,7 +522,30 @@ export interface BookmarkRow {
   last_update: string;
 }
 
+/** A collection as an export folder: its id, title and parent (null at the top of the export). */
+export interface ExportFolder {
+  id: number;
+  title: string;
+  parentId: number | null;
+}
+
 // --- the repositories ---
+
+/** Reads for exports (GET /bookmarks/{id}/export.*), in keyset-paged batches. */
+export interface BookmarkExportRepository {
+  /**
+   * The collections the scope covers, in listing order (sort descending, then id), each with its
+   * parent when that parent is in the scope too (otherwise null: a top folder of the export).
+   */
+  folders(scope: BookmarkScope): Promise<ExportFolder[]>;
+  /**
+   * The bookmarks of one collection of the scope matching `search`, newest first, in batches of
+   * `batchSize`, each batch with highlights and attachments. `collectionId` is a collection id
+   * from `folders`, or -1 / -99 for the owner's Unsorted / Trash (then `ownerId` is required).
+   */
+  bookmarksOf(collectionId: number, opts: { ownerId?: number; search?: string; batchSize?: number }): AsyncGenerator<Bookmark[]>;
+}
+
 
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */
 export interface AccessRepository {
@@ -1127,6 +1150,7 @@ export interface Repositories {
   collections: CollectionsRepository;
   bookmarks: BookmarksRepository;
   bookmarkQueries: BookmarkQueriesRepository;
+  bookmarkExport: BookmarkExportRepository;
   highlights: HighlightsRepository;
   tags: TagsRepository;
   stats: StatsRepository;

@@ -1,5 +1,5 @@
 // Runs the real CLI (`npm run server -- ...` is `tsx server/cli.ts ...`) as child processes.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -9,6 +9,19 @@ const CLI = path.join(ROOT, 'server', 'cli.ts');
 export function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const res = spawnSync(TSX, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/**
+ * runCli without blocking the test's own event loop: for commands that talk to a server the test
+ * itself runs (an S3 server, a page server).
+ */
+export function runCliAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(TSX, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn', ...env } }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ status, stdout, stderr });
+    });
+  });
 }
 
 export interface ServeProcess {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { SqliteAccessRepository } from './access.js';
+import { SqliteBookmarkExportRepository } from './bookmark-export.js';
 import { SqliteBookmarkQueriesRepository } from './bookmark-queries.js';
 import { SqliteBookmarksRepository } from './bookmarks.js';
 import { SqliteCollectionsRepository } from './collections.js';
@@ -29,6 +30,7 @@ export function createSqliteRepositories(db: Db, clock: Clock): Repositories {
     collections: new SqliteCollectionsRepository(db, clock, fts),
     bookmarks: new SqliteBookmarksRepository(db, clock, fts),
     bookmarkQueries: new SqliteBookmarkQueriesRepository(db, clock, fts),
+    bookmarkExport: new SqliteBookmarkExportRepository(db),
     highlights: new SqliteHighlightsRepository(db, clock, fts),
     tags: new SqliteTagsRepository(db, clock, fts),
     stats: new SqliteStatsRepository(db),
