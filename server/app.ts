@@ -9,6 +9,7 @@ import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installRateLimit } from './plugins/rate-limit.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
@@ -65,18 +66,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   installErrorHandling(app);
   app.addSchema(ErrorEnvelope);
 
-  // Clients send JSON with DELETE, and sometimes an empty body with a JSON content type: read it as "no body".
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim();
-    if (!text) return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = new SyntaxError('The request body is not valid JSON.');
-      done(err, undefined);
-    }
-  });
+  installJsonBody(app);
 
   // Only routes that declare query parameters read them; the others skip this step.
   app.addHook('onRoute', (route) => {
