@@ -3,6 +3,7 @@
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { openShortcutSettings } from '../../lib/browser-differences.js';
 import { t } from '../../lib/i18n.js';
 import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
@@ -144,9 +145,7 @@ function toggleBadge(on: boolean) {
 }
 
 function openShortcuts() {
-  const commands = browser.commands as { openShortcutSettings?: () => Promise<void> };
-  if (commands.openShortcutSettings) void commands.openShortcutSettings();
-  else void browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
+  openShortcutSettings().catch((err: Error) => (message.value = { kind: 'error', text: err.message }));
 }
 
 const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
