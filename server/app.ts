@@ -3,8 +3,7 @@ import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
 import type { ServerConfig } from './config.js';
-import { startCheckpointer } from './db/checkpointer.js';
-import type { Db } from './db/open.js';
+import type { Store } from './db/store.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
 import { installErrorHandling } from './plugins/errors.js';
@@ -13,7 +12,6 @@ import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installRateLimit } from './plugins/rate-limit.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
-import { createRepositories } from './repositories/index.js';
 import api from './routes/index.js';
 import { createServices } from './services/index.js';
 import { Permissions } from './services/permissions.js';
@@ -26,8 +24,8 @@ function isAllowedOrigin(origin: string): boolean {
   return /^(chrome-extension|moz-extension|safari-web-extension):\/\/[\w-]+$/.test(origin);
 }
 
-/** Builds the whole service on an open database. The caller listens and closes. */
-export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyInstance> {
+/** Builds the whole service on an open database (closed with the app). The caller listens and closes. */
+export async function buildApp(config: ServerConfig, store: Store): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -38,8 +36,9 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
     ajv: { customOptions: { coerceTypes: 'array' } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const repos = createRepositories(db, config.clock);
-  app.decorate('checkpoints', startCheckpointer(db, { onError: (message) => app.log.warn({ message }, 'WAL checkpoint failed') }));
+  const { repos } = store;
+  store.start((message) => app.log.warn({ backend: store.backend }, message));
+  app.decorate('store', store);
   app.decorate('config', config);
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
@@ -106,8 +105,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   await app.register(web);
 
   app.addHook('onClose', async () => {
-    await app.checkpoints.stop();
-    db.close();
+    await store.close();
   });
   return app;
 }

@@ -1,6 +1,6 @@
 import { ACCESS_LEVEL, SYSTEM_COLLECTION_IDS, TRASH } from '../../lib/api/constants.js';
 import { ApiError, badRequest, forbidden, notFound } from '../errors.js';
-import type { AccessRepository } from '../repositories/access.js';
+import type { AccessRepository } from '../repositories/index.js';
 
 export type Role = 'owner' | 'member' | 'viewer' | 'public' | 'none';
 export type Need = 'read' | 'write' | 'owner';

@@ -4,7 +4,7 @@ import { ALL_COLLECTIONS, LIMITS, TRASH } from '../../../lib/api/constants.js';
 import { Bookmark, BookmarksBulkRemove, BookmarksBulkUpdate, BookmarksCreate } from '../../../lib/api/schemas/bookmark.js';
 import { CollectionIdParam, ItemsEnvelope, ModifiedEnvelope } from '../../../lib/api/schemas/common.js';
 import { ApiError, badRequest, idsTooMany } from '../../errors.js';
-import type { BulkChanges } from '../../repositories/bookmarks.js';
+import type { BulkChanges } from '../../repositories/index.js';
 import { cleanTags, moveTarget, readBulkCover } from '../../services/bookmarks/input.js';
 import { errorReplies } from '../error-replies.js';
 

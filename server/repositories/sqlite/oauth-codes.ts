@@ -1,21 +1,11 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { hashSecret, newSecret } from '../services/secrets.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { hashSecret, newSecret } from '../../services/secrets.js';
+import { type OAuthCodeRow, type OAuthCodesRepository } from '../types.js';
 
-export interface OAuthCodeRow {
-  id: number;
-  code_hash: string;
-  client_pk: number;
-  user_id: number;
-  redirect_uri: string;
-  code_challenge: string | null;
-  expires_at: number;
-  used_at: number | null;
-  created_at: number;
-}
 
 /** Authorization codes: single use, short-lived, bound to the client and redirect URI. */
-export class OAuthCodesRepository {
+export class SqliteOAuthCodesRepository implements OAuthCodesRepository {
   constructor(private db: Db, private clock: Clock) {}
 
   async create(input: {

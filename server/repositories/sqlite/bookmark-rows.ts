@@ -1,31 +1,8 @@
-import type { Bookmark, Highlight, HighlightListItem } from '../../lib/api/types.js';
-import type { BookmarkType, HighlightColor } from '../../lib/api/constants.js';
-import type { Db } from '../db/open.js';
+import type { Bookmark, Highlight, HighlightListItem } from '../../../lib/api/types.js';
+import type { BookmarkType, HighlightColor } from '../../../lib/api/constants.js';
+import type { Db } from '../../db/open.js';
+import type { BookmarkRow } from '../types.js';
 
-/** A `bookmarks` table row. */
-export interface BookmarkRow {
-  id: number;
-  user_id: number;
-  creator_id: number;
-  collection_id: number;
-  link: string;
-  link_key: string;
-  domain: string;
-  title: string;
-  excerpt: string;
-  note: string;
-  type: string;
-  cover: string;
-  media: string;
-  tags: string;
-  important: number;
-  sort_order: number;
-  removed: number;
-  broken: number;
-  lang: string | null;
-  created: string;
-  last_update: string;
-}
 
 /** A `highlights` table row. */
 export interface HighlightRow {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../db/open.js';
+import { openDatabase, type Db } from '../../db/open.js';
 import { FullTextIndex } from './fts.js';
 import { compileSearch, ftsString } from './search-sql.js';
 

@@ -1,11 +1,12 @@
-import type { Db } from '../db/open.js';
-import type { LinkEntry } from '../../lib/api/types.js';
+import type { Db } from '../../db/open.js';
+import type { LinkEntry } from '../../../lib/api/types.js';
+import type { LinksRepository } from '../types.js';
 
 /**
  * Reads for the saved-link index (GET /links). The change log `link_changes` is written by
  * triggers on `bookmarks` (migration 0005), so this repository only reads.
  */
-export class LinksRepository {
+export class SqliteLinksRepository implements LinksRepository {
   private readonly cursorStmt;
   private readonly listStmt;
   private readonly changesStmt;

@@ -1,23 +1,12 @@
-import type { Bookmark } from '../../lib/api/types.js';
-import { DEFAULT_BOOKMARK_SORT, TRASH, UNSORTED } from '../../lib/api/constants.js';
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
+import type { Bookmark } from '../../../lib/api/types.js';
+import { DEFAULT_BOOKMARK_SORT, TRASH, UNSORTED } from '../../../lib/api/constants.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
 import type { FullTextIndex } from './fts.js';
 import { loadBookmarks } from './bookmark-rows.js';
 import { COLLECTION_AND_DESCENDANTS } from './collection-tree-sql.js';
 import { compileSearch } from './search-sql.js';
-
-/**
- * Which bookmarks a read looks at.
- * - `user`: every bookmark of `userId` (Trash only when `includeTrash`), plus the bookmarks of
- *   `sharedCollectionIds` (other users' collections shared with the caller);
- * - `system`: the caller's Unsorted (-1) or Trash (-99);
- * - `collections`: the bookmarks of these collections, whoever owns them (access checked by the route).
- */
-export type BookmarkScope =
-  | { kind: 'user'; userId: number; includeTrash: boolean; sharedCollectionIds?: number[] }
-  | { kind: 'system'; userId: number; collectionId: typeof UNSORTED | typeof TRASH }
-  | { kind: 'collections'; collectionIds: number[] };
+import { type BookmarkScope, type ListOptions, type BookmarkQueriesRepository } from '../types.js';
 
 /**
  * SQL condition over `bookmarks b` selecting the scope. With `viaFullText` the scope's columns are
@@ -48,13 +37,6 @@ export function scopeSql(scope: BookmarkScope, viaFullText = false): { sql: stri
   }
 }
 
-export interface ListOptions {
-  search?: string;
-  /** One of BOOKMARK_SORTS; anything else (or `score` without a search) sorts by `-created`. */
-  sort?: string;
-  page: number;
-  perpage: number;
-}
 
 /** ORDER BY clauses; ties always fall back to newest first and then id, so pages never overlap. */
 const ORDER: Record<string, string> = {
@@ -71,7 +53,7 @@ const ORDER: Record<string, string> = {
 };
 
 /** Bookmark reads: listing, search, sorting, paging. */
-export class BookmarkQueriesRepository {
+export class SqliteBookmarkQueriesRepository implements BookmarkQueriesRepository {
   constructor(protected db: Db, protected clock: Clock, protected fts: FullTextIndex) {}
 
   /** The collection and all its descendants (ids), the collection first. */

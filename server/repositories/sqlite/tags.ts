@@ -1,9 +1,10 @@
-import type { Tag, TagSuggestion } from '../../lib/api/types.js';
-import { TRASH } from '../../lib/api/constants.js';
-import type { Db } from '../db/open.js';
-import { isoNow, type Clock } from '../clock.js';
+import type { Tag, TagSuggestion } from '../../../lib/api/types.js';
+import { TRASH } from '../../../lib/api/constants.js';
+import type { Db } from '../../db/open.js';
+import { isoNow, type Clock } from '../../clock.js';
 import type { FullTextIndex } from './fts.js';
-import { scopeSql, type BookmarkScope } from './bookmark-queries.js';
+import { scopeSql } from './bookmark-queries.js';
+import { type BookmarkScope, type TagsRepository } from '../types.js';
 
 /**
  * Tags are told apart without regard to ASCII letter case, as SQLite's NOCASE does (and as the
@@ -29,7 +30,7 @@ const STOP = new Set(
 );
 
 /** Tags: counts, rename, merge, remove, suggestions. */
-export class TagsRepository {
+export class SqliteTagsRepository implements TagsRepository {
   constructor(protected db: Db, protected clock: Clock, protected fts: FullTextIndex) {}
 
   /**

@@ -1,17 +1,12 @@
-import type { ShareRole } from '../../lib/api/constants.js';
-import type { Db } from '../db/open.js';
-import { ReadCache } from '../db/read-cache.js';
+import type { ShareRole } from '../../../lib/api/constants.js';
+import type { Db } from '../../db/open.js';
+import { ReadCache } from '../../db/read-cache.js';
 import { SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
+import { type CollectionOwnerRow, type AccessRepository } from '../types.js';
 
-export interface CollectionOwnerRow {
-  id: number;
-  user_id: number;
-  parent_id: number | null;
-  public: number;
-}
 
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */
-export class AccessRepository {
+export class SqliteAccessRepository implements AccessRepository {
   /** Where a bookmark is: asked on every bookmark read and write. Dropped on any write. */
   private readonly locations: ReadCache<number, { user_id: number; collection_id: number } | undefined>;
 

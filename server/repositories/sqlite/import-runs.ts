@@ -1,36 +1,16 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { isoNow } from '../clock.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { isoNow } from '../../clock.js';
+import { type ImportRunRow, type ImportTally, type ImportRunsRepository } from '../types.js';
 
-/** An `import_runs` row: how far the import command got with one file. */
-export interface ImportRunRow {
-  id: number;
-  user_id: number;
-  file_sha256: string;
-  file_name: string;
-  target: number;
-  state: 'running' | 'done';
-  next_index: number;
-  total: number;
-  created_count: number;
-  duplicates: number;
-  failed: number;
-  started_at: string;
-  updated_at: string;
-}
 
-export interface ImportTally {
-  created: number;
-  duplicates: number;
-  failed: number;
-}
 
 /**
  * Progress of the import command, so an interrupted import continues where it stopped: one run
  * per (user, file content, target), the collections made for the file's folders, and how many
  * bookmarks (in file order) have been handled.
  */
-export class ImportRunsRepository {
+export class SqliteImportRunsRepository implements ImportRunsRepository {
   constructor(private db: Db, private clock: Clock) {}
 
   async find(userId: number, fileSha256: string, target: number): Promise<ImportRunRow | undefined> {

@@ -1,19 +1,11 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { hashSecret, newSecret } from '../services/secrets.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { hashSecret, newSecret } from '../../services/secrets.js';
+import { type SessionRow, type SessionsRepository } from '../types.js';
 
-export interface SessionRow {
-  id: number;
-  token_hash: string;
-  user_id: number;
-  user_agent: string;
-  created_at: number;
-  expires_at: number;
-  revoked_at: number | null;
-}
 
 /** Web sign-in sessions. The cookie carries a random secret; only its hash is stored. */
-export class SessionsRepository {
+export class SqliteSessionsRepository implements SessionsRepository {
   constructor(private db: Db, private clock: Clock) {}
 
   async create(input: { userId: number; ttlMs: number; userAgent?: string }): Promise<{ token: string; row: SessionRow }> {

@@ -1,23 +1,16 @@
-import type { Bookmark } from '../../lib/api/types.js';
-import { TRASH, UNSORTED } from '../../lib/api/constants.js';
-import type { Db } from '../db/open.js';
+import type { Bookmark } from '../../../lib/api/types.js';
+import { TRASH, UNSORTED } from '../../../lib/api/constants.js';
+import type { Db } from '../../db/open.js';
 import { loadBookmarks } from './bookmark-rows.js';
-import type { BookmarkScope } from './bookmark-queries.js';
+import type { BookmarkExportRepository, BookmarkScope, ExportFolder } from '../types.js';
 import { compileSearch } from './search-sql.js';
-
-/** A collection as an export folder: its id, title and parent (null at the top of the export). */
-export interface ExportFolder {
-  id: number;
-  title: string;
-  parentId: number | null;
-}
 
 /**
  * Reads for exports (GET /bookmarks/{id}/export.*): the folders of a scope, then its bookmarks
  * one collection at a time in keyset-paged batches, so a 100k-bookmark export never holds more
  * than one batch. Portable SQL only (no SQLite-only syntax), so another backend can run it as is.
  */
-export class BookmarkExportRepository {
+export class SqliteBookmarkExportRepository implements BookmarkExportRepository {
   constructor(protected db: Db) {}
 
   /**

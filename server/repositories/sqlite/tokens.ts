@@ -1,23 +1,13 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { ReadCache } from '../db/read-cache.js';
-import { hashSecret, newSecret } from '../services/secrets.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { ReadCache } from '../../db/read-cache.js';
+import { hashSecret, newSecret } from '../../services/secrets.js';
+import { type TokenKind, type TokenRow, type TokensRepository } from '../types.js';
 
-export type TokenKind = 'test' | 'access';
 
-export interface TokenRow {
-  id: number;
-  user_id: number;
-  token_hash: string;
-  kind: TokenKind;
-  client_id: string | null;
-  expires_at: number | null;
-  revoked_at: number | null;
-  created_at: number;
-}
 
 /** Bearer tokens for the API. Only hashes are stored; the secret is returned once, at creation. */
-export class TokensRepository {
+export class SqliteTokensRepository implements TokensRepository {
   /**
    * Every API call looks its token up: rows by the secret the caller sent, so a repeat skips the
    * hashing too. Dropped on any write, so a secret stays in memory only while nothing changes.

@@ -1,37 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { hashSecret, newSecret } from '../services/secrets.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { hashSecret, newSecret } from '../../services/secrets.js';
+import { type ClientKind, type ClientStatus, DuplicateClientIdError, type OAuthClient, type OAuthClientRow, type OAuthClientsRepository } from '../types.js';
 
-export type ClientKind = 'confidential' | 'public';
-export type ClientStatus = 'active' | 'suspended';
 
-export interface OAuthClientRow {
-  id: number;
-  client_id: string;
-  owner_id: number | null;
-  name: string;
-  kind: ClientKind;
-  secret_hash: string | null;
-  status: ClientStatus;
-  max_tokens: number | null;
-  created_at: number;
-  updated_at: number;
-}
 
-/** A registered application with its exact redirect URIs, in the order they were given. */
-export interface OAuthClient extends OAuthClientRow {
-  redirect_uris: string[];
-}
 
-export class DuplicateClientIdError extends Error {
-  constructor(clientId: string) {
-    super(`An application with the client id ${clientId} already exists.`);
-  }
-}
 
 /** Registered OAuth applications. Client secrets are returned once, at creation or regeneration. */
-export class OAuthClientsRepository {
+export class SqliteOAuthClientsRepository implements OAuthClientsRepository {
   constructor(private db: Db, private clock: Clock) {}
 
   private withUris(row: OAuthClientRow | undefined): OAuthClient | undefined {

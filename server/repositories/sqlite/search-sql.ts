@@ -1,5 +1,5 @@
-import type { FlagName, SearchQuery, Term } from '../services/search/ast.js';
-import { hasIndexableText, parseSearch } from '../services/search/parse.js';
+import type { FlagName, SearchQuery, Term } from '../../services/search/ast.js';
+import { hasIndexableText, parseSearch } from '../../services/search/parse.js';
 
 // The SQLite (FTS5) form of the search language: only repositories compile searches; routes and
 // services hand them the expression text (the parser, services/search, stays backend-neutral).

@@ -1,7 +1,8 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../../db/open.js';
+import type { StatsRepository } from '../types.js';
 
 /** Counts behind `GET /user/stats`. */
-export class StatsRepository {
+export class SqliteStatsRepository implements StatsRepository {
   constructor(private db: Db) {}
 
   async systemCounts(userId: number): Promise<{ all: number; unsorted: number; trash: number; duplicates: number; broken: number }> {

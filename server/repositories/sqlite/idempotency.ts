@@ -1,14 +1,8 @@
-import type { Db } from '../db/open.js';
-
-/** What to do with a request that carries an Idempotency-Key. */
-export type IdempotencyStart =
-  | { kind: 'run' }
-  | { kind: 'replay'; status: number; body: string }
-  | { kind: 'in-progress' }
-  | { kind: 'mismatch' };
+import type { Db } from '../../db/open.js';
+import { type IdempotencyStart, type IdempotencyRepository } from '../types.js';
 
 /** Stored first answers for `Idempotency-Key` (migration 0005). Used by plugins/idempotency.ts. */
-export class IdempotencyRepository {
+export class SqliteIdempotencyRepository implements IdempotencyRepository {
   private readonly select;
   private readonly insert;
   private readonly takeOver;

@@ -1,10 +1,11 @@
-import type { HighlightListItem } from '../../lib/api/types.js';
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
+import type { HighlightListItem } from '../../../lib/api/types.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
 import type { FullTextIndex } from './fts.js';
 import { toHighlightListItem, type HighlightRow } from './bookmark-rows.js';
-import { TRASH } from '../../lib/api/constants.js';
-import { scopeSql, type BookmarkScope } from './bookmark-queries.js';
+import { TRASH } from '../../../lib/api/constants.js';
+import { scopeSql } from './bookmark-queries.js';
+import { type BookmarkScope, type HighlightsRepository } from '../types.js';
 
 /**
  * The scope as a condition over `highlights h JOIN bookmarks b`. A user's own highlights are
@@ -22,7 +23,7 @@ function highlightScope(scope: BookmarkScope): { sql: string; params: unknown[] 
 }
 
 /** Highlight listings across bookmarks. (Writes go through PUT /bookmark/{id}, see bookmarks.ts.) */
-export class HighlightsRepository {
+export class SqliteHighlightsRepository implements HighlightsRepository {
   constructor(protected db: Db, protected clock: Clock, protected fts: FullTextIndex) {}
 
   /** One page of the highlights on the scope's bookmarks, newest first. */

@@ -1,64 +1,18 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { isoNow } from '../clock.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { isoNow } from '../../clock.js';
+import { type CacheRow, type FileRow, type NewFile, QuotaExceededError, type FilesRepository } from '../types.js';
 
-/** A `files` row: an uploaded file or cover. `path` is relative to <dataDir>/files/. */
-export interface FileRow {
-  id: string;
-  user_id: number;
-  kind: 'file' | 'cover';
-  bookmark_id: number | null;
-  collection_id: number | null;
-  name: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  path: string;
-  created: string;
-}
 
-/** A `bookmark_caches` row: the permanent copy of a bookmark's page. */
-export interface CacheRow {
-  bookmark_id: number;
-  user_id: number;
-  source: 'server' | 'upload';
-  size: number;
-  sha256: string;
-  path: string;
-  page_url: string;
-  created: string;
-}
 
-export interface NewFile {
-  id: string;
-  userId: number;
-  kind: FileRow['kind'];
-  bookmarkId?: number | null;
-  collectionId?: number | null;
-  name: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  path: string;
-}
 
-/** The upload does not fit in the owner's storage. */
-export class QuotaExceededError extends Error {
-  constructor(
-    readonly used: number,
-    readonly quota: number,
-    readonly needed: number,
-  ) {
-    super('file storage quota exceeded');
-  }
-}
 
 /**
  * Files, covers and permanent copies as rows. The bytes are on disk (services/files/storage.ts);
  * triggers keep `users.files_used` equal to the sum of the owner's file sizes and list the paths
  * of removed rows in `file_garbage` for the job runner to delete.
  */
-export class FilesRepository {
+export class SqliteFilesRepository implements FilesRepository {
   private readonly stmt;
 
   constructor(private db: Db, private clock: Clock) {

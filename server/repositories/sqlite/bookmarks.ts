@@ -1,98 +1,22 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { isoNow } from '../clock.js';
-import type { Bookmark, HighlightChange, Media } from '../../lib/api/types.js';
-import { DEFAULT_HIGHLIGHT_COLOR, TRASH, type BookmarkType, type HighlightColor } from '../../lib/api/constants.js';
-import { badRequest } from '../errors.js';
-import { objectId } from '../services/secrets.js';
-import { loadBookmarks, type BookmarkRow, type HighlightRow } from './bookmark-rows.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { isoNow } from '../../clock.js';
+import type { Bookmark, HighlightChange, Media } from '../../../lib/api/types.js';
+import { DEFAULT_HIGHLIGHT_COLOR, TRASH, type BookmarkType, type HighlightColor } from '../../../lib/api/constants.js';
+import { badRequest } from '../../errors.js';
+import { objectId } from '../../services/secrets.js';
+import { loadBookmarks, type HighlightRow } from './bookmark-rows.js';
 import type { FullTextIndex } from './fts.js';
-import { ReadCache } from '../db/read-cache.js';
+import { ReadCache } from '../../db/read-cache.js';
 import { enqueuePageParse } from './jobs.js';
 import { compileSearch } from './search-sql.js';
+import { type BookmarkChanges, type BulkChanges, type BulkScope, type NewBookmark, type NewHighlight, type SavedLink, type BookmarksRepository, type BookmarkRow } from '../types.js';
 
-/** A highlight to add: text is already checked to be non-blank. */
-export interface NewHighlight {
-  text: string;
-  note?: string;
-  color?: HighlightColor;
-  position?: number;
-  prefix?: string;
-  suffix?: string;
-}
 
-/** A bookmark to insert, already validated and normalised by the caller (services/bookmarks/input.ts). */
-export interface NewBookmark {
-  /** Whose data it is: the owner of the target collection. */
-  ownerId: number;
-  /** Who created it (the caller). */
-  creatorId: number;
-  collectionId: number;
-  link: string;
-  linkKey: string;
-  domain: string;
-  title: string;
-  excerpt: string;
-  note: string;
-  type: BookmarkType;
-  cover: string;
-  media: Media[];
-  tags: string[];
-  important: boolean;
-  /** Position in the collection (ascending, 0 = first). Without it the bookmark goes first. */
-  order?: number;
-  created?: string;
-  lastUpdate?: string;
-  highlights: NewHighlight[];
-}
 
-/** Changes to one bookmark (PUT /bookmark/{id}); absent fields stay as they are. */
-export interface BookmarkChanges {
-  link?: { link: string; linkKey: string; domain: string };
-  title?: string;
-  excerpt?: string;
-  note?: string;
-  type?: BookmarkType;
-  cover?: string;
-  media?: Media[];
-  /** Replaces all tags. */
-  tags?: string[];
-  important?: boolean;
-  created?: string;
-  /** Move into another collection (whose owner becomes the bookmark's owner). */
-  move?: { collectionId: number; ownerId: number };
-  /** Position in the (target) collection, ascending, 0 = first. */
-  order?: number;
-  /** Add / update / remove, applied in the order sent; `highlights.N` names entries in errors. */
-  highlights?: HighlightChange[];
-}
 
-/** Changes applied to many bookmarks at once (PUT /bookmarks/{collectionId}). */
-export interface BulkChanges {
-  important?: boolean;
-  /** Appended to each bookmark's tags; `[]` removes all tags. */
-  tags?: string[];
-  /** Appended to each bookmark's media; `[]` removes all media. */
-  media?: Media[];
-  cover?: string;
-  move?: { collectionId: number; ownerId: number };
-}
 
-/** Which bookmarks a bulk operation acts on: one collection of one owner, narrowed by ids and a search expression. */
-export interface BulkScope {
-  ownerId: number;
-  collectionId: number;
-  ids?: number[];
-  /** A `search` expression (the search language of observed-behaviour.md); compiled here. */
-  search?: string;
-}
 
-/** A saved bookmark whose link matched a duplicate check. */
-export interface SavedLink {
-  _id: number;
-  link: string;
-  linkKey: string;
-}
 
 const CHUNK = 500;
 
@@ -112,7 +36,7 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
  * Manual order: `sort_order` ascending is the order a person arranged (`order: 0` = first).
  * A bookmark created or moved without `order` goes first in its collection.
  */
-export class BookmarksRepository {
+export class SqliteBookmarksRepository implements BookmarksRepository {
   private readonly stmt;
   /** Single bookmarks as `get` answers them (GET /bookmark/{id} is the hottest read). Dropped on any write. */
   private readonly byId: ReadCache<number, Bookmark | undefined>;

@@ -1,18 +1,13 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { type ConnectionRow, type OAuthConnectionsRepository } from '../types.js';
 
-export interface ConnectionRow {
-  user_id: number;
-  provider: string;
-  account_id: string;
-  connected_at: number;
-}
 
 /** Which storage providers mirror their connection onto the user record (`dropbox.enabled`, `gdrive.enabled`). */
 const USER_FLAG: Record<string, string> = { dropbox: 'dropbox_enabled', gdrive: 'gdrive_enabled' };
 
 /** Outside accounts (sign-in providers, storage) connected to a user. */
-export class OAuthConnectionsRepository {
+export class SqliteOAuthConnectionsRepository implements OAuthConnectionsRepository {
   constructor(private db: Db, private clock: Clock) {}
 
   async connect(userId: number, provider: string, accountId: string): Promise<void> {

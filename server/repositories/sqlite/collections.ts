@@ -1,60 +1,16 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { isoNow } from '../clock.js';
-import type { Collection, CollectionUpdate } from '../../lib/api/types.js';
-import { TRASH, type CollectionSort } from '../../lib/api/constants.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { isoNow } from '../../clock.js';
+import type { Collection, CollectionUpdate } from '../../../lib/api/types.js';
+import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
 import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
+import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
 
-/** A `collections` row plus `count`, the number of bookmarks directly in it (never cached). */
-export interface CollectionRow {
-  id: number;
-  user_id: number;
-  parent_id: number | null;
-  title: string;
-  view: string;
-  sort: number;
-  public: number;
-  expanded: number;
-  color: string | null;
-  cover: string;
-  created: string;
-  last_update: string;
-  count: number;
-}
 
-/** What the caller may do with a collection, as reported in `collection.access`. */
-export type CollectionAccessView = Collection['access'];
 
-export function toCollection(row: CollectionRow, access: CollectionAccessView): Collection {
-  const item: Collection = {
-    _id: row.id,
-    access: { level: access.level, draggable: access.draggable },
-    count: row.count,
-    cover: JSON.parse(row.cover) as string[],
-    created: row.created,
-    expanded: !!row.expanded,
-    lastUpdate: row.last_update,
-    public: !!row.public,
-    sort: row.sort,
-    title: row.title,
-    user: { $id: row.user_id },
-    view: row.view,
-  };
-  if (row.color !== null) item.color = row.color;
-  if (row.parent_id !== null) item.parent = { $id: row.parent_id };
-  return item;
-}
 
-/** Thrown when a move would put a collection inside itself or one of its descendants. */
-export class CollectionCycleError extends Error {
-  constructor() {
-    super('cannot move a collection into itself or one of its descendants');
-  }
-}
 
-/** The stored settings of a collection a write may set (its place in the tree is set apart). */
-export type CollectionFields = Omit<CollectionUpdate, 'parent'>;
 
 // `count` is computed from the bookmarks table on every read (bookmarks_collection_order index),
 // so it can never drift from the truth. Bookmarks in Trash carry collection_id -99, so only
@@ -77,7 +33,7 @@ const ORDER = 'ORDER BY c.sort DESC, c.id ASC';
  * under its parent. Reordering all collections (PUT /collections) rewrites the values of each
  * sibling group to n-1 ... 0.
  */
-export class CollectionsRepository {
+export class SqliteCollectionsRepository implements CollectionsRepository {
   constructor(protected db: Db, protected clock: Clock, protected fts: FullTextIndex) {}
 
   async byId(id: number): Promise<CollectionRow | undefined> {

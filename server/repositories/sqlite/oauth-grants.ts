@@ -1,43 +1,17 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { hashSecret, newSecret } from '../services/secrets.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { hashSecret, newSecret } from '../../services/secrets.js';
+import { type AuthorizedApp, type IssuedPair, type RefreshTokenRow, type OAuthGrantsRepository } from '../types.js';
 
-export interface RefreshTokenRow {
-  id: number;
-  grant_id: number;
-  token_hash: string;
-  access_token_id: number | null;
-  created_at: number;
-  rotated_at: number | null;
-  revoked_at: number | null;
-}
 
-/** A freshly issued pair; the secrets exist only here. */
-export interface IssuedPair {
-  accessToken: string;
-  refreshToken: string;
-  accessTokenId: number;
-  issuedAt: number;
-  expiresAt: number;
-  grantId: number;
-}
 
-/** An app the user has authorized, for the "authorized apps" list. */
-export interface AuthorizedApp {
-  client_pk: number;
-  client_id: string;
-  name: string;
-  owner_id: number | null;
-  first_authorized: number;
-  grants: number;
-}
 
 /**
  * Grants (what a user authorized an app to do, one per exchanged code) with their rotating refresh
  * tokens and the access tokens issued under them. Writes that issue or revoke several tokens run in
  * one transaction.
  */
-export class OAuthGrantsRepository {
+export class SqliteOAuthGrantsRepository implements OAuthGrantsRepository {
   constructor(private db: Db, private clock: Clock) {}
 
   private insertPair(grantId: number, userId: number, clientId: string, accessTtlMs: number): IssuedPair {

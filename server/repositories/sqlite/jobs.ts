@@ -1,42 +1,12 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import { isoNow } from '../clock.js';
-import type { Media } from '../../lib/api/types.js';
-import type { BookmarkRow } from './bookmark-rows.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { isoNow } from '../../clock.js';
+import type { Media } from '../../../lib/api/types.js';
 import type { FullTextIndex } from './fts.js';
+import { type JobRow, type PageFill, type JobsRepository, type BookmarkRow } from '../types.js';
 
-/** A `jobs` row. */
-export interface JobRow {
-  id: number;
-  kind: string;
-  payload: string;
-  dedupe_key: string | null;
-  state: 'queued' | 'running' | 'done' | 'failed';
-  attempts: number;
-  next_run_at: number;
-  locked_until: number | null;
-  last_error: string | null;
-  outcome: string | null;
-  created_at: number;
-  finished_at: number | null;
-}
 
-/** Payload of a 'page' job. */
-export interface PageJobPayload {
-  bookmarkId: number;
-  /** fill empty fields from the page (pleaseParse); without it only the permanent copy is made */
-  parse: boolean;
-  on: 'create' | 'update';
-}
 
-/** What a page reading found, to fill in where the bookmark still has its default. */
-export interface PageFill {
-  title?: string;
-  excerpt?: string;
-  type?: string;
-  cover?: string;
-  media?: Media[];
-}
 
 const PAGE_JOB_UPSERT = `
   INSERT INTO jobs (kind, payload, dedupe_key, state, next_run_at, created_at)
@@ -60,7 +30,7 @@ export function enqueuePageParse(db: Db, bookmarkIds: number[], on: 'create' | '
  * The durable job table: claim due work with a lease, finish, retry with backoff, and write a
  * page reading's results into a bookmark without overwriting what its owner set.
  */
-export class JobsRepository {
+export class SqliteJobsRepository implements JobsRepository {
   private readonly stmt;
 
   constructor(private db: Db, private clock: Clock, private fts: FullTextIndex) {

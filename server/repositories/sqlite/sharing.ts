@@ -1,58 +1,21 @@
-import type { Db } from '../db/open.js';
-import type { Clock } from '../clock.js';
-import type { ShareRole } from '../../lib/api/constants.js';
-import { hashSecret, newSecret } from '../services/secrets.js';
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import type { ShareRole } from '../../../lib/api/constants.js';
+import { hashSecret, newSecret } from '../../services/secrets.js';
+import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, PendingLimitError, type SharingRepository } from '../types.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
-/** A user with a role on a collection, as stored (with the user's public details). */
-export interface CollaboratorRow {
-  user_id: number;
-  email: string;
-  full_name: string;
-  role: ShareRole;
-  /** The collection whose share gives the role (the collection itself or an ancestor). */
-  collection_id: number;
-  joined_at: number;
-}
 
-export interface InvitationRow {
-  id: number;
-  collection_id: number;
-  email: string;
-  role: ShareRole;
-  invited_by: number;
-  token_hash: string;
-  created_at: number;
-  expires_at: number;
-  sent_at: number | null;
-  send_attempts: number;
-  last_error: string | null;
-  accepted_at: number | null;
-  accepted_by: number | null;
-}
 
-/** An invitation together with the secret of its join link (known only right after it is made). */
-export interface IssuedInvitation {
-  invitation: InvitationRow;
-  token: string;
-  /** False when an open invitation for the address existed and was renewed (a resend). */
-  created: boolean;
-}
 
-/** Thrown inside the invite transaction: the inviter would hold more open invitations than allowed. */
-export class PendingLimitError extends Error {
-  constructor(readonly pending: number) {
-    super(`${pending} pending invitations`);
-  }
-}
 
 /**
  * Collaborators and invitations. Roles are stored per collection and inherited by descendants
  * (services/permissions.ts reads them through repositories/access.ts); this repository writes them.
  * Times are epoch milliseconds from the injected clock.
  */
-export class SharingRepository {
+export class SqliteSharingRepository implements SharingRepository {
   constructor(private db: Db, private clock: Clock) {}
 
   /**

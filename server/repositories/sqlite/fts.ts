@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../../db/open.js';
 
 /**
  * Keeps `bookmarks_fts` in step with bookmarks, their tags and highlights. Synchronous on purpose:
