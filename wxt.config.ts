@@ -32,7 +32,10 @@ export default defineConfig({
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: '__MSG_commandSavePage__' },
       'highlight-selection': { suggested_key: { default: 'Alt+Shift+H' }, description: '__MSG_commandHighlight__' },
       _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_commandOpenPopup__' },
+      'open-library': { suggested_key: { default: 'Alt+Shift+L' }, description: '__MSG_commandOpenLibrary__' },
     },
+    // Typing "tm" and a space in the address bar searches the library.
+    omnibox: { keyword: 'tm' },
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

@@ -5,6 +5,7 @@ import { useEffect } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { openShortcutSettings } from '../../lib/browser-differences.js';
 import { t } from '../../lib/i18n.js';
+import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { Account, CollectionOption } from '../../lib/model.js';
 import { badgeEnabledItem, defaultCollectionItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
@@ -171,6 +172,11 @@ export function OptionsApp() {
   return (
     <main class="options">
       <h1>{t('optionsTitle')}</h1>
+      <p>
+        <button type="button" class="link" onClick={() => void openLibrary()}>
+          {t('optionsOpenLibrary')}
+        </button>
+      </p>
 
       <section aria-labelledby="account-heading">
         <h2 id="account-heading">{t('optionsAccount')}</h2>
