@@ -5,6 +5,7 @@ import { useEffect } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import type { Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
+import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../../lib/messaging/protocol.js';
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
@@ -365,6 +366,9 @@ export function PopupApp() {
         onDismiss={() => send('dismissFailures', null).then((q) => (queue.value = q), () => {})}
       />
       <footer>
+        <button type="button" class="link" onClick={() => void openLibrary().then(() => window.close())}>
+          {t('popupOpenLibrary')}
+        </button>
         <button type="button" class="link" onClick={() => browser.runtime.openOptionsPage()}>
           {t('openOptions')}
         </button>

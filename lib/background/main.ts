@@ -20,6 +20,8 @@ import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
+import { LibraryService } from './library.js';
+import { createOmnibox, type OmniboxDisposition } from './omnibox.js';
 
 export const ALARM_DRAIN = 'queue-drain';
 export const ALARM_SYNC = 'index-sync';
@@ -31,6 +33,7 @@ export const MENU_HIGHLIGHT = 'highlight';
 export const MENU_HIGHLIGHT_NOTE = 'highlight-note';
 export const COMMAND_HIGHLIGHT = 'highlight-selection';
 export const COMMAND_SIDE_PANEL = 'open-side-panel';
+export const COMMAND_OPEN_LIBRARY = 'open-library';
 
 const SYNC_EVERY_MINUTES = 5;
 const DRAIN_EVERY_MINUTES = 0.5;
@@ -102,6 +105,42 @@ export function startBackground() {
     onSaved: noteSaved,
     onRemoved: noteRemoved,
     usedCollection: (id) => collections.used(id),
+  });
+
+  const library = new LibraryService({
+    api,
+    account,
+    accessToken: () => auth.getAccessToken(),
+    onChanged: () => void index.sync().catch(() => {}),
+  });
+
+  const libraryPage = () => browser.runtime.getURL('/library.html');
+  /** Opens the library (a tab of it already open is reused and shown), optionally at `url`. */
+  async function openLibrary(url = libraryPage()) {
+    const [open] = await browser.tabs.query({ url: `${libraryPage()}*` }).catch(() => []);
+    if (open?.id !== undefined) {
+      await browser.tabs.update(open.id, { active: true, ...(url !== libraryPage() ? { url } : {}) });
+      if (open.windowId !== undefined) await browser.windows.update(open.windowId, { focused: true }).catch(() => {});
+    } else {
+      await browser.tabs.create({ url });
+    }
+  }
+
+  const omnibox = createOmnibox({
+    search: async (search) => (await library.list({ collectionId: 0, search, sort: '', page: 0 })).items,
+    open: async (url: string, disposition: OmniboxDisposition) => {
+      if (url.startsWith(libraryPage())) return openLibrary(url);
+      if (disposition === 'currentTab') {
+        const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+        if (tab?.id !== undefined) {
+          await browser.tabs.update(tab.id, { url });
+          return;
+        }
+      }
+      await browser.tabs.create({ url, active: disposition !== 'newBackgroundTab' });
+    },
+    libraryPage,
+    markup: import.meta.env.BROWSER !== 'firefox',
   });
 
   const highlights = new HighlightsService({
@@ -230,6 +269,7 @@ export function startBackground() {
     }
     if (command === COMMAND_SAVE_PAGE) await saveTabFromShortcut(tab);
     if (command === COMMAND_HIGHLIGHT) await highlightInTab(tab, null, false);
+    if (command === COMMAND_OPEN_LIBRARY) await openLibrary();
   }
 
   async function onAlarm(alarm: Browser.alarms.Alarm) {
@@ -355,7 +395,43 @@ export function startBackground() {
       if (granted) await highlights.syncRegistration().catch(() => {});
       return null;
     },
+    libraryList: (q) => library.list(q),
+    libraryCollections: () => library.collections(),
+    libraryHighlights: ({ collectionId, page }) => library.highlights(collectionId, page),
+    libraryBulk: ({ action, targets }) => library.bulk(action, targets),
+    libraryUndo: ({ action, before }) => library.undo(action, before),
+    libraryEmptyTrash: () => library.emptyTrash(),
+    libraryCollectionOp: async (op) => {
+      const result = await library.collectionOp(op);
+      collections.refresh().catch(() => {});
+      return result;
+    },
+    libraryExport: ({ collectionId, format, search }) => library.exportFile(collectionId, format, search),
+    libraryOpenHighlight: ({ link, highlightId }) => openHighlight(link, highlightId),
   };
+
+  /** Opens `link` in a new tab and, once it has loaded, asks its highlighter to scroll to the highlight (it may still be painting: a few tries). */
+  async function openHighlight(link: string, highlightId: string): Promise<boolean> {
+    const tab = await browser.tabs.create({ url: link });
+    const tabId = tab.id;
+    if (tabId === undefined) return false;
+    const deadline = Date.now() + 20_000;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    while (Date.now() < deadline) {
+      const now = await browser.tabs.get(tabId).catch(() => null);
+      if (!now) return false;
+      if (now.status === 'complete') break;
+      await sleep(200);
+    }
+    while (Date.now() < deadline) {
+      const shown = await highlights.command<boolean>(tabId, { tidemark: 'show', key: highlightId }).catch(() => null);
+      if (shown === true) return true;
+      // null: the highlighter cannot run there (no permission for the site): nothing to wait for.
+      if (shown === null) return false;
+      await sleep(400);
+    }
+    return false;
+  }
 
   // --- listeners: all registered synchronously, before any await ---
   // The page's toolbar asks for the side panel: it is opened here, synchronously, while the user's
@@ -375,6 +451,9 @@ export function startBackground() {
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClicked(info, tab));
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
   browser.alarms.onAlarm.addListener((alarm) => void onAlarm(alarm));
+  browser.omnibox?.setDefaultSuggestion({ description: t('omniboxDefault') });
+  browser.omnibox?.onInputChanged.addListener((text, suggest) => void omnibox.onInputChanged(text, suggest));
+  browser.omnibox?.onInputEntered.addListener((text, disposition) => void omnibox.onInputEntered(text, disposition));
   browser.tabs.onActivated.addListener(({ tabId }) => void badge.showForTab(tabId));
   browser.tabs.onUpdated.addListener((tabId, change, tab) => {
     if (change.url || change.status === 'complete') void badge.showForTab(tabId, tab.url);
@@ -402,7 +481,7 @@ export function startBackground() {
     else await badge.refreshAll();
   })();
 
-  return { auth, api, queue, index, badge, bookmarks, collections, highlights, handlers, onMenuClicked, onCommand, onAlarm };
+  return { auth, api, queue, index, badge, bookmarks, collections, highlights, library, omnibox, openLibrary, handlers, onMenuClicked, onCommand, onAlarm };
 }
 
 export type BackgroundApp = ReturnType<typeof startBackground>;

@@ -5,6 +5,7 @@ import { createFileStorage } from './files/create-storage.js';
 import type { FileStorage } from './files/storage.js';
 import { createJobRunner, type JobRunner } from './jobs/index.js';
 import { createMailer, type Mailer } from './mail/index.js';
+import { PasswordGate } from './password-gate.js';
 import type { Permissions } from './permissions.js';
 
 /** Long-lived service objects created once per app. */
@@ -15,6 +16,8 @@ export interface Services {
   /** Where the bytes of uploads, covers and permanent copies are kept (a directory or an S3 bucket). */
   files: FileStorage;
   mailer: Mailer;
+  /** Every password check (sign-in, account changes, PUT /user) and its one throttle. */
+  passwordGate: PasswordGate;
   /** Called when the app closes: stop timers, flush queues. */
   stop(): Promise<void>;
 }
@@ -28,6 +31,7 @@ export function createServices(config: ServerConfig, repos: Repositories, permis
     jobs,
     files,
     mailer,
+    passwordGate: new PasswordGate(config.clock, config.web),
     async stop() {
       await jobs.stop();
       await mailer.close();

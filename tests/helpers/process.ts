@@ -33,12 +33,12 @@ export interface ServeProcess {
 }
 
 /** Starts `serve` and resolves once it printed the URL it listens on. */
-export function startServe(args: string[]): Promise<ServeProcess> {
+export function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   // One node process with tsx as a loader, not the tsx launcher: a signal sent to `child` (SIGKILL
   // in the durability test) must reach the server itself, not a launcher whose worker outlives it.
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
-import { openDatabase } from '../../db/open.js';
+import { openStore } from '../../db/open-store.js';
 import { FileStorageError } from '../../services/files/storage.js';
 import { CliError, dataDirOf, parseFlags } from '../args.js';
 
@@ -31,9 +31,9 @@ export async function run(args: string[]): Promise<void> {
     if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
     config.files = { kind: 'directory', dir: path.resolve(flags.files) };
   }
-  const db = openDatabase(config.dataDir);
-  const app = await buildApp(config, db).catch((error: unknown) => {
-    db.close();
+  const store = await openStore(config);
+  const app = await buildApp(config, store).catch(async (error: unknown) => {
+    await store.close();
     throw storageProblem(error);
   });
   let closing = false;
