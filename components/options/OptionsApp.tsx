@@ -3,7 +3,9 @@
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { openShortcutSettings } from '../../lib/browser-differences.js';
 import { t } from '../../lib/i18n.js';
+import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { Account, CollectionOption } from '../../lib/model.js';
 import { badgeEnabledItem, defaultCollectionItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
@@ -21,6 +23,10 @@ const badgeEnabled = signal(true);
 const tabsGranted = signal(false);
 const defaultCollection = signal<number | null>(null);
 const collections = signal<CollectionOption[]>([]);
+/** The advanced (test token) section is open. */
+const tokenOpen = signal(false);
+/** Sign out was asked for while writes wait: how many (the warning is shown instead of signing out). */
+const unsent = signal(0);
 
 async function refresh() {
   const status = await send('getStatus', null);
@@ -65,6 +71,7 @@ function signIn() {
   withServer(async (origin) => {
     const acc = await send('signIn', { serverUrl: origin });
     account.value = acc;
+    tokenMessage.value = null; // an error left there by an earlier attempt is no longer true
     message.value = { kind: 'ok', text: t('signedInAs', acc.name) };
     await refresh();
   }, message);
@@ -79,17 +86,48 @@ function useToken() {
     const acc = await send('useTestToken', { serverUrl: origin, token: testToken.value });
     account.value = acc;
     testToken.value = '';
-    tokenMessage.value = { kind: 'ok', text: t('signedInAs', acc.name) };
+    tokenMessage.value = null;
+    tokenOpen.value = false; // done with it: the account section says who is signed in
+    message.value = { kind: 'ok', text: t('signedInAs', acc.name) };
     await refresh();
   }, tokenMessage);
 }
 
-async function signOut() {
+/** Sign out, unless writes still wait: then the user chooses (send them first, or sign out anyway). */
+async function signOut(anyway = false) {
   busy.value = true;
   try {
+    if (!anyway) {
+      const waiting = (await send('getQueue', null)).entries.length;
+      if (waiting > 0) {
+        unsent.value = waiting;
+        return;
+      }
+    }
+    unsent.value = 0;
     await send('signOut', null);
     account.value = null;
     message.value = { kind: 'ok', text: t('signedOut') };
+  } catch (err) {
+    message.value = { kind: 'error', text: (err as Error).message };
+  } finally {
+    busy.value = false;
+  }
+}
+
+/** "Send them first": drains the queue, then signs out if everything went; otherwise says what still waits. */
+async function sendThenSignOut() {
+  busy.value = true;
+  try {
+    const left = (await send('drainQueue', null)).entries.length;
+    if (left === 0) {
+      unsent.value = 0;
+      busy.value = false;
+      await signOut(true);
+      return;
+    }
+    unsent.value = left;
+    message.value = { kind: 'error', text: t('signOutStillWaiting', left) };
   } catch (err) {
     message.value = { kind: 'error', text: (err as Error).message };
   } finally {
@@ -107,9 +145,7 @@ function toggleBadge(on: boolean) {
 }
 
 function openShortcuts() {
-  const commands = browser.commands as { openShortcutSettings?: () => Promise<void> };
-  if (commands.openShortcutSettings) void commands.openShortcutSettings();
-  else void browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
+  openShortcutSettings().catch((err: Error) => (message.value = { kind: 'error', text: err.message }));
 }
 
 const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
@@ -136,6 +172,11 @@ export function OptionsApp() {
   return (
     <main class="options">
       <h1>{t('optionsTitle')}</h1>
+      <p>
+        <button type="button" class="link" onClick={() => void openLibrary()}>
+          {t('optionsOpenLibrary')}
+        </button>
+      </p>
 
       <section aria-labelledby="account-heading">
         <h2 id="account-heading">{t('optionsAccount')}</h2>
@@ -155,7 +196,20 @@ export function OptionsApp() {
           />
         </div>
         {askHost && !acc && <p class="hint">{t('hostPermissionExplain', origin!)}</p>}
-        {acc ? (
+        {acc && unsent.value > 0 ? (
+          <div class="notice offline" role="alertdialog" aria-labelledby="unsent-text">
+            <p id="unsent-text">{unsent.value === 1 ? t('signOutUnsentOne') : t('signOutUnsent', unsent.value)}</p>
+            <button type="button" class="primary" disabled={busy.value} onClick={() => void sendThenSignOut()}>
+              {t('signOutSendFirst')}
+            </button>{' '}
+            <button type="button" class="danger" disabled={busy.value} onClick={() => void signOut(true)}>
+              {t('signOutAnyway')}
+            </button>{' '}
+            <button type="button" class="link" disabled={busy.value} onClick={() => (unsent.value = 0)}>
+              {t('cancel')}
+            </button>
+          </div>
+        ) : acc ? (
           <button type="button" disabled={busy.value} onClick={() => void signOut()}>
             {t('signOut')}
           </button>
@@ -226,7 +280,8 @@ export function OptionsApp() {
         </button>
       </section>
 
-      <details>
+      {!acc && (
+      <details open={tokenOpen.value} onToggle={(e) => (tokenOpen.value = (e.currentTarget as HTMLDetailsElement).open)}>
         <summary>{t('optionsAdvanced')}</summary>
         <p class="hint">{t('testTokenText')}</p>
         <div class="field">
@@ -244,6 +299,7 @@ export function OptionsApp() {
         </button>
         <Notice m={tokenMessage.value} />
       </details>
+      )}
     </main>
   );
 }

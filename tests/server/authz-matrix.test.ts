@@ -47,6 +47,8 @@ let s: TestServer;
 const users = {} as Record<Exclude<Actor, 'anonymous'>, TestUser>;
 let S: number;
 let C: number;
+/** A public collection of the owner's, with a private child nobody else may read. */
+let Pub: number;
 let bS: { _id: number; link: string };
 const own = {} as Record<Exclude<Actor, 'anonymous'>, number>;
 
@@ -97,6 +99,11 @@ beforeAll(async () => {
   bS = await createBookmark(s, users.owner, S, { link: 'https://quokka.example.org/notes', title: 'quokka field notes', tags: ['matrixtag'], highlights: [{ text: 'matrix highlight' }] });
   await createBookmark(s, users.owner, C, { title: 'child page', highlights: [{ text: 'child highlight' }] });
   for (const a of ['owner', 'viewer', 'member', 'other'] as const) own[a] = await createCollection(s, users[a], `${a} own`);
+  Pub = await createCollection(s, users.owner, 'Matrix public');
+  expect((await asOwner('PUT', `/collection/${Pub}`, { public: true })).status).toBe(200);
+  await createBookmark(s, users.owner, Pub, { title: 'public page' });
+  const pubPrivate = await createCollection(s, users.owner, 'Matrix private child', Pub);
+  await createBookmark(s, users.owner, pubPrivate, { title: 'quokka private child page', highlights: [{ text: 'quokka private highlight' }] });
   // A tag the owner uses only outside S, on the same site as bS: suggestions may offer it to the owner alone.
   await createBookmark(s, users.owner, own.owner, { link: 'https://quokka.example.org/private-page', tags: ['owner-private-tag'] });
 });
@@ -201,6 +208,16 @@ const endpoints: Endpoint[] = [
   },
   { name: 'GET /bookmarks/{C}', expect: READ, request: () => ({ method: 'GET', path: `/bookmarks/${C}` }) },
   { name: 'GET /bookmarks/{S}?nested=true', expect: READ, request: () => ({ method: 'GET', path: `/bookmarks/${S}?nested=true` }) },
+  {
+    name: 'GET /bookmarks/{Pub}?nested=true lists the private child to its owner only',
+    expect: { anonymous: 200, other: 200, viewer: 200, member: 200, owner: 200 },
+    request: () => ({ method: 'GET', path: `/bookmarks/${Pub}?nested=true` }),
+    after: (a, res) => {
+      const titles = (res.body.items as { title: string }[]).map((i) => i.title).sort();
+      expect(titles).toEqual(a === 'owner' ? ['public page', 'quokka private child page'] : ['public page']);
+      if (a !== 'owner') expect(JSON.stringify(res.body)).not.toContain('quokka');
+    },
+  },
   { name: 'GET /bookmarks/{S}?search=quokka', expect: READ, request: () => ({ method: 'GET', path: `/bookmarks/${S}?search=quokka` }) },
   {
     name: 'GET /bookmarks/0?search=quokka (search everything)',
@@ -274,6 +291,32 @@ const endpoints: Endpoint[] = [
     name: 'PUT /bookmarks/{S} move to C',
     expect: WRITE,
     request: async () => ({ method: 'PUT', path: `/bookmarks/${S}`, body: { ids: [(await freshBookmark(S))._id], collection: { $id: C } } }),
+  },
+  {
+    name: "PUT /bookmark/{b in S} collection -99 goes to the owner's Trash, as DELETE does",
+    expect: WRITE,
+    request: async () => ({ method: 'PUT', path: `/bookmark/${(await freshBookmark(S))._id}`, body: { collection: { $id: -99 } } }),
+    after: async (_a, res, ok) => {
+      const id = Number(res.url?.split('/').pop());
+      // The owner still reads it (no 403 after a member's move), in their own Trash.
+      const mine = await asOwner('GET', `/bookmark/${id}`);
+      expect(mine.status).toBe(200);
+      expect(mine.body.item.collectionId).toBe(ok ? -99 : S);
+      expect(mine.body.item.user.$id).toBe(users.owner.id);
+      if (ok) expect(ids(await asOwner('GET', '/bookmarks/-99'))).toContain(id);
+    },
+  },
+  {
+    name: "PUT /bookmarks/{S} ids to collection -99 go to the owner's Trash",
+    expect: WRITE,
+    request: async () => ({ method: 'PUT', path: `/bookmarks/${S}`, body: { ids: [(await freshBookmark(S))._id], collection: { $id: -99 } } }),
+    after: async (_a, res, ok) => {
+      const id = (res.sent ? JSON.parse(res.sent).ids[0] : 0) as number;
+      const mine = await asOwner('GET', `/bookmark/${id}`);
+      expect(mine.status).toBe(200);
+      expect(mine.body.item.collectionId).toBe(ok ? -99 : S);
+      expect(mine.body.item.user.$id).toBe(users.owner.id);
+    },
   },
   {
     name: 'DELETE /bookmarks/{S} ids',

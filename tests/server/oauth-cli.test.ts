@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/open.js';
 import { EXTENSION_CLIENT_ID, ensureExtensionClient } from '../../server/services/oauth/extension-client.js';
 import { systemClock } from '../../server/clock.js';
-import { createOAuthRepositories } from '../../server/repositories/oauth.js';
+import { openSqliteStore } from '../../server/db/sqlite-store.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeAs, pkcePair, tokenRequest, WebClient } from '../helpers/web-client.js';
 
@@ -46,15 +46,15 @@ describe('app:create', () => {
     const pubJson = JSON.parse(pub.stdout);
     expect(Object.keys(pubJson)).toEqual(['client_id']);
 
-    const db = openDatabase(dataDir);
+    const store = openSqliteStore(dataDir, systemClock);
     try {
-      const clients = createOAuthRepositories(db, systemClock).clients;
+      const clients = store.repos.oauth.clients;
       const c = await clients.byClientId(confJson.client_id);
       expect(c).toMatchObject({ name: 'CLI App', kind: 'confidential', redirect_uris: ['https://cli.example/cb'] });
       expect(c!.secret_hash).not.toBe(confJson.client_secret);
       expect(await clients.byClientId(pubJson.client_id)).toMatchObject({ kind: 'public', secret_hash: null });
     } finally {
-      db.close();
+      await store.close();
     }
   });
 
@@ -79,24 +79,24 @@ describe('ensureExtensionClient', () => {
   let db: Db;
   beforeAll(async () => {
     s = await startServer();
-    db = s.app.repos.db;
+    db = s.db;
   });
   afterAll(async () => s.close());
 
   it('registers the public client with the fixed id once, and adds more redirect URIs on later calls', async () => {
     const chrome = 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/oauth';
     const firefox = 'https://0a1b2c3d4e5f.extensions.allizom.org/';
-    const first = await ensureExtensionClient(db, { name: 'Tidemark extension', redirectUri: chrome });
+    const first = await ensureExtensionClient(s.app.repos, { name: 'Tidemark extension', redirectUri: chrome });
     expect(first.client_id).toBe(EXTENSION_CLIENT_ID);
     const again = await ensureExtensionClient(s.app.repos, { name: 'Tidemark extension', redirectUri: chrome });
     expect(again).toEqual({ client_id: 'tidemark-extension', redirect_uris: [chrome] });
-    const both = await ensureExtensionClient(db, { name: 'Tidemark extension', redirectUri: chrome, redirectUris: [firefox] });
+    const both = await ensureExtensionClient(s.app.repos, { name: 'Tidemark extension', redirectUri: chrome, redirectUris: [firefox] });
     expect(both.redirect_uris).toEqual([chrome, firefox]);
     const count = db.prepare("SELECT count(*) AS n FROM oauth_clients WHERE client_id = 'tidemark-extension'").get() as { n: number };
     expect(count.n).toBe(1);
-    const row = await createOAuthRepositories(db, s.config.clock).clients.byClientId(EXTENSION_CLIENT_ID);
+    const row = await s.app.repos.oauth.clients.byClientId(EXTENSION_CLIENT_ID);
     expect(row).toMatchObject({ owner_id: null, kind: 'public', secret_hash: null });
-    await expect(ensureExtensionClient(db, { name: 'x', redirectUri: 'http://evil.example/' })).rejects.toThrow(/https/);
+    await expect(ensureExtensionClient(s.app.repos, { name: 'x', redirectUri: 'http://evil.example/' })).rejects.toThrow(/https/);
   });
 
   it('the extension client completes the flow with PKCE at either redirect URI', async () => {
