@@ -43,6 +43,8 @@ const QUIET_TRIGGERS: [table: string, trigger: string][] = [
   ['highlights', 'highlights_reindex'],
   ['files', 'files_usage'],
   ['bookmark_caches', 'bookmark_caches_garbage'],
+  // Copied change rows keep their numbers (the extension's cursors stay valid).
+  ['link_changes', 'link_changes_number'],
 ];
 
 const ROWS_PER_INSERT = 500;
@@ -145,6 +147,8 @@ export async function copySqliteToPostgres(
       onTable(table, copied);
     }
 
+    // Copied change rows are committed history, not this transaction's changes waiting for numbers.
+    if (tables.includes('link_changes')) await client.query('UPDATE link_changes SET tx = NULL');
     // Search documents that include highlight text (the highlight trigger was off).
     await client.query('UPDATE bookmarks SET title = title WHERE id IN (SELECT DISTINCT bookmark_id FROM highlights)');
     for (const [table, trigger] of QUIET_TRIGGERS) await client.query(`ALTER TABLE "${table}" ENABLE TRIGGER ${trigger}`);
