@@ -15,7 +15,7 @@ import { HighlightsView } from './HighlightsView.js';
 import { SearchBox } from './SearchBox.js';
 import { roleName, Sidebar } from './Sidebar.js';
 
-const SEARCH_DEBOUNCE_MS = 180;
+const SEARCH_DEBOUNCE_MS = 90;
 /** "Select all matching" loads at most this many (then says so). */
 const SELECT_ALL_MAX = 5000;
 
@@ -42,7 +42,6 @@ const targetOf = (b: Bookmark): BulkTarget => ({ id: b._id, collectionId: b.coll
 
 export function LibraryApp() {
   const [state, setState] = useState<LibraryState>(() => parseState(location.search));
-  const [searchText, setSearchText] = useState(state.search);
   const [collections, setCollections] = useState<LibraryCollection[]>([]);
   const [collectionsOffline, setCollectionsOffline] = useState(false);
   const [tags, setTags] = useState<Tag[]>([]);
@@ -75,18 +74,11 @@ export function LibraryApp() {
     const onPop = () => {
       const next = parseState(location.search);
       setState(next);
-      setSearchText(next.search);
     };
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);
 
-  // Typing: the list follows after a short pause (the address is replaced, not pushed).
-  useEffect(() => {
-    if (searchText === state.search) return;
-    const timer = setTimeout(() => go({ search: searchText }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchText]);
 
   const loadCollections = useCallback(async () => {
     try {
@@ -101,9 +93,17 @@ export function LibraryApp() {
     }
   }, []);
 
+  // The sidebar and the tag list load once the first page of the list is there (or failed): the list
+  // is what the page is opened for, and the three requests would otherwise share the server.
+  const sidebarLoaded = useRef(false);
   useEffect(() => {
+    if (sidebarLoaded.current || (list.pages === 0 && !list.error && state.tab === 'bookmarks')) return;
+    sidebarLoaded.current = true;
     void loadCollections();
     send('listTags', null).then(setTags, () => setTags([]));
+  }, [list.pages, list.error, state.tab]);
+
+  useEffect(() => {
     const offAuth = onEvent('authChanged', () => {
       void loadCollections();
       void pager.reset();
@@ -217,7 +217,7 @@ export function LibraryApp() {
     }
   };
   const bulkTargets = () => (selectedItems.length ? selectedItems : opened ? [opened] : []).map(targetOf);
-  const n = (count: number) => t('libNBookmarks', count);
+  const n = (count: number) => (count === 1 ? t('libOneBookmark') : t('libNBookmarks', count));
   const moveTo = (to: number, targets = bulkTargets()) => {
     const what = n(targets.length);
     const where = collectionTitle(to);
@@ -393,11 +393,12 @@ export function LibraryApp() {
       <header class="topbar">
         <h1 class="brand">Tidemark</h1>
         <SearchBox
-          value={searchText}
+          value={state.search}
+          debounceMs={SEARCH_DEBOUNCE_MS}
           tags={tags}
           collections={collections}
           inputRef={searchRef}
-          onInput={setSearchText}
+          onSearch={(text) => go({ search: text })}
           onCollection={(id) => go({ collectionId: id, tab: 'bookmarks' })}
         />
         {(list.offline || collectionsOffline) && (
@@ -446,7 +447,7 @@ export function LibraryApp() {
                 {current && current.level < 4 && <span class="role-badge">{roleName(current.level)}</span>}
               </h2>
               <span class="count-line" role="status">
-                {list.loading && !items.length ? t('libLoading') : t('libCount', list.count)}
+                {list.loading && !items.length ? t('libLoading') : list.count === 1 ? t('libOneBookmark') : t('libCount', list.count)}
               </span>
               <div class="view-controls">
                 <label class="inline">
@@ -514,7 +515,13 @@ export function LibraryApp() {
                     {t('libSelectAllMatching', list.count)}
                   </button>
                 )}
-                {selected.size > 0 && (
+                {selected.size > 0 && inTrash && (
+                  <>
+                    <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'restore' }, bulkTargets(), t('libRestored', n(selected.size)))}>{t('libRestore')}</button>
+                    <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libDeleteForever')}</button>
+                  </>
+                )}
+                {selected.size > 0 && !inTrash && (
                   <>
                     <select aria-label={t('libMoveTo')} value="" disabled={busy} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) moveTo(Number(v)); }}>
                       <option value="">{t('libMoveTo')}…</option>
@@ -525,8 +532,7 @@ export function LibraryApp() {
                     <TagAction label={t('libRemoveTag')} disabled={busy} onSubmit={(tag) => { const what = n(selected.size); void runBulk({ kind: 'untag', tag }, bulkTargets(), t('libUntagged', what, tag)); }} />
                     <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: true }, bulkTargets(), t('libFavourited', n(selected.size)))}>★ {t('libFavourite')}</button>
                     <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: false }, bulkTargets(), t('libUnfavourited', n(selected.size)))}>{t('libUnfavourite')}</button>
-                    {inTrash && <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'restore' }, bulkTargets(), t('libRestored', n(selected.size)))}>{t('libRestore')}</button>}
-                    <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{inTrash ? t('libDeleteForever') : t('libMoveToTrash')}</button>
+                    <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libMoveToTrash')}</button>
                   </>
                 )}
               </div>
@@ -544,7 +550,7 @@ export function LibraryApp() {
                 </p>
                 {filtersActive && (
                   <div class="empty-actions">
-                    {state.search && <button type="button" onClick={() => { setSearchText(''); go({ search: '' }); }}>{t('libClearSearch')}</button>}
+                    {state.search && <button type="button" onClick={() => go({ search: '' })}>{t('libClearSearch')}</button>}
                     {state.collectionId !== ALL_COLLECTIONS && state.search && (
                       <button type="button" onClick={() => go({ collectionId: ALL_COLLECTIONS })}>{t('libSearchEverywhere')}</button>
                     )}

@@ -1,17 +1,19 @@
 // The library's one search box: the full search language, with `#tag` completing from the user's
 // tags and collection names offered as a place to go. Typing is debounced by the caller.
 import type { Ref } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
 
 interface Props {
+  /** The search the list shows (from the address); typing changes it after `debounceMs` of quiet. */
   value: string;
+  debounceMs: number;
   tags: Tag[];
   collections: LibraryCollection[];
   inputRef: Ref<HTMLInputElement>;
-  onInput: (text: string) => void;
+  onSearch: (text: string) => void;
   onCollection: (id: number) => void;
 }
 
@@ -23,10 +25,20 @@ export function lastWord(text: string): string {
   return m?.[1] ?? '';
 }
 
-export function SearchBox({ value, tags, collections, inputRef, onInput, onCollection }: Props) {
+export function SearchBox({ value: committed, debounceMs, tags, collections, inputRef, onSearch, onCollection }: Props) {
+  const [value, setValue] = useState(committed);
   const [active, setActive] = useState(-1);
   const [open, setOpen] = useState(false);
   const word = lastWord(value);
+  // Back/forward, "Clear the search" and links change the search from outside.
+  useEffect(() => setValue(committed), [committed]);
+  // Typing re-renders only this box; the list follows after a pause.
+  useEffect(() => {
+    if (value === committed) return;
+    const timer = setTimeout(() => onSearch(value), debounceMs);
+    return () => clearTimeout(timer);
+  }, [value]);
+  const onInput = (text: string) => setValue(text);
 
   const suggestions = useMemo<Suggestion[]>(() => {
     const out: Suggestion[] = [];
