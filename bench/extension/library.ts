@@ -76,7 +76,11 @@ export async function benchLibrary(extensionDir: string, total = 100_000, runs =
     for (let i = 0; i < runs; i++) {
       const page = await b.context.newPage();
       await page.goto(b.url('library.html'));
-      await page.waitForFunction(() => (window as unknown as { __lib: { firstRows: number | null } }).__lib.firstRows !== null, null, { timeout: 30_000 });
+      await page
+        .waitForFunction(() => (window as unknown as { __lib: { firstRows: number | null } }).__lib.firstRows !== null, null, { timeout: 30_000 })
+        .catch((err: Error) => {
+          throw new Error(`the library never showed rows: ${err.message}`);
+        });
       firstListMs.push(await page.evaluate(() => (window as unknown as { __lib: { firstRows: number } }).__lib.firstRows));
       await page.close();
     }
@@ -91,7 +95,11 @@ export async function benchLibrary(extensionDir: string, total = 100_000, runs =
       await box.fill('');
       await page.waitForTimeout(400);
       await box.pressSequentially(query, { delay: 40 });
-      await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('.bookmark .title')].map((e) => e.textContent)) === JSON.stringify(want), expected, { timeout: 30_000 });
+      await page
+        .waitForFunction((want) => JSON.stringify([...document.querySelectorAll('.bookmark .title')].map((e) => e.textContent)) === JSON.stringify(want), expected, { timeout: 30_000 })
+        .catch(async (err: Error) => {
+          throw new Error(`the list never showed the API's answer for "${query}": ${err.message}\nwanted ${JSON.stringify(expected.slice(0, 3))}..., shown ${JSON.stringify((await titlesOf(page)).slice(0, 3))}..., box "${await box.inputValue()}", address ${page.url()}`);
+        });
       await page.waitForTimeout(100);
       const t = await page.evaluate(() => {
         const l = (window as unknown as { __lib: { lastInput: number; lastChange: number } }).__lib;

@@ -13,9 +13,12 @@ import { DetailPane, pathOf } from './DetailPane.js';
 import { Dialog, type DialogSpec } from './Dialog.js';
 import { HighlightsView } from './HighlightsView.js';
 import { SearchBox } from './SearchBox.js';
-import { roleName, Sidebar } from './Sidebar.js';
+import { roleName, Sidebar, type SidebarActions } from './Sidebar.js';
+import { memo } from 'preact/compat';
 
-const SEARCH_DEBOUNCE_MS = 90;
+const MemoSidebar = memo(Sidebar);
+
+const SEARCH_DEBOUNCE_MS = 70;
 /** "Select all matching" loads at most this many (then says so). */
 const SELECT_ALL_MAX = 5000;
 
@@ -375,6 +378,36 @@ export function LibraryApp() {
     return () => clearTimeout(timer);
   }, [toast]);
 
+  const sidebarLatest = useRef<SidebarActions | null>(null);
+  sidebarLatest.current = {
+    onSelect: (id) => go({ collectionId: id, tab: 'bookmarks' }),
+    onHighlights: () => go({ tab: 'highlights' }),
+    onDropBookmarks: (to) => {
+          const ids = new Set(dragIds.current);
+          const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
+          if (to === TRASH) trash(targets);
+          else moveTo(to, targets);
+        },
+    onNestCollection: (id, parentId) =>
+          void collectionOp({ op: 'move', id, parentId }, nestLabel(collectionTitle(id), parentId ? collectionTitle(parentId) : null)).catch((err: Error) =>
+            setToast({ text: err.message, error: true }),
+          ),
+    onCreate: dialogs.create,
+    onRename: dialogs.rename,
+    onDelete: dialogs.remove,
+    onShare: dialogs.share,
+    onMerge: dialogs.merge,
+    onSort: (sort) => void collectionOp({ op: 'sort', sort }, t('libCollectionsSorted')).catch((err: Error) => setToast({ text: err.message, error: true })),
+  };
+  // Stable functions calling the latest handlers: the (possibly 1000-collection) sidebar re-renders only when its data changes.
+  const sidebarActions = useMemo(
+    () =>
+      Object.fromEntries(
+        (Object.keys(sidebarLatest.current!) as (keyof SidebarActions)[]).map((k) => [k, (...args: unknown[]) => (sidebarLatest.current![k] as (...a: unknown[]) => void)(...args)]),
+      ) as unknown as SidebarActions,
+    [],
+  );
+
   if (signedOut !== null) {
     return (
       <main class="signed-out">
@@ -407,30 +440,7 @@ export function LibraryApp() {
           </span>
         )}
       </header>
-      <Sidebar
-        collections={collections}
-        current={state.collectionId}
-        tab={state.tab}
-        onSelect={(id) => go({ collectionId: id, tab: 'bookmarks' })}
-        onHighlights={() => go({ tab: 'highlights' })}
-        onDropBookmarks={(to) => {
-          const ids = new Set(dragIds.current);
-          const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
-          if (to === TRASH) trash(targets);
-          else moveTo(to, targets);
-        }}
-        onNestCollection={(id, parentId) =>
-          void collectionOp({ op: 'move', id, parentId }, nestLabel(collectionTitle(id), parentId ? collectionTitle(parentId) : null)).catch((err: Error) =>
-            setToast({ text: err.message, error: true }),
-          )
-        }
-        onCreate={dialogs.create}
-        onRename={dialogs.rename}
-        onDelete={dialogs.remove}
-        onShare={dialogs.share}
-        onMerge={dialogs.merge}
-        onSort={(sort) => void collectionOp({ op: 'sort', sort }, t('libCollectionsSorted')).catch((err: Error) => setToast({ text: err.message, error: true }))}
-      />
+      <MemoSidebar collections={collections} current={state.collectionId} tab={state.tab} {...sidebarActions} />
       <main class="main" aria-busy={list.loading || busy}>
         {state.tab === 'highlights' ? (
           <>

@@ -1,7 +1,7 @@
 // The library's one search box: the full search language, with `#tag` completing from the user's
 // tags and collection names offered as a place to go. Typing is debounced by the caller.
 import type { Ref } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
@@ -30,12 +30,22 @@ export function SearchBox({ value: committed, debounceMs, tags, collections, inp
   const [active, setActive] = useState(-1);
   const [open, setOpen] = useState(false);
   const word = lastWord(value);
+  // What this box last sent: the search coming back as `committed` must not overwrite what was typed since.
+  const sent = useRef(committed);
   // Back/forward, "Clear the search" and links change the search from outside.
-  useEffect(() => setValue(committed), [committed]);
+  useEffect(() => {
+    if (committed !== sent.current) {
+      sent.current = committed;
+      setValue(committed);
+    }
+  }, [committed]);
   // Typing re-renders only this box; the list follows after a pause.
   useEffect(() => {
-    if (value === committed) return;
-    const timer = setTimeout(() => onSearch(value), debounceMs);
+    if (value === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = value;
+      onSearch(value);
+    }, debounceMs);
     return () => clearTimeout(timer);
   }, [value]);
   const onInput = (text: string) => setValue(text);
