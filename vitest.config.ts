@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One throwaway PostgreSQL cluster per run (tests/helpers/pg-database.ts gives each file a database).
+    globalSetup: ['tests/setup/postgres.ts'],
   },
 });

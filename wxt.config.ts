@@ -32,6 +32,8 @@ export default defineConfig({
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: '__MSG_commandSavePage__' },
       'highlight-selection': { suggested_key: { default: 'Alt+Shift+H' }, description: '__MSG_commandHighlight__' },
       _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_commandOpenPopup__' },
+      // No default key (Chrome allows four); the user picks one in the browser's shortcut settings.
+      'open-side-panel': { description: '__MSG_commandSidePanel__' },
       'open-library': { suggested_key: { default: 'Alt+Shift+L' }, description: '__MSG_commandOpenLibrary__' },
     },
     // Typing "tm" and a space in the address bar searches the library.

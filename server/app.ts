@@ -10,7 +10,7 @@ import { installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
-import { installRateLimit } from './plugins/rate-limit.js';
+import { installApiRateLimit, installRateLimit } from './plugins/rate-limit.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
 import api from './routes/index.js';
 import { createServices } from './services/index.js';
@@ -63,6 +63,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
 
   installValidators(app);
   installErrorHandling(app);
+  installRateLimit(app);
   app.addSchema(ErrorEnvelope);
 
   installJsonBody(app);
@@ -96,7 +97,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   await app.register(
     async (scope) => {
       installAuth(scope);
-      installRateLimit(scope);
+      installApiRateLimit(scope);
       installIdempotency(scope);
       await scope.register(api);
     },

@@ -19,12 +19,16 @@ declare module 'fastify' {
     /** The signed-in user, or null on routes whose auth is optional. */
     userId: number | null;
     token: TokenRow | null;
+    /** Why authentication failed (answered after the rate limit has counted the request), or null. */
+    authFailure: Error | null;
   }
   interface FastifyContextConfig {
     /** 'required' (default on /rest/v1), 'optional' (public collections) or 'none'. */
     auth?: 'required' | 'optional' | 'none';
     /** Rate-limit bucket: 'small' for tags, sharing, import/file and url/parse. */
     bucket?: 'main' | 'small';
+    /** Set on every route under /rest/v1 (their rate limit runs after authentication). */
+    apiRoute?: boolean;
   }
 }
 

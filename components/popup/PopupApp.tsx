@@ -14,7 +14,8 @@ import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
 import { TitleField } from '../shared/TitleField.js';
-import { HighlightList } from './HighlightList.js';
+import { HighlightSummary } from './HighlightSummary.js';
+import '../sidepanel/highlights.css';
 import { TagsInput } from '../shared/TagsInput.js';
 
 type View =
@@ -44,6 +45,7 @@ const titleCutAt = signal<number | undefined>(undefined);
 /** The collection a removed bookmark was in, for Undo. */
 const removedFrom = signal<number | null>(null);
 let tabId = -1;
+let windowId: number | undefined;
 
 const saver = new AutoSaver(
   async (changes) => {
@@ -96,6 +98,7 @@ async function open() {
     return;
   }
   tabId = tab.id;
+  windowId = tab.windowId;
   try {
     apply(await send('popupOpened', { tabId }));
   } catch (err) {
@@ -356,7 +359,7 @@ export function PopupApp() {
         </form>
       )}
 
-      {v.kind === 'editing' && d && !d.removed && tabId >= 0 && <HighlightList tabId={tabId} />}
+      {v.kind === 'editing' && d && !d.removed && tabId >= 0 && <HighlightSummary tabId={tabId} windowId={windowId} />}
       <QueueList
         queue={queue.value}
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}

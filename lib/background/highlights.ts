@@ -23,13 +23,16 @@ import type {
   TabCommand,
 } from '../messaging/protocol.js';
 import { UserFacingError } from '../messaging/router.js';
+import { frameLacksHighlightApi } from '../painting/fallback-probe.js';
 import { autoPaintAskedItem, highlightColorsItem, highlightIdsItem, highlightsCacheItem } from '../storage/items.js';
 import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue.js';
 import { isOffline, savedIdOf, userError } from './server-answers.js';
 
 /** Built by WXT from entrypoints/highlighter-loader.ts and entrypoints/highlighter.ts. */
 export const LOADER_FILE = '/highlighter-loader.js';
-export const HIGHLIGHTER_FILE = '/highlighter.js';
+export const HIGHLIGHTER_FILE = '/highlighter.js' as const;
+/** The rangy painter, injected before the highlighter only where the CSS Custom Highlight API is missing. */
+export const FALLBACK_PAINTER_FILE = '/highlighter-fallback-painter.js' as const;
 export const LOADER_SCRIPT_ID = 'tidemark-highlighter';
 /** What automatic painting asks for (optional host permission). */
 export const AUTO_PAINT_ORIGINS = ['http://*/*', 'https://*/*'];
@@ -363,7 +366,10 @@ export class HighlightsService {
 
   /** Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. */
   async inject(tabId: number, frameId = 0): Promise<void> {
-    await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [HIGHLIGHTER_FILE] });
+    const target = { tabId, frameIds: [frameId] };
+    const [probe] = await browser.scripting.executeScript({ target, func: frameLacksHighlightApi });
+    const files = probe?.result === true ? [FALLBACK_PAINTER_FILE, HIGHLIGHTER_FILE] : [HIGHLIGHTER_FILE];
+    await browser.scripting.executeScript({ target, files });
   }
 
   /** Sends a command to the tab's highlighter, injecting it first when it is not there. */
@@ -398,7 +404,8 @@ export class HighlightsService {
     if (!statuses) found.push(...page.items.map(item));
     const editNoteOf = this.noteRequest;
     this.noteRequest = null;
-    const askAutoPaint = page.items.length > 0 && !(await autoPaintAskedItem.getValue()) && !(await this.autoPaintGranted());
+    // Asked on any saved page, not only once highlights exist: without it, selecting text does nothing.
+    const askAutoPaint = !(await autoPaintAskedItem.getValue()) && !(await this.autoPaintGranted());
     return { found, notFound, askAutoPaint, editNoteOf };
   }
 
@@ -408,9 +415,37 @@ export class HighlightsService {
     return this.list(tabId);
   }
 
-  /** "Edit note" on the page: opens the popup at that highlight's note (the page never sees notes). */
-  async editNote(key: string): Promise<{ opened: boolean }> {
+  // --- the side panel's changes (named by tab; the page is repainted after each) ---
+
+  async recolorInTab(tabId: number, key: string, color: HighlightColor): Promise<HighlightListView> {
+    await this.change(await this.tabUrl(tabId), key, { color });
+    await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
+    return this.list(tabId);
+  }
+
+  async removeInTab(tabId: number, key: string): Promise<HighlightListView> {
+    await this.remove(await this.tabUrl(tabId), key);
+    await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
+    return this.list(tabId);
+  }
+
+  /** Undo of removeInTab: the highlight is added again where it was, with its note. */
+  async restoreInTab(tabId: number, key: string): Promise<HighlightListView> {
+    const item = this.removed.get(key);
+    if (!item) throw new UserFacingError(t('errorNothingToUndo'), 'not-found');
+    const { note: _note, key: _key, ...h } = item;
+    await this.add(tabId, await this.tabUrl(tabId), { ...h, restore: key });
+    await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
+    return this.list(tabId);
+  }
+
+  /**
+   * "Edit note" on the page: the side panel (opened by the caller while the click lasts) shows that
+   * highlight's note; without a side panel, the popup is tried. The page never sees notes.
+   */
+  async editNote(key: string, panel: Promise<boolean> = Promise.resolve(false)): Promise<{ opened: boolean }> {
     this.noteRequest = key;
+    if (await panel) return { opened: true };
     try {
       await (browser.action as unknown as { openPopup(): Promise<void> }).openPopup();
       return { opened: true };

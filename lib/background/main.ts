@@ -6,7 +6,10 @@ import type { Bookmark } from '../api/types.js';
 import { t } from '../i18n.js';
 import { draftOf, serverIdOf, type Account, type BookmarkRef } from '../model.js';
 import { emit } from '../messaging/client.js';
-import { createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
+import { classifySender, createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
+import { isEnvelope } from '../messaging/protocol.js';
+import { openSidePanel } from '../side-panel.js';
+import { panelState } from './panel.js';
 import { autoPaintAskedItem, badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
 import { Auth } from './auth.js';
 import { BadgeService } from './badge.js';
@@ -29,6 +32,7 @@ export const COMMAND_SAVE_PAGE = 'save-page';
 export const MENU_HIGHLIGHT = 'highlight';
 export const MENU_HIGHLIGHT_NOTE = 'highlight-note';
 export const COMMAND_HIGHLIGHT = 'highlight-selection';
+export const COMMAND_SIDE_PANEL = 'open-side-panel';
 export const COMMAND_OPEN_LIBRARY = 'open-library';
 
 const SYNC_EVERY_MINUTES = 5;
@@ -50,7 +54,9 @@ export function startBackground() {
     onDelivered: (write, bookmark, id) => {
       if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
       else noteSaved(bookmark);
-      if (write.op === 'update' && write.body.highlights && bookmark) void highlights.noteDelivered(bookmark);
+      if (write.op === 'update' && write.body.highlights && bookmark) {
+        void highlights.noteDelivered(bookmark).then(() => emit('highlightsChanged', { tabId: null }));
+      }
       emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: bookmark && !bookmark.removed ? draftOf(bookmark) : null } });
     },
   });
@@ -200,6 +206,17 @@ export function startBackground() {
     await badge.refreshAll();
   }
 
+  /** A side panel being opened for the page's toolbar (see the first message listener). */
+  let panelOpening: Promise<boolean> | null = null;
+
+  /** Tells the side panel and the popup that a tab's highlights changed, once the change is done. */
+  function changed<T>(tabId: number | null, done: Promise<T>): Promise<T> {
+    return done.then((value) => {
+      emit('highlightsChanged', { tabId });
+      return value;
+    });
+  }
+
   const drainSoon = () => {
     queue.drain().catch(() => {});
   };
@@ -251,6 +268,11 @@ export function startBackground() {
   }
 
   async function onCommand(command: string, tab?: Browser.tabs.Tab) {
+    // First, before any await: the side panel opens only while the key press lasts.
+    if (command === COMMAND_SIDE_PANEL) {
+      await openSidePanel(tab?.windowId);
+      return;
+    }
     if (command === COMMAND_SAVE_PAGE) await saveTabFromShortcut(tab);
     if (command === COMMAND_HIGHLIGHT) await highlightInTab(tab, null, false);
     if (command === COMMAND_OPEN_LIBRARY) await openLibrary();
@@ -350,13 +372,30 @@ export function startBackground() {
       return null;
     },
     pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),
-    addHighlight: (data, sender) => highlights.add(sender.tab!.id!, senderPage(sender), data),
-    changeHighlight: async ({ key, color }, sender) => highlights.view(await highlights.change(senderPage(sender), key, { color })),
-    removeHighlight: async ({ key }, sender) => highlights.view(await highlights.remove(senderPage(sender), key)),
-    editHighlightNote: ({ key }) => highlights.editNote(key),
+    addHighlight: (data, sender) => changed(sender.tab!.id!, highlights.add(sender.tab!.id!, senderPage(sender), data)),
+    changeHighlight: async ({ key, color }, sender) =>
+      changed(sender.tab!.id!, highlights.change(senderPage(sender), key, { color }).then((page) => highlights.view(page))),
+    removeHighlight: async ({ key }, sender) =>
+      changed(sender.tab!.id!, highlights.remove(senderPage(sender), key).then((page) => highlights.view(page))),
+    editHighlightNote: ({ key }, sender) => {
+      const opening = panelOpening ?? Promise.resolve(false);
+      panelOpening = null;
+      // An open panel re-reads the list and opens that note.
+      return changed(sender.tab?.id ?? null, highlights.editNote(key, opening));
+    },
     listHighlights: ({ tabId }) => highlights.list(tabId),
-    setHighlightNote: ({ tabId, key, note }) => highlights.setNote(tabId, key, note),
+    setHighlightNote: ({ tabId, key, note }) => changed(tabId, highlights.setNote(tabId, key, note)),
     showHighlight: ({ tabId, key }) => highlights.command<boolean>(tabId, { tidemark: 'show', key }),
+    panelState: ({ tabId }) =>
+      panelState(tabId, { account, openForTab: (id, opts) => bookmarks.openForTab(id, opts), listHighlights: (id) => highlights.list(id) }),
+    setHighlightColor: ({ tabId, key, color }) => changed(tabId, highlights.recolorInTab(tabId, key, color)),
+    deleteHighlight: ({ tabId, key }) => changed(tabId, highlights.removeInTab(tabId, key)),
+    restoreHighlight: ({ tabId, key }) => changed(tabId, highlights.restoreInTab(tabId, key)),
+    openSidePanel: async () => {
+      const opening = panelOpening ?? Promise.resolve(false);
+      panelOpening = null;
+      return { opened: await opening };
+    },
     autoPaintAnswered: async ({ granted }) => {
       await autoPaintAskedItem.setValue(true);
       if (granted) await highlights.syncRegistration().catch(() => {});
@@ -401,6 +440,14 @@ export function startBackground() {
   }
 
   // --- listeners: all registered synchronously, before any await ---
+  // The page's toolbar asks for the side panel: it is opened here, synchronously, while the user's
+  // click still counts (the checked handler below answers the message).
+  const self = () => ({ id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') });
+  browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) => {
+    if (!isEnvelope(message) || (message.type !== 'openSidePanel' && message.type !== 'editHighlightNote')) return undefined;
+    if (classifySender(sender, self()) === 'content') panelOpening = openSidePanel(sender.tab?.windowId);
+    return undefined;
+  });
   browser.runtime.onMessage.addListener(
     createMessageListener(handlers, () => ({ id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') }), (msg) =>
       console.warn(`Tidemark: ${msg}`),

@@ -102,6 +102,15 @@ export interface HighlightListView {
   editNoteOf: string | null;
 }
 
+/** What the side panel shows for the tab it follows. */
+export type PanelView =
+  | { state: 'signed-out'; reason: string | null }
+  /** The tab's page cannot be read: a browser page, or a site Tidemark has no access to yet. */
+  | { state: 'no-access'; reason: string; canAsk: boolean }
+  | { state: 'unsupported'; reason: string }
+  | { state: 'unsaved'; page: PageInfo }
+  | { state: 'saved'; bookmark: BookmarkDraft; offline: boolean; partial: boolean; highlights: HighlightListView };
+
 /** Background -> content script (tabs.sendMessage). */
 export type TabCommand =
   | { tidemark: 'highlight'; color: HighlightColor | null; withNote: boolean }
@@ -163,6 +172,15 @@ export interface ProtocolMap {
   showHighlight: Message<{ tabId: number; key: string }, boolean>;
   /** The user answered the automatic-painting question (true: granted). */
   autoPaintAnswered: Message<{ granted: boolean }, null>;
+  // --- the side panel (page -> background) ---
+  /** The panel follows tab `tabId`: its bookmark and highlights, or why there are none. */
+  panelState: Message<{ tabId: number }, PanelView>;
+  setHighlightColor: Message<{ tabId: number; key: string; color: HighlightColor }, HighlightListView>;
+  deleteHighlight: Message<{ tabId: number; key: string }, HighlightListView>;
+  /** Undo of deleteHighlight: the highlight comes back with its note. */
+  restoreHighlight: Message<{ tabId: number; key: string }, HighlightListView>;
+  /** The page's toolbar asks for the side panel (opened while the user's click lasts). */
+  openSidePanel: Message<null, { opened: boolean }>;
   // --- the library page (page -> background) ---
   libraryList: Message<LibraryListQuery, LibraryPage>;
   libraryCollections: Message<null, { items: LibraryCollection[]; offline: boolean }>;
@@ -251,6 +269,11 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   setHighlightNote: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey, note: v.str(10_000) }) },
   showHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
   autoPaintAnswered: { from: ['page'], data: v.object({ granted: v.bool }) },
+  panelState: { from: ['page'], data: tabId },
+  setHighlightColor: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey, color }) },
+  deleteHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
+  restoreHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
+  openSidePanel: { from: ['content'], data: v.nothing },
   libraryList: { from: ['page'], data: v.object({ collectionId: v.int(), search: v.str(2000), sort: v.str(20), page: v.int(0, 100_000) }) },
   libraryCollections: { from: ['page'], data: v.nothing },
   libraryHighlights: { from: ['page'], data: v.object({ collectionId: v.int(), page: v.int(0, 100_000) }) },
@@ -280,6 +303,8 @@ export interface EventMap {
   /** A write finished: the popup updates its Saving/Saved/Queued state. */
   bookmarkWritten: { ref: BookmarkRef; result: WriteResult };
   collectionsChanged: CollectionsView;
+  /** Highlights changed (on the page, in the panel or the popup): `tabId` when one tab's page, else null. */
+  highlightsChanged: { tabId: number | null };
 }
 
 export interface EventEnvelope<E extends keyof EventMap = keyof EventMap> {

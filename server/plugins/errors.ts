@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { EMAIL_ADDRESS_PATTERN } from '../../lib/api/email.js';
 import { ApiError } from '../errors.js';
 
 function envelope(status: number, errorMessage: string, extra: Record<string, unknown> = {}) {
@@ -14,6 +15,9 @@ function describeValidation(err: FastifyError): string {
   const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
   const field = [where, path, missing].filter(Boolean).join('.');
   if (missing) return `${field} is required`;
+  if (first.keyword === 'pattern' && (first.params as { pattern?: string }).pattern === EMAIL_ADDRESS_PATTERN) {
+    return `${field} must be an email address, like ann@example.com`;
+  }
   const allowed = (first.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
   if (allowed) return `${field} must be one of ${allowed.join(', ')}`;
   return `${field} ${first.message ?? 'is invalid'}`;
@@ -47,6 +51,14 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    // Unknown routes count against the caller's IP like any other answer (and carry the headers).
+    try {
+      app.rateLimit(request, reply, `ip${request.ip}`, 'main');
+    } catch (err) {
+      const e = err as ApiError;
+      reply.header('retry-after', String(e.extra.retryAfter));
+      return reply.status(429).send(envelope(429, e.message));
+    }
     reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${request.url.split('?')[0]}`));
   });
 }

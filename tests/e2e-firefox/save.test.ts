@@ -1,6 +1,8 @@
 // Saving in Firefox, as a user does: sign in with a test token on the options page, press the
 // toolbar button on a page, and the real popup stores the bookmark once with its title, description
 // and image; a collection and a tag picked in the popup reach the server; the badge shows the page saved.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
@@ -8,6 +10,9 @@ import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
 import type { TestSite } from '../e2e/helpers/test-pages.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
 import type { Bookmark } from '../../lib/api/types.js';
+import { ROOT } from '../../scripts/build-extension.js';
+
+const SHOTS = path.join(ROOT, 'test-results', 'firefox');
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -31,6 +36,8 @@ test('the options page says who is signed in, on which server', async () => {
   const account = await options.$eval('[data-testid="account"]', (el) => el.textContent);
   expect(account).toContain('Fern Fox');
   expect(account).toContain(server.origin);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await options.screenshot({ path: path.join(SHOTS, 'options-signed-in.png'), fullPage: true });
   await options.close();
   // The access token is in storage.session (memory, gone when Firefox closes), never in storage.local.
   const { session, local } = await ff.inExtension(async (ext) => ({
@@ -70,6 +77,9 @@ test('pressing the toolbar button on a page saves it once, with its title, descr
     collectionId: -1,
   });
   expect(await popup.value('Title')).toBe('Foxes at the Shore');
+  // For people to look at (test-results/ is not committed): the popup and options as Firefox draws them.
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await popup.screenshot(path.join(SHOTS, 'popup-saved.png'));
   // The badge shows the page saved.
   await waitFor('the saved badge', async () => ((await ff.badgeOfActiveTab()).text === '✓' ? true : undefined));
 });

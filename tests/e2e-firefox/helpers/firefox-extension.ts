@@ -151,7 +151,7 @@ export class FirefoxExtension {
   }
 
   /** Evaluates `expression` in the browser window itself (chrome scope). */
-  private async inBrowserWindow(expression: string): Promise<unknown> {
+  async inBrowserWindow(expression: string): Promise<unknown> {
     const { send, context } = await this.chromeWindow();
     const { result } = await send('script.evaluate', { target: { context }, expression, awaitPromise: true });
     if (result.type === 'exception') throw new Error(`In the browser window: ${result.exceptionDetails?.text}`);
@@ -349,6 +349,24 @@ export class Popup {
         return true;
       }, pattern as { s?: string; re?: string }),
     );
+  }
+
+  /**
+   * A PNG of the popup as Firefox renders it in its panel (the panel is no BiDi context, so the
+   * window's own drawSnapshot of the popup's browser element is used). For looking at, not asserting.
+   */
+  async screenshot(file: string): Promise<void> {
+    const dataUrl = (await this.ff.inBrowserWindow(`(async () => {
+      const b = [...document.querySelectorAll('browser')].find((x) => x.currentURI && x.currentURI.spec.endsWith('/popup.html'));
+      if (!b) throw new Error('No popup is open.');
+      const bitmap = await b.browsingContext.currentWindowGlobal.drawSnapshot(null, 2, 'white');
+      const canvas = document.createElementNS('http://www.w3.org/1999/xhtml', 'canvas');
+      canvas.width = bitmap.width;
+      canvas.height = bitmap.height;
+      canvas.getContext('2d').drawImage(bitmap, 0, 0);
+      return canvas.toDataURL('image/png');
+    })()`)) as string;
+    fs.writeFileSync(file, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
   }
 
   /** The popup's whole text (textContent: innerText would give headings in their CSS upper case). */
