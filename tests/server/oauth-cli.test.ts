@@ -11,6 +11,8 @@ import { systemClock } from '../../server/clock.js';
 import { openSqliteStore } from '../../server/db/sqlite-store.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeAs, pkcePair, tokenRequest, WebClient } from '../helpers/web-client.js';
+import { startServe } from '../helpers/process.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../lib/extension-id.js';
 
 const run = promisify(execFile);
 const CLI = path.resolve('server/cli.ts');
@@ -110,5 +112,31 @@ describe('ensureExtensionClient', () => {
     const token = await tokenRequest(s, { grant_type: 'authorization_code', client_id: 'tidemark-extension', code: redirect.searchParams.get('code'), redirect_uri: firefox, code_verifier: verifier });
     expect(token.status).toBe(200);
     expect((await s.api('GET', '/user', { token: token.body.access_token })).body.user.email).toBe('ext-user@example.test');
+  });
+});
+
+describe('serve', () => {
+  it('registers the bundled extension: the Chrome and Firefox redirect URLs reach sign-in on a fresh data directory, an unregistered one does not', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-serve-ext-'));
+    const served = await startServe(['--port', '0', '--data', dataDir]);
+    try {
+      const origin = new URL(served.url).origin;
+      const { challenge } = pkcePair('serve');
+      const authorize = (redirect: string) =>
+        fetch(`${origin}/oauth/authorize?response_type=code&client_id=${EXTENSION_CLIENT_ID}&redirect_uri=${encodeURIComponent(redirect)}&state=s&code_challenge=${challenge}&code_challenge_method=S256`, {
+          redirect: 'manual',
+        });
+      for (const redirect of [CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL]) {
+        const res = await authorize(redirect);
+        expect(res.status, redirect).toBe(307);
+        expect(res.headers.get('location'), redirect).toMatch(/^\/signin\?next=/);
+      }
+      const unknown = await authorize('https://someone-else.extensions.allizom.org/oauth');
+      expect(unknown.status).toBe(400);
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,8 @@ import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
 import { openStore } from '../../db/open-store.js';
 import { FileStorageError } from '../../services/files/storage.js';
+import { ensureExtensionClient } from '../../services/oauth/extension-client.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/extension-id.js';
 import { CliError, dataDirOf, parseFlags } from '../args.js';
 
 /** `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--files DIR] [--allow-private-network]` */
@@ -36,6 +38,14 @@ export async function run(args: string[]): Promise<void> {
     await store.close();
     throw storageProblem(error);
   });
+  // The bundled extension signs in through OAuth on any server it is pointed at (Chrome and Firefox
+  // redirect URLs; idempotent, so every start keeps the registration current).
+  await ensureExtensionClient(store.repos, { name: 'Tidemark extension', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] }).catch(
+    async (error: unknown) => {
+      await app.close();
+      throw error;
+    },
+  );
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

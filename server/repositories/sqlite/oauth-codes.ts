@@ -3,7 +3,6 @@ import type { Clock } from '../../clock.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type OAuthCodeRow, type OAuthCodesRepository } from '../types.js';
 
-
 /** Authorization codes: single use, short-lived, bound to the client and redirect URI. */
 export class SqliteOAuthCodesRepository implements OAuthCodesRepository {
   constructor(private db: Db, private clock: Clock) {}
@@ -40,6 +39,10 @@ export class SqliteOAuthCodesRepository implements OAuthCodesRepository {
       return row;
     });
     return tx.immediate();
+  }
+
+  async find(code: string): Promise<OAuthCodeRow | undefined> {
+    return this.db.prepare('SELECT * FROM oauth_codes WHERE code_hash = ?').get(hashSecret(code)) as OAuthCodeRow | undefined;
   }
 
   /** Forgets codes that expired more than a day ago (they can no longer be reused anyway). */
