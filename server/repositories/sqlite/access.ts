@@ -4,7 +4,6 @@ import { ReadCache } from '../../db/read-cache.js';
 import { SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
 import { type CollectionOwnerRow, type AccessRepository } from '../types.js';
 
-
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */
 export class SqliteAccessRepository implements AccessRepository {
   /** Where a bookmark is: asked on every bookmark read and write. Dropped on any write. */

@@ -37,7 +37,6 @@ export function scopeSql(scope: BookmarkScope, viaFullText = false): { sql: stri
   }
 }
 
-
 /** ORDER BY clauses; ties always fall back to newest first and then id, so pages never overlap. */
 const ORDER: Record<string, string> = {
   '-created': 'b.created DESC, b.id DESC',

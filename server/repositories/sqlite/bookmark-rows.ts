@@ -3,7 +3,6 @@ import type { BookmarkType, HighlightColor } from '../../../lib/api/constants.js
 import type { Db } from '../../db/open.js';
 import type { BookmarkRow } from '../types.js';
 
-
 /** A `highlights` table row. */
 export interface HighlightRow {
   id: string;

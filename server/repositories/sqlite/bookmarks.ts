@@ -12,12 +12,6 @@ import { enqueuePageParse } from './jobs.js';
 import { compileSearch } from './search-sql.js';
 import { type BookmarkChanges, type BulkChanges, type BulkScope, type NewBookmark, type NewHighlight, type SavedLink, type BookmarksRepository, type BookmarkRow } from '../types.js';
 
-
-
-
-
-
-
 const CHUNK = 500;
 
 function chunks<T>(list: T[], size = CHUNK): T[][] {

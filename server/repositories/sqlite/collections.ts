@@ -7,11 +7,6 @@ import type { FullTextIndex } from './fts.js';
 import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
 import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
 
-
-
-
-
-
 // `count` is computed from the bookmarks table on every read (bookmarks_collection_order index),
 // so it can never drift from the truth. Bookmarks in Trash carry collection_id -99, so only
 // `removed = 0` rows are counted.

@@ -3,10 +3,6 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { type CacheRow, type FileRow, type NewFile, QuotaExceededError, type FilesRepository } from '../types.js';
 
-
-
-
-
 /**
  * Files, covers and permanent copies as rows. The bytes are on disk (services/files/storage.ts);
  * triggers keep `users.files_used` equal to the sum of the owner's file sizes and list the paths

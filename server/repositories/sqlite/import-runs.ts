@@ -3,8 +3,6 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { type ImportRunRow, type ImportTally, type ImportRunsRepository } from '../types.js';
 
-
-
 /**
  * Progress of the import command, so an interrupted import continues where it stopped: one run
  * per (user, file content, target), the collections made for the file's folders, and how many

@@ -5,9 +5,6 @@ import type { Media } from '../../../lib/api/types.js';
 import type { FullTextIndex } from './fts.js';
 import { type JobRow, type PageFill, type JobsRepository, type BookmarkRow } from '../types.js';
 
-
-
-
 const PAGE_JOB_UPSERT = `
   INSERT INTO jobs (kind, payload, dedupe_key, state, next_run_at, created_at)
   VALUES ('page', json_object('bookmarkId', CAST(@id AS INTEGER), 'parse', json('true'), 'on', @on),

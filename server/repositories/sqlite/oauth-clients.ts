@@ -4,10 +4,6 @@ import type { Clock } from '../../clock.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type ClientKind, type ClientStatus, DuplicateClientIdError, type OAuthClient, type OAuthClientRow, type OAuthClientsRepository } from '../types.js';
 
-
-
-
-
 /** Registered OAuth applications. Client secrets are returned once, at creation or regeneration. */
 export class SqliteOAuthClientsRepository implements OAuthClientsRepository {
   constructor(private db: Db, private clock: Clock) {}

@@ -3,7 +3,6 @@ import type { Clock } from '../../clock.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type OAuthCodeRow, type OAuthCodesRepository } from '../types.js';
 
-
 /** Authorization codes: single use, short-lived, bound to the client and redirect URI. */
 export class SqliteOAuthCodesRepository implements OAuthCodesRepository {
   constructor(private db: Db, private clock: Clock) {}

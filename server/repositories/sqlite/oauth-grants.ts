@@ -3,9 +3,6 @@ import type { Clock } from '../../clock.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type AuthorizedApp, type IssuedPair, type RefreshTokenRow, type OAuthGrantsRepository } from '../types.js';
 
-
-
-
 /**
  * Grants (what a user authorized an app to do, one per exchanged code) with their rotating refresh
  * tokens and the access tokens issued under them. Writes that issue or revoke several tokens run in

@@ -3,7 +3,6 @@ import type { Clock } from '../../clock.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type SessionRow, type SessionsRepository } from '../types.js';
 
-
 /** Web sign-in sessions. The cookie carries a random secret; only its hash is stored. */
 export class SqliteSessionsRepository implements SessionsRepository {
   constructor(private db: Db, private clock: Clock) {}

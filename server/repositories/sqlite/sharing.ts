@@ -6,10 +6,6 @@ import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, Pendin
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
-
-
-
-
 /**
  * Collaborators and invitations. Roles are stored per collection and inherited by descendants
  * (services/permissions.ts reads them through repositories/access.ts); this repository writes them.

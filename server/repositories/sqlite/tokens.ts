@@ -4,8 +4,6 @@ import { ReadCache } from '../../db/read-cache.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type TokenKind, type TokenRow, type TokensRepository } from '../types.js';
 
-
-
 /** Bearer tokens for the API. Only hashes are stored; the secret is returned once, at creation. */
 export class SqliteTokensRepository implements TokensRepository {
   /**

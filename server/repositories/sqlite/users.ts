@@ -6,12 +6,6 @@ import { DEFAULT_BOOKMARK_SORT } from '../../../lib/api/constants.js';
 import { md5 } from '../../services/secrets.js';
 import { DEFAULT_USER_CONFIG, DuplicateEmailError, FILE_QUOTA, type UserRow, type UsersRepository } from '../types.js';
 
-
-
-
-
-
-
 export class SqliteUsersRepository implements UsersRepository {
   constructor(private db: Db, private clock: Clock) {}
 
