@@ -281,14 +281,14 @@ export class Popup {
   constructor(
     private readonly ff: FirefoxExtension,
     /** Which of the extension's views this is: the toolbar popup or the sidebar. */
-    readonly type: 'popup' | 'sidebar' = 'popup',
+    readonly viewType: 'popup' | 'sidebar' = 'popup',
   ) {}
 
   /** Runs `fn(document, arg)` in the view's document. */
   async eval<R, A = undefined>(fn: (doc: Document, arg: A) => R | Promise<R>, arg?: A): Promise<R> {
     return this.ff.evaluateInControl(`(() => {
-      const [view] = globalThis.browser.extension.getViews({ type: ${JSON.stringify(this.type)} });
-      if (!view) throw new Error('No ${this.type} is open.');
+      const [view] = globalThis.browser.extension.getViews({ type: ${JSON.stringify(this.viewType)} });
+      if (!view) throw new Error('No ${this.viewType} is open.');
       return (${fn.toString()})(view.document, ${json(arg)});
     })()`);
   }
@@ -379,11 +379,11 @@ export class Popup {
    */
   async screenshot(file: string): Promise<void> {
     const dataUrl = (await this.ff.inBrowserWindow(`(async () => {
-      const page = ${JSON.stringify(this.type === 'popup' ? '/popup.html' : '/sidepanel.html')};
+      const page = ${JSON.stringify(this.viewType === 'popup' ? '/popup.html' : '/sidepanel.html')};
       // The popup's browser is in the window; the sidebar's inside the sidebar's own chrome document.
       const docs = [document, document.getElementById('sidebar')?.contentDocument].filter(Boolean);
       const b = docs.flatMap((d) => [...d.querySelectorAll('browser')]).find((x) => x.currentURI && x.currentURI.spec.endsWith(page));
-      if (!b) throw new Error('No ${this.type} is open.');
+      if (!b) throw new Error('No ${this.viewType} is open.');
       const bitmap = await b.browsingContext.currentWindowGlobal.drawSnapshot(null, 2, 'white');
       const canvas = document.createElementNS('http://www.w3.org/1999/xhtml', 'canvas');
       canvas.width = bitmap.width;
