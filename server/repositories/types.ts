@@ -911,6 +911,8 @@ export interface OAuthCodesRepository {
    * already been used). Atomic: of two concurrent exchanges of one code, only one sees it unused.
    */
   consume(code: string): Promise<OAuthCodeRow | undefined>;
+  /** The code's row without using it up (the exchange checks client, redirect URI and PKCE first). */
+  find(code: string): Promise<OAuthCodeRow | undefined>;
   /** Forgets codes that expired more than a day ago (they can no longer be reused anyway). */
   purgeExpired(): Promise<number>;
 }
