@@ -1,5 +1,5 @@
-// What differs between Chrome and Firefox, in one place: background kind, OAuth redirect and sign-in
-// window, storage.session, shortcut settings, side panel vs sidebar. Everything else in the extension
+// What differs between Chrome and Firefox, in one place: background kind, the highlight painting
+// fallback, OAuth redirect and sign-in window, storage.session, shortcut settings, side panel vs sidebar. Everything else in the extension
 // uses the same WebExtension API in both; the manifest's differences (Chrome's `key`, Firefox's gecko id and
 // minimum version) are in wxt.config.ts. Checked in both browsers by the end-to-end lanes.
 import { browser } from 'wxt/browser';
@@ -17,6 +17,13 @@ export const BROWSER: BrowserName = import.meta.env.FIREFOX ? 'firefox' : 'chrom
  * start, all state in storage, nothing that needs a DOM.
  */
 export const BACKGROUND_KIND: 'service-worker' | 'event-page' = BROWSER === 'firefox' ? 'event-page' : 'service-worker';
+
+/**
+ * Whether every page this build can run in has the CSS Custom Highlight API: Firefox from 140 (the
+ * build's strict_min_version), so the Firefox build ships no rangy fallback painter and never probes
+ * for it; Chrome has it from 105, but the fallback stays for pages whose frames lack it.
+ */
+export const ALWAYS_HAS_HIGHLIGHT_API = BROWSER === 'firefox';
 
 /**
  * Where the OAuth sign-in window ends: `identity.getRedirectURL('oauth')`. Chrome:
