@@ -6,6 +6,7 @@ import type { ServerConfig } from './config.js';
 import type { Store } from './db/store.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
+import { installDeclaredErrors } from './plugins/declared-errors.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
@@ -96,6 +97,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
 
   await app.register(
     async (scope) => {
+      installDeclaredErrors(scope);
       installAuth(scope);
       installApiRateLimit(scope);
       installIdempotency(scope);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { EMAIL_ADDRESS_PATTERN } from '../../lib/api/email.js';
 import { ApiError } from '../errors.js';
+import { installMethodNotAllowed } from './declared-errors.js';
 
 function envelope(status: number, errorMessage: string, extra: Record<string, unknown> = {}) {
   return { result: false as const, status, errorMessage, ...extra };
@@ -25,6 +26,7 @@ function describeValidation(err: FastifyError): string {
 
 /** Every failure answers `{result: false, status, errorMessage}` with the matching HTTP status. */
 export function installErrorHandling(app: FastifyInstance): void {
+  const methods = installMethodNotAllowed(app);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ApiError) {
       if (err.status === 429 && err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
@@ -59,7 +61,13 @@ export function installErrorHandling(app: FastifyInstance): void {
       reply.header('retry-after', String(err.extra.retryAfter));
       return reply.status(429).send(envelope(429, err.message));
     }
-    return reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${request.url.split('?')[0]}`));
+    const path = request.url.split('?')[0]!;
+    const allowed = methods.allowedFor(path);
+    if (allowed.length && !allowed.includes(request.method)) {
+      reply.header('allow', allowed.join(', '));
+      return reply.status(405).send(envelope(405, `${request.method} is not supported on ${path}: use ${allowed.join(', ')}.`));
+    }
+    return reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${path}`));
   });
 }
 
