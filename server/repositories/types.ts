@@ -1135,6 +1135,27 @@ export interface UsersRepository {
   touchBookmarks(id: number): Promise<void>;
 }
 
+/**
+ * One-time OAuth consent hand-offs (the 303 after the consent form, then a 307 to the app), kept in
+ * the database so the follow-up request may reach any instance. Ids are stored hashed.
+ */
+export interface OAuthHandoffsRepository {
+  /** Stores a hand-off under a new random id (answered), valid for `ttlMs`; forgets expired ones. */
+  create(input: { userId: number; location: string; ttlMs: number }): Promise<string>;
+  /** The hand-off's location, once: only for its user and before it expires (then it is gone). */
+  take(id: string, userId: number): Promise<string | undefined>;
+}
+
+/**
+ * Fixed-window request counters for rate limits. On PostgreSQL they live in the database, so every
+ * instance counts into the same window; the embedded SQLite backend (one server process per data
+ * directory) keeps them in the process.
+ */
+export interface RateWindowsRepository {
+  /** Counts one request for `key` in its current window of `windowMs`: the window's start (epoch ms) and count so far. */
+  hit(key: string, windowMs: number): Promise<{ start: number; count: number }>;
+}
+
 /** The repositories of web sign-ins and OAuth: `app.repos.oauth` in the service. */
 export interface OAuthRepositories {
   sessions: SessionsRepository;
@@ -1142,6 +1163,7 @@ export interface OAuthRepositories {
   codes: OAuthCodesRepository;
   grants: OAuthGrantsRepository;
   connections: OAuthConnectionsRepository;
+  handoffs: OAuthHandoffsRepository;
 }
 
 /** Every data access the service makes, on whichever backend was opened (repositories/open.ts). */
@@ -1163,4 +1185,5 @@ export interface Repositories {
   links: LinksRepository;
   idempotency: IdempotencyRepository;
   importRuns: ImportRunsRepository;
+  rateWindows: RateWindowsRepository;
 }
