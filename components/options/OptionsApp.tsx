@@ -28,6 +28,7 @@ async function refresh() {
   signedOutReason.value = status.signedOutReason;
   serverUrl.value ||= status.serverUrl;
   if (status.account) {
+    // Failing, the default-collection picker keeps its choices; the account status above says when the server is unreachable.
     send('listCollections', { refresh: false }).then((c) => (collections.value = c.items), () => {});
   }
 }
@@ -102,6 +103,7 @@ function toggleBadge(on: boolean) {
   void badgeEnabledItem.setValue(on);
   // Seeing which page a tab shows needs the "tabs" permission: ask while the click lasts.
   if (on && !tabsGranted.value) {
+    // Refused or failed, tabsGranted stays false and the hint still says the permission is missing.
     browser.permissions.request(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
   }
 }
@@ -122,10 +124,11 @@ const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
 export function OptionsApp() {
   useEffect(() => {
     void refresh();
-    serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
-    saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
-    badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
-    defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
+    void serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
+    void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
+    void badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
+    void defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
+    // Failing, the permission shows as not granted (the default).
     browser.permissions.contains(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
     return onEvent('authChanged', () => void refresh());
   }, []);

@@ -64,6 +64,7 @@ function Item({ tabId, item, found, focus, onSaved }: { tabId: number; item: Hig
     <li class="hl-item">
       <span class="hl-swatch" style={{ background: COLOR_VALUES[item.color] }} title={t(`color_${item.color}`)} />
       {found ? (
+        // Scrolling to a highlight that vanished meanwhile does nothing; the list refreshes on its own.
         <button type="button" class="link hl-text" title={t('popupHighlightShow')} onClick={() => void send('showHighlight', { tabId, key: item.key }).catch(() => {})}>
           {item.text}
         </button>
@@ -85,7 +86,9 @@ export function HighlightList({ tabId }: { tabId: number }) {
         setView(v);
         setFocusKey(v.editNoteOf);
       },
-      () => {},
+      () => {
+        // No list (tab closed, page not readable): the section stays hidden.
+      },
     );
   }, [tabId]);
   if (!view) return null;

@@ -17,6 +17,7 @@ import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
+import { reportError } from './report-error.js';
 
 export const ALARM_DRAIN = 'queue-drain';
 export const ALARM_SYNC = 'index-sync';
@@ -137,9 +138,9 @@ export function startBackground() {
     await index.reset();
     if (acc) {
       await ensureSyncAlarm();
-      index.sync().catch(() => {});
-      collections.refresh().catch(() => {});
-      queue.drain().catch(() => {});
+      index.sync().catch(reportError('saved-link index sync'));
+      collections.refresh().catch(reportError('collection list refresh'));
+      queue.drain().catch(reportError('offline queue drain'));
     } else {
       if (userInitiated) {
         await queue.clear();
@@ -154,7 +155,7 @@ export function startBackground() {
   }
 
   const drainSoon = () => {
-    queue.drain().catch(() => {});
+    queue.drain().catch(reportError('offline queue drain'));
   };
 
   // --- handlers shared by listeners and (for tests) exposed on the worker ---
@@ -209,8 +210,8 @@ export function startBackground() {
   }
 
   async function onAlarm(alarm: Browser.alarms.Alarm) {
-    if (alarm.name === ALARM_DRAIN) await queue.drain().catch(() => {});
-    if (alarm.name === ALARM_SYNC) await index.sync().catch(() => {});
+    if (alarm.name === ALARM_DRAIN) await queue.drain().catch(reportError('offline queue drain'));
+    if (alarm.name === ALARM_SYNC) await index.sync().catch(reportError('saved-link index sync'));
   }
 
   function createMenus() {
@@ -223,7 +224,7 @@ export function startBackground() {
         browser.contextMenus.create({ id: `${MENU_HIGHLIGHT}:${color}`, parentId: MENU_HIGHLIGHT, title: t(`color_${color}`), contexts: ['selection'] });
       }
       browser.contextMenus.create({ id: MENU_HIGHLIGHT_NOTE, title: t('menuHighlightNote'), contexts: ['selection'] });
-    });
+    }).catch(reportError('context menu setup'));
   }
 
   async function resolveRef(ref: BookmarkRef): Promise<number | null> {
@@ -282,7 +283,7 @@ export function startBackground() {
     },
     getQueue: () => queue.view(),
     drainQueue: async () => {
-      await queue.drain().catch(() => {});
+      await queue.drain().catch(reportError('offline queue drain'));
       return queue.view();
     },
     dismissFailures: async () => {
@@ -311,7 +312,7 @@ export function startBackground() {
     showHighlight: ({ tabId, key }) => highlights.command<boolean>(tabId, { tidemark: 'show', key }),
     autoPaintAnswered: async ({ granted }) => {
       await autoPaintAskedItem.setValue(true);
-      if (granted) await highlights.syncRegistration().catch(() => {});
+      if (granted) await highlights.syncRegistration().catch(reportError('highlighter registration'));
       return null;
     },
   };
@@ -333,9 +334,9 @@ export function startBackground() {
   browser.tabs.onRemoved.addListener((tabId) => badge.forget(tabId));
   browser.permissions.onAdded.addListener(() => {
     void badge.refreshAll();
-    void highlights.syncRegistration().catch(() => {});
+    void highlights.syncRegistration().catch(reportError('highlighter registration'));
   });
-  browser.permissions.onRemoved.addListener(() => void highlights.syncRegistration().catch(() => {}));
+  browser.permissions.onRemoved.addListener(() => void highlights.syncRegistration().catch(reportError('highlighter registration')));
   badgeEnabledItem.watch(() => void badge.refreshAll());
   globalThis.addEventListener?.('online', drainSoon);
 
@@ -349,7 +350,7 @@ export function startBackground() {
       await scheduleDrain(true);
       drainSoon();
     }
-    if (index.state !== 'ready' || Date.now() - index.lastSyncedAt > 60_000) await index.sync().catch(() => {});
+    if (index.state !== 'ready' || Date.now() - index.lastSyncedAt > 60_000) await index.sync().catch(reportError('saved-link index sync'));
     else await badge.refreshAll();
   })();
 

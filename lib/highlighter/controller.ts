@@ -60,6 +60,7 @@ export class Highlighter {
   private async start() {
     this.painter = await createPainter(document);
     this.listen();
+    // refresh() fails only when the background cannot be reached (the extension was reloaded): the page stays as it is.
     await this.refresh().catch(() => {});
     // The reader's selection that made the loader ask for us (not one made by find in page or a script).
     const g = globalThis as unknown as Record<string, unknown>;
@@ -170,6 +171,7 @@ export class Highlighter {
   private schedule() {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      // As above: without the background there is nothing to repaint with.
       if (location.href !== this.url) void this.refresh().catch(() => {});
       else if (this.items.size) this.paintAll();
     }, REANCHOR_DELAY_MS);

@@ -170,12 +170,12 @@ export class CollectionsRepository {
       }
       const set: string[] = ['parent_id = ?', 'sort = ?', 'last_update = ?'];
       const args: unknown[] = [parentId, sort, isoNow(this.clock)];
-      if (fields.title !== undefined) (set.push('title = ?'), args.push(fields.title));
-      if (fields.view !== undefined) (set.push('view = ?'), args.push(fields.view));
-      if (fields.public !== undefined) (set.push('public = ?'), args.push(fields.public ? 1 : 0));
-      if (fields.expanded !== undefined) (set.push('expanded = ?'), args.push(fields.expanded ? 1 : 0));
-      if (fields.color !== undefined) (set.push('color = ?'), args.push(fields.color));
-      if (fields.cover !== undefined) (set.push('cover = ?'), args.push(JSON.stringify(fields.cover)));
+      if (fields.title !== undefined) { set.push('title = ?'); args.push(fields.title); }
+      if (fields.view !== undefined) { set.push('view = ?'); args.push(fields.view); }
+      if (fields.public !== undefined) { set.push('public = ?'); args.push(fields.public ? 1 : 0); }
+      if (fields.expanded !== undefined) { set.push('expanded = ?'); args.push(fields.expanded ? 1 : 0); }
+      if (fields.color !== undefined) { set.push('color = ?'); args.push(fields.color); }
+      if (fields.cover !== undefined) { set.push('cover = ?'); args.push(JSON.stringify(fields.cover)); }
       this.db.prepare(`UPDATE collections SET ${set.join(', ')} WHERE id = ?`).run(...args, id);
     })();
     return this.byId(id);

@@ -21,6 +21,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * protocol-relative `//host`, backslashes browsers treat as slashes) falls back to the account page.
  */
 export function safeNext(next: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters in a redirect target are refused
   if (!next || next.length > 4000 || !next.startsWith('/') || next.startsWith('//') || /[\\\s\x00-\x1f]/.test(next)) return '/account';
   const base = 'http://this.invalid';
   const url = new URL(next, base);

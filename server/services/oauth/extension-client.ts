@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
 import { createOAuthRepositories, type OAuthRepositories } from '../../repositories/oauth.js';
-import { OAUTH_CLIENT_ID } from '../../../lib/extension-id.js';
+import { OAUTH_CLIENT_ID } from '../../../lib/api/extension-identity.js';
 import { redirectUriProblem } from './redirect-uri.js';
 
 /** The bundled extension's OAuth client id: fixed, so the extension can be built with it. */
