@@ -77,10 +77,20 @@ export function toUpdateBody(changes: BookmarkChanges): BookmarkUpdate {
   return body;
 }
 
+/**
+ * Additions to a bookmark whose stored fields are not known here (edited offline before the popup
+ * ever saw it): tags are added to the server's tags, a note is added below the server's note. Never
+ * a replacement of what was not seen. Merged with what the server has when the write is sent.
+ */
+export interface AppendChanges {
+  tags?: string[];
+  note?: string;
+}
+
 /** One write waiting in the offline queue. */
 export type QueuedWrite =
   | { seq: number; op: 'create'; ref: `l:${string}`; body: BookmarkCreate; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
-  | { seq: number; op: 'update'; ref: BookmarkRef; body: BookmarkUpdate; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
+  | { seq: number; op: 'update'; ref: BookmarkRef; body: BookmarkUpdate; append?: AppendChanges; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
   | { seq: number; op: 'remove'; ref: BookmarkRef; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number };
 
 /** A queued write the server refused for good (shown to the user, then dropped). */

@@ -42,7 +42,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   app.decorate('config', config);
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
-  app.decorate('services', createServices(config, repos));
+  app.decorate('services', createServices(config, repos, app.permissions));
   // Background work stops before the server closes, so it can hand running jobs back while the database is open.
   app.addHook('preClose', async () => app.services.stop());
   // Shutting down: requests in flight finish, and their answers close the connection, so a client's
@@ -55,7 +55,11 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
-  app.addHook('onReady', async () => app.services.jobs.start());
+  // The file storage is tried before anything is served: a wrong bucket or key stops the start with a message.
+  app.addHook('onReady', async () => {
+    await app.services.files.check();
+    app.services.jobs.start();
+  });
 
   installValidators(app);
   installErrorHandling(app);

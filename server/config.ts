@@ -1,8 +1,10 @@
 import path from 'node:path';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { LIMITS } from '../lib/api/constants.js';
 import { providersFromEnv, type ProvidersConfig } from './services/oauth/providers.js';
 import { smtpFromEnv, type SmtpSettings } from './services/mail/settings.js';
+import { fileStorageFromEnv, type FileStorageSettings } from './services/files/storage-settings.js';
 
 /** Everything the service can be configured with. CLI flags and environment fill it in. */
 export interface ServerConfig {
@@ -47,6 +49,12 @@ export interface ServerConfig {
   invitationTtlDays: number;
   /** Upload size limits in bytes (PUT /bookmark/file and covers; import files; uploaded permanent copies). */
   uploads: UploadLimits;
+  /**
+   * Where uploads, covers and permanent copies are kept: unset for `<dataDir>/files`, a directory
+   * (several instances may share one), or an S3-compatible bucket. Environment: TIDEMARK_FILES_DIR,
+   * TIDEMARK_S3_*.
+   */
+  files?: FileStorageSettings;
   /** The background job runner (pleaseParse, permanent copies). */
   jobs: JobSettings;
   /** Time limit for reading one page (GET /import/url/parse, background jobs): DNS, redirects and body. */
@@ -58,6 +66,8 @@ export interface UploadLimits {
   maxBytes: number;
   /** POST/PUT /import/file; default 50 MB */
   importMaxBytes: number;
+  /** POST/PUT /import/file: most bookmarks and folders one file may hold; default LIMITS.importEntriesMax */
+  importMaxEntries: number;
   /** PUT /bookmark/{id}/cache (a page copy captured by the extension); default 20 MB */
   cacheMaxBytes: number;
 }
@@ -114,8 +124,9 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     publicUrl: process.env.TIDEMARK_PUBLIC_URL || undefined,
     smtp: smtpFromEnv(process.env),
     invitationTtlDays: positiveNumber(process.env.TIDEMARK_INVITATION_TTL_DAYS, 14),
-    uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, cacheMaxBytes: 20 * MB },
+    uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, importMaxEntries: LIMITS.importEntriesMax, cacheMaxBytes: 20 * MB },
     jobs: { ...DEFAULT_JOB_SETTINGS },
+    files: fileStorageFromEnv(process.env),
     fetchTimeoutMs: 10_000,
     ...overrides,
   };

@@ -21,6 +21,10 @@ const badgeEnabled = signal(true);
 const tabsGranted = signal(false);
 const defaultCollection = signal<number | null>(null);
 const collections = signal<CollectionOption[]>([]);
+/** The advanced (test token) section is open. */
+const tokenOpen = signal(false);
+/** Sign out was asked for while writes wait: how many (the warning is shown instead of signing out). */
+const unsent = signal(0);
 
 async function refresh() {
   const status = await send('getStatus', null);
@@ -66,6 +70,7 @@ function signIn() {
   withServer(async (origin) => {
     const acc = await send('signIn', { serverUrl: origin });
     account.value = acc;
+    tokenMessage.value = null; // an error left there by an earlier attempt is no longer true
     message.value = { kind: 'ok', text: t('signedInAs', acc.name) };
     await refresh();
   }, message);
@@ -80,17 +85,48 @@ function useToken() {
     const acc = await send('useTestToken', { serverUrl: origin, token: testToken.value });
     account.value = acc;
     testToken.value = '';
-    tokenMessage.value = { kind: 'ok', text: t('signedInAs', acc.name) };
+    tokenMessage.value = null;
+    tokenOpen.value = false; // done with it: the account section says who is signed in
+    message.value = { kind: 'ok', text: t('signedInAs', acc.name) };
     await refresh();
   }, tokenMessage);
 }
 
-async function signOut() {
+/** Sign out, unless writes still wait: then the user chooses (send them first, or sign out anyway). */
+async function signOut(anyway = false) {
   busy.value = true;
   try {
+    if (!anyway) {
+      const waiting = (await send('getQueue', null)).entries.length;
+      if (waiting > 0) {
+        unsent.value = waiting;
+        return;
+      }
+    }
+    unsent.value = 0;
     await send('signOut', null);
     account.value = null;
     message.value = { kind: 'ok', text: t('signedOut') };
+  } catch (err) {
+    message.value = { kind: 'error', text: (err as Error).message };
+  } finally {
+    busy.value = false;
+  }
+}
+
+/** "Send them first": drains the queue, then signs out if everything went; otherwise says what still waits. */
+async function sendThenSignOut() {
+  busy.value = true;
+  try {
+    const left = (await send('drainQueue', null)).entries.length;
+    if (left === 0) {
+      unsent.value = 0;
+      busy.value = false;
+      await signOut(true);
+      return;
+    }
+    unsent.value = left;
+    message.value = { kind: 'error', text: t('signOutStillWaiting', left) };
   } catch (err) {
     message.value = { kind: 'error', text: (err as Error).message };
   } finally {
@@ -158,7 +194,20 @@ export function OptionsApp() {
           />
         </div>
         {askHost && !acc && <p class="hint">{t('hostPermissionExplain', origin!)}</p>}
-        {acc ? (
+        {acc && unsent.value > 0 ? (
+          <div class="notice offline" role="alertdialog" aria-labelledby="unsent-text">
+            <p id="unsent-text">{unsent.value === 1 ? t('signOutUnsentOne') : t('signOutUnsent', unsent.value)}</p>
+            <button type="button" class="primary" disabled={busy.value} onClick={() => void sendThenSignOut()}>
+              {t('signOutSendFirst')}
+            </button>{' '}
+            <button type="button" class="danger" disabled={busy.value} onClick={() => void signOut(true)}>
+              {t('signOutAnyway')}
+            </button>{' '}
+            <button type="button" class="link" disabled={busy.value} onClick={() => (unsent.value = 0)}>
+              {t('cancel')}
+            </button>
+          </div>
+        ) : acc ? (
           <button type="button" disabled={busy.value} onClick={() => void signOut()}>
             {t('signOut')}
           </button>
@@ -229,7 +278,8 @@ export function OptionsApp() {
         </button>
       </section>
 
-      <details>
+      {!acc && (
+      <details open={tokenOpen.value} onToggle={(e) => (tokenOpen.value = (e.currentTarget as HTMLDetailsElement).open)}>
         <summary>{t('optionsAdvanced')}</summary>
         <p class="hint">{t('testTokenText')}</p>
         <div class="field">
@@ -247,6 +297,7 @@ export function OptionsApp() {
         </button>
         <Notice m={tokenMessage.value} />
       </details>
+      )}
     </main>
   );
 }

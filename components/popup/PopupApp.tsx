@@ -10,17 +10,18 @@ import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../.
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
 import { saveOnOpenItem } from '../../lib/storage/items.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
-import { CollectionPicker } from './CollectionPicker.js';
+import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
+import { TitleField } from '../shared/TitleField.js';
 import { HighlightList } from './HighlightList.js';
-import { TagsInput } from './TagsInput.js';
+import { TagsInput } from '../shared/TagsInput.js';
 
 type View =
   | { kind: 'loading' }
   | { kind: 'signed-out'; reason: string | null }
   | { kind: 'unsupported'; reason: string }
   | { kind: 'unsaved'; page: PageInfo }
-  | { kind: 'editing'; opened: 'created' | 'queued' | 'existing' }
+  | { kind: 'editing'; opened: 'created' | 'queued' | 'existing' | 'offline' }
   | { kind: 'error'; message: string };
 
 const view = signal<View>({ kind: 'loading' });
@@ -30,14 +31,30 @@ const saveError = signal('');
 const collections = signal<CollectionsView>({ items: [], recent: [] });
 const tags = signal<Tag[]>([]);
 const suggested = signal<string[]>([]);
-const queue = signal<QueueView>({ entries: [], failures: [] });
+const queue = signal<QueueView>({ entries: [], failures: [], otherAccounts: 0 });
 const saveOnOpen = signal<boolean | null>(null);
+/**
+ * The stored bookmark is not known here (opened offline): the form shows only what this device adds
+ * (tags to add, a note to add), and those are sent as additions, never as a replacement.
+ */
+const partial = signal(false);
+/** The page's title was cut at this length when it was saved. */
+const titleCutAt = signal<number | undefined>(undefined);
 /** The collection a removed bookmark was in, for Undo. */
 const removedFrom = signal<number | null>(null);
 let tabId = -1;
 
 const saver = new AutoSaver(
-  (changes) => send('updateBookmark', { ref: draft.value!.ref, changes }),
+  async (changes) => {
+    const append = partial.value;
+    const result = await send('updateBookmark', { ref: draft.value!.ref, changes, ...(append ? { append } : {}) });
+    // The server answered with the whole bookmark: from now on the form edits what is stored.
+    if (append && result.state === 'saved' && result.bookmark && !saver.hasPending) {
+      partial.value = false;
+      draft.value = result.bookmark;
+    }
+    return result;
+  },
   (state, error) => {
     saveState.value = state;
     saveError.value = error ?? '';
@@ -62,7 +79,9 @@ function apply(result: PopupOpenResult) {
   else {
     mark('tidemark:opened');
     draft.value = result.bookmark;
-    view.value = { kind: 'editing', opened: result.queued ? 'queued' : result.created ? 'created' : 'existing' };
+    partial.value = !!result.partial;
+    titleCutAt.value = result.titleCutAt;
+    view.value = { kind: 'editing', opened: result.queued ? 'queued' : result.offline ? 'offline' : result.created ? 'created' : 'existing' };
     if (result.bookmark.ref.startsWith('b:')) {
       // Suggestions are a nicety: without them the tag field works as usual.
       send('suggestTags', { ref: result.bookmark.ref }).then((s) => (suggested.value = s), () => {});
@@ -140,7 +159,25 @@ function statusText(): string {
     case 'error':
       return t('statusError', saveError.value);
   }
-  return v.opened === 'created' ? t('statusSaved') : v.opened === 'queued' ? t('statusQueued') : t('statusExisting');
+  return v.opened === 'created' ? t('statusSaved') : v.opened === 'queued' ? t('statusQueued') : v.opened === 'offline' ? t('statusOffline') : t('statusExisting');
+}
+
+/** How the status line looks: success, waiting offline (never in the success colour), an error, or neutral. */
+function statusTone(): 'ok' | 'offline' | 'error' | 'neutral' {
+  const v = view.value;
+  if (v.kind === 'error') return 'error';
+  if (v.kind !== 'editing') return 'neutral';
+  switch (saveState.value) {
+    case 'saving':
+      return 'neutral';
+    case 'saved':
+      return 'ok';
+    case 'queued':
+      return 'offline';
+    case 'error':
+      return 'error';
+  }
+  return v.opened === 'queued' || v.opened === 'offline' ? 'offline' : 'ok';
 }
 
 /**
@@ -218,7 +255,7 @@ export function PopupApp() {
     <main class="popup">
       <header>
         <h1>{t('extName')}</h1>
-        <p role="status" aria-live="polite" class={`status ${saveState.value}`} data-state={v.kind === 'editing' ? saveState.value : v.kind}>
+        <p role="status" aria-live="polite" class={`status tone-${statusTone()}`} data-state={v.kind === 'editing' ? saveState.value : v.kind}>
           {status}
         </p>
       </header>
@@ -226,12 +263,12 @@ export function PopupApp() {
       {v.kind === 'signed-out' && (
         <section>
           <p>{v.reason ?? t('signedOutText')}</p>
-          <button type="button" onClick={() => browser.runtime.openOptionsPage()}>
-            {t('openOptions')}
+          <button type="button" class="primary" onClick={() => void browser.runtime.openOptionsPage().then(() => close())}>
+            {t('signIn')}
           </button>
         </section>
       )}
-      {v.kind === 'unsupported' && <p>{v.reason}</p>}
+      {v.kind === 'unsupported' && <p class="notice">{v.reason}</p>}
       {v.kind === 'error' && (
         <section>
           <p role="alert" class="error">
@@ -254,10 +291,16 @@ export function PopupApp() {
 
       {v.kind === 'editing' && d && (
         <form onSubmit={(e) => e.preventDefault()}>
-          <div class="field">
-            <label for="title-input">{t('fieldTitle')}</label>
-            <input id="title-input" value={d.title} disabled={disabled} onInput={(e) => edit({ title: (e.target as HTMLInputElement).value })} />
-          </div>
+          {partial.value && (
+            <p class="notice offline" data-testid="partial-notice">
+              {t('popupPartialNotice')}
+            </p>
+          )}
+          {partial.value ? (
+            <p class="page-title">{d.title}</p>
+          ) : (
+            <TitleField value={d.title} disabled={disabled} cutAt={titleCutAt.value} onInput={(title) => edit({ title })} />
+          )}
           <CollectionPicker
             items={cols.items}
             recent={cols.recent}
@@ -266,7 +309,15 @@ export function PopupApp() {
             onChange={(id) => edit({ collectionId: id }, true)}
             onCreate={(title, parentId) => send('createCollection', { title, parentId })}
           />
-          <TagsInput value={d.tags} known={tags.value} suggested={suggested.value} disabled={disabled} onChange={(x) => edit({ tags: x }, true)} />
+          <TagsInput
+            label={partial.value ? t('fieldTagsToAdd') : undefined}
+            value={d.tags}
+            known={tags.value}
+            suggested={suggested.value}
+            disabled={disabled}
+            onChange={(x) => edit({ tags: x }, true)}
+          />
+          {!partial.value && (
           <div class="field inline">
             <input
               id="favorite-input"
@@ -277,10 +328,12 @@ export function PopupApp() {
             />
             <label for="favorite-input">{t('fieldFavorite')}</label>
           </div>
+          )}
           <div class="field">
-            <label for="note-input">{t('fieldNote')}</label>
+            <label for="note-input">{partial.value ? t('fieldNoteToAdd') : t('fieldNote')}</label>
             <textarea id="note-input" rows={3} value={d.note} disabled={disabled} onInput={(e) => edit({ note: (e.target as HTMLTextAreaElement).value })} />
           </div>
+          {!partial.value && (
           <div class="field">
             <label for="excerpt-input">{t('fieldExcerpt')}</label>
             <textarea
@@ -291,6 +344,7 @@ export function PopupApp() {
               onInput={(e) => edit({ excerpt: (e.target as HTMLTextAreaElement).value })}
             />
           </div>
+          )}
           <div class="actions">
             {d.removed ? (
               <button type="button" onClick={() => void undo()}>

@@ -43,6 +43,12 @@ export const LIMITS = {
   linksPerAnswerDefault: 5000,
   linksPerAnswerMax: 20_000,
   accessTokenLifetimeSeconds: 1_209_599,
+  /** POST/PUT /import/file and the import command: folders nested deeper than this are refused (400). */
+  importFolderDepthMax: 100,
+  /** POST/PUT /import/file and the import command: files with more bookmarks and folders than this are refused (400). */
+  importEntriesMax: 500_000,
+  /** Every JSON request body: arrays and objects nested deeper than this are refused (400). */
+  jsonDepthMax: 64,
 } as const;
 
 /** The literal cover value that asks for a screenshot. */

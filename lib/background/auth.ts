@@ -2,7 +2,7 @@
 // token) in the extension's IndexedDB; neither ever leaves the background. Refreshes ahead of
 // expiry and once after a 401; a refused refresh signs the user out everywhere with a reason.
 import { browser } from 'wxt/browser';
-import { ApiClientError, TidemarkApi, type TokenSource } from '../api/client/index.js';
+import { ApiClientError, checkTidemarkServer, TidemarkApi, type TokenSource } from '../api/client/index.js';
 import { authorizeUrl, createPkce, exchangeCode, randomToken, readRedirect, refreshTokens, type TokenSet } from '../api/client/oauth.js';
 import type { User } from '../api/types.js';
 import { OAUTH_CLIENT_ID } from '../api/extension-identity.js';
@@ -132,6 +132,10 @@ export class Auth {
     const serverUrl = normaliseServerUrl(serverInput);
     const redirectUri = this.deps.redirectUrl ? this.deps.redirectUrl() : browser.identity.getRedirectURL('oauth');
     const launch = this.deps.launchWebAuthFlow ?? ((url: string) => browser.identity.launchWebAuthFlow({ url, interactive: true }) as Promise<string>);
+    // A wrong address is said plainly here, not as a sign-in window showing some other site.
+    await checkTidemarkServer(serverUrl, this.fetchImpl).catch((err: Error) => {
+      throw new UserFacingError(err.message, 'server');
+    });
     const pkce = await createPkce();
     const state = randomToken(16);
     let redirectedTo: string | undefined;

@@ -14,6 +14,7 @@ import {
   serverIdOf,
   toUpdateBody,
   type Account,
+  type AppendChanges,
   type BookmarkChanges,
   type BookmarkDraft,
   type BookmarkRef,
@@ -23,7 +24,20 @@ import { UserFacingError } from '../messaging/router.js';
 import { defaultCollectionItem, lastCollectionItem, saveOnOpenItem, signedOutReasonItem } from '../storage/items.js';
 import type { WriteQueue } from './queue.js';
 import { readPageInfo } from './page-info.js';
+import { appendedUpdate, isEmptyAppend, splitAppend } from './append.js';
 import { isOffline, savedIdOf, userError } from './server-answers.js';
+
+/** A write that failed before anything was sent (reading what it builds on failed). */
+class NotSentError extends Error {
+  constructor(override readonly cause: unknown) {
+    super((cause as Error)?.message ?? 'not sent');
+  }
+}
+
+/** Browser and extension pages: no extension may read them, so they can never be saved. */
+export function isClosedPage(url: string): boolean {
+  return /^(chrome|about|edge|brave|opera|vivaldi|chrome-extension|moz-extension|extension|view-source|devtools|chrome-search|chrome-untrusted):/i.test(url);
+}
 
 export interface BookmarksDeps {
   api: TidemarkApi;
@@ -58,9 +72,14 @@ export class BookmarksService {
     return (await defaultCollectionItem.getValue()) ?? (await lastCollectionItem.getValue()) ?? UNSORTED;
   }
 
+  /**
+   * The tab's page. Its address is hidden only where Tidemark has no access: after a click on the
+   * toolbar button (which grants access to the tab) that means a page no extension may read.
+   */
   private async pageTab(tabId: number): Promise<Browser.tabs.Tab & { url: string }> {
     const tab = await browser.tabs.get(tabId).catch(() => null);
-    if (!tab?.url) throw new UserFacingError(t('errorNoTabAccess'), 'unsupported');
+    if (!tab) throw new UserFacingError(t('errorNoTab'), 'unsupported');
+    if (!tab.url) throw new UserFacingError(t('errorPageCannotBeSaved'), 'unsupported');
     return tab as Browser.tabs.Tab & { url: string };
   }
 
@@ -78,7 +97,7 @@ export class BookmarksService {
     } catch (err) {
       return { state: 'unsupported', reason: (err as Error).message };
     }
-    if (!isHttpUrl(tab.url)) return { state: 'unsupported', reason: t('errorNotWebPage') };
+    if (!isHttpUrl(tab.url)) return { state: 'unsupported', reason: t(isClosedPage(tab.url) ? 'errorPageCannotBeSaved' : 'errorNotWebPage') };
     const key = normalizeUrl(tab.url)!;
     let reading: Promise<PageInfo> | null = null;
     /** The page's metadata, read once and only when needed (creating, or offline). */
@@ -95,10 +114,24 @@ export class BookmarksService {
         if (existing) return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
       } catch (err) {
         if (!isOffline(err)) throw userError(err);
-        // Offline, but the index knows it: edit what the page says; changes wait in the queue.
-        const page = await pageInfo();
-        const draft = this.draftFromCreate(refOf(hit.id), this.createBody(page, hit.collectionId));
-        return { state: 'saved', bookmark: draft, created: false, queued: false };
+        // Offline, and the index knows it is saved, but not what is stored (tags, note...): the
+        // draft holds only what this device adds, and the popup says so. Never the page's fields
+        // in place of the stored ones.
+        const ref = refOf(hit.id);
+        const adding = await this.deps.queue.pendingAppend(ref);
+        const draft: BookmarkDraft = {
+          ref,
+          link: tab.url,
+          title: tab.title || tab.url,
+          excerpt: '',
+          note: adding.note ?? '',
+          tags: adding.tags ?? [],
+          important: false,
+          collectionId: hit.collectionId,
+          cover: '',
+          removed: false,
+        };
+        return { state: 'saved', bookmark: draft, created: false, queued: false, offline: true, partial: true };
       }
     }
     void pageInfo(); // read the page while url/exists is asked
@@ -123,7 +156,9 @@ export class BookmarksService {
     const create = opts.create ?? (await saveOnOpenItem.getValue());
     if (!create) return { state: 'unsaved', page };
     const result = await this.create(this.createBody(page, await this.targetCollection()), page.title, account);
-    return { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
+    const saved: PopupOpenResult = { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
+    if (page.titleCutAt) saved.titleCutAt = page.titleCutAt;
+    return saved;
   }
 
   private async loadExisting(id: number): Promise<Bookmark | null> {
@@ -188,14 +223,30 @@ export class BookmarksService {
     return { state: 'queued', bookmark: this.draftFromCreate(localRef, body) };
   }
 
-  async update(ref: BookmarkRef, changes: BookmarkChanges, label = ''): Promise<WriteResult> {
+  /**
+   * `append`: the popup never saw the stored bookmark (see PopupOpenResult.partial): its `tags` and
+   * `note` are additions, merged with what the server has when sent.
+   */
+  async update(ref: BookmarkRef, changes: BookmarkChanges, label = '', opts: { append?: boolean } = {}): Promise<WriteResult> {
     const account = await this.requireAccount();
     if (changes.collectionId !== undefined) {
       await lastCollectionItem.setValue(changes.collectionId);
       await this.deps.usedCollection(changes.collectionId);
     }
-    const body = toUpdateBody(changes);
-    return this.write(ref, account, label, 'update', (id, key) => this.deps.api.updateBookmark(id, body, { idempotencyKey: key, retries: 1 }), body);
+    const { rest, append } = opts.append ? splitAppend(changes) : { rest: changes, append: undefined };
+    const body = toUpdateBody(rest);
+    const sendNow = async (id: number, key: string) => {
+      let out = body;
+      if (append && !isEmptyAppend(append)) {
+        // Reading what is stored failed: the write itself was never sent, so the queue may still merge later edits into it.
+        const stored = await this.deps.api.getBookmark(id).catch((err: unknown) => {
+          throw new NotSentError(err);
+        });
+        out = appendedUpdate(stored, body, append);
+      }
+      return this.deps.api.updateBookmark(id, out, { idempotencyKey: key, retries: 1 });
+    };
+    return this.write(ref, account, label, 'update', sendNow, body, append);
   }
 
   /** Moves to Trash (the popup offers Undo). */
@@ -216,6 +267,7 @@ export class BookmarksService {
     op: 'update' | 'remove',
     send: (id: number, key: string) => Promise<Bookmark | null>,
     body?: ReturnType<typeof toUpdateBody>,
+    append?: AppendChanges,
   ): Promise<WriteResult> {
     const resolved = await this.deps.queue.serverRef(ref);
     const key = this.newKey();
@@ -228,14 +280,17 @@ export class BookmarksService {
         if (op === 'remove' || !bookmark || bookmark.removed) this.deps.onRemoved(id, bookmark?.link ?? '');
         else this.deps.onSaved(bookmark);
         return { state: 'saved', bookmark: bookmark ? draftOf(bookmark) : null };
-      } catch (err) {
+      } catch (caught) {
+        const notSent = caught instanceof NotSentError;
+        const err = notSent ? caught.cause : caught;
         if (!isOffline(err)) throw userError(err);
+        if (notSent) tried = false;
       }
     }
     const common = { key, userId: account.userId, serverUrl: account.serverUrl, label };
     // A write whose online try failed may still have reached the server: it is queued as sent, and
     // later edits are never merged into it.
-    if (op === 'update') await this.deps.queue.enqueue({ op, ref: resolved, body: body!, ...common }, { tried });
+    if (op === 'update') await this.deps.queue.enqueue({ op, ref: resolved, body: body!, ...(append ? { append } : {}), ...common }, { tried });
     else await this.deps.queue.enqueue({ op, ref: resolved, ...common }, { tried });
     return { state: 'queued', bookmark: null };
   }

@@ -51,9 +51,18 @@ export function storedOf(h: Bookmark['highlights'][number]): StoredHighlight {
   return { key: h._id, text: h.text, color: h.color, note: h.note ?? '', ...pick(h) };
 }
 
-/** Colours ordered by use (most used first, then the API's order). */
+/**
+ * The order colours are offered in before any is used: yellow (the API's default), green, blue,
+ * pink first, then the rest in the API's order.
+ */
+export const STARTER_COLORS: readonly HighlightColor[] = [
+  ...(['yellow', 'green', 'blue', 'pink'] as const),
+  ...HIGHLIGHT_COLORS.filter((c) => !['yellow', 'green', 'blue', 'pink'].includes(c)),
+];
+
+/** Colours ordered by use (most used first, then the starter order). */
 export function colorsByUse(counts: Partial<Record<HighlightColor, number>>): HighlightColor[] {
-  return [...HIGHLIGHT_COLORS].sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || HIGHLIGHT_COLORS.indexOf(a) - HIGHLIGHT_COLORS.indexOf(b));
+  return [...STARTER_COLORS].sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || STARTER_COLORS.indexOf(a) - STARTER_COLORS.indexOf(b));
 }
 
 interface Page {
@@ -119,11 +128,12 @@ export class HighlightsService {
     await highlightsCacheItem.setValue(all);
   }
 
-  async forgetAll(): Promise<void> {
+  /** Signing out: the pages' highlights are forgotten; `keepIds` keeps the local-key map queued writes still need. */
+  async forgetAll(opts: { keepIds?: boolean } = {}): Promise<void> {
     this.removed.clear();
     await this.serial(async () => {
       await highlightsCacheItem.setValue({});
-      await highlightIdsItem.setValue({});
+      if (!opts.keepIds) await highlightIdsItem.setValue({});
     });
   }
 

@@ -143,14 +143,16 @@ export function startBackground() {
       queue.drain().catch(reportError('offline queue drain'));
     } else {
       if (userInitiated) {
-        await queue.clear();
+        // Writes still waiting are kept for their account (the options page warned before signing
+        // out): signing in to it again sends them. So are the ids their highlight changes need.
         await collections.forget();
         await tagsCacheItem.setValue(null);
-        await highlights.forgetAll();
+        await highlights.forgetAll({ keepIds: (await queue.state()).entries.length > 0 });
       }
       await browser.alarms.clear(ALARM_SYNC);
     }
     emit('authChanged', { account: acc, signedOutReason: reason });
+    emit('queueChanged', await queue.view());
     await badge.refreshAll();
   }
 
@@ -247,8 +249,8 @@ export function startBackground() {
       return result;
     },
     saveTab: ({ tabId }) => bookmarks.openForTab(tabId, { create: true }),
-    updateBookmark: async ({ ref, changes }) => {
-      const result = await bookmarks.update(ref, changes);
+    updateBookmark: async ({ ref, changes, append }) => {
+      const result = await bookmarks.update(ref, changes, '', { append });
       emit('bookmarkWritten', { ref, result });
       return result;
     },

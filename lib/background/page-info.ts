@@ -48,15 +48,16 @@ function text(value: unknown, max: number): string {
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
+/** Longest title kept from a page (longer ones are cut, and the popup says so). */
+export const PAGE_TITLE_MAX = 500;
+
 /** What the page said, made safe, with the tab's own title and URL as the fallback. */
 export function cleanPageInfo(raw: RawPageInfo | null | undefined, tab: { url: string; title?: string }): PageInfo {
   const cover = typeof raw?.cover === 'string' && parseHttpUrl(raw.cover) && raw.cover.length <= 2048 ? raw.cover : '';
-  return {
-    url: tab.url,
-    title: text(raw?.title, 500) || text(tab.title, 500) || tab.url,
-    excerpt: text(raw?.excerpt, 1000),
-    cover,
-  };
+  const title = text(raw?.title, PAGE_TITLE_MAX) || text(tab.title, PAGE_TITLE_MAX) || tab.url;
+  const info: PageInfo = { url: tab.url, title, excerpt: text(raw?.excerpt, 1000), cover };
+  if (title.length === PAGE_TITLE_MAX && title.endsWith('…')) info.titleCutAt = PAGE_TITLE_MAX;
+  return info;
 }
 
 /** Reads the metadata of the page in `tab`; never takes longer than `timeoutMs`. */

@@ -8,9 +8,13 @@
 // or a note becomes part of the add; a delete drops the add). Once sent, changes wait as their own
 // writes and the local key is replaced by the server's id when they are sent (the id is recorded in
 // extension storage when the add is delivered, so this also works after a restart).
+//
+// Writes belong to the account they were made for: signing out keeps them, only the signed-in
+// account's writes are shown and sent, and signing back in to that account sends them.
 import { ApiClientError, type TidemarkApi } from '../api/client/index.js';
 import type { Bookmark, BookmarkUpdate, HighlightChange } from '../api/types.js';
-import { EMPTY_QUEUE, type Account, type BookmarkRef, type FailedWrite, type QueuedWrite, type QueueState } from '../model.js';
+import { appendedUpdate, isEmptyAppend, mergeAppend } from './append.js';
+import { EMPTY_QUEUE, type Account, type AppendChanges, type BookmarkRef, type FailedWrite, type QueuedWrite, type QueueState } from '../model.js';
 import type { QueueView } from '../messaging/protocol.js';
 import { highlightIdsItem, queueItem, type HighlightIdEntry } from '../storage/items.js';
 
@@ -53,10 +57,18 @@ const REKEY_SUFFIX = '.r';
 
 export const isLocalKey = (key: string | undefined): key is `l:${string}` => typeof key === 'string' && key.startsWith('l:');
 
-export function viewOf(state: QueueState): QueueView {
+/** Whether a queued write was made for `account` (null: nobody is signed in, nothing is theirs). */
+export function isFor(write: Pick<QueuedWrite, 'userId' | 'serverUrl'>, account: Pick<Account, 'userId' | 'serverUrl'> | null): boolean {
+  return !!account && write.userId === account.userId && write.serverUrl === account.serverUrl;
+}
+
+/** What the signed-in account sees: its own waiting writes, and how many wait for other accounts. */
+export function viewOf(state: QueueState, account: Pick<Account, 'userId' | 'serverUrl'> | null): QueueView {
+  const mine = state.entries.filter((e) => isFor(e, account));
   return {
-    entries: state.entries.map(({ op, label, queuedAt, attempts }) => ({ op, label, queuedAt, attempts })),
+    entries: mine.map(({ op, label, queuedAt, attempts }) => ({ op, label, queuedAt, attempts })),
     failures: state.failures,
+    otherAccounts: state.entries.length - mine.length,
   };
 }
 
@@ -92,14 +104,16 @@ export class WriteQueue {
   }
 
   /** Runs `fn` on the stored state with no other change in between; saves the state it returns (if any). */
-  private mutate<T>(fn: (state: QueueState) => { state: QueueState | null; value: T } | null): Promise<T | undefined> {
+  private mutate<T>(fn: (state: QueueState, account: Account | null) => { state: QueueState | null; value: T } | null): Promise<T | undefined> {
     const run = this.lock.then(async () => {
       const current = await queueItem.getValue();
-      const out = fn(structuredClone(current));
+      const account = await this.deps.account();
+      const out = fn(structuredClone(current), account);
       if (!out) return undefined;
       if (out.state) {
         await queueItem.setValue(out.state);
-        this.deps.onChange?.(viewOf(out.state), out.state.entries.length);
+        const view = viewOf(out.state, account);
+        this.deps.onChange?.(view, view.entries.length);
       }
       return out.value;
     });
@@ -114,12 +128,19 @@ export class WriteQueue {
   }
 
   async view(): Promise<QueueView> {
-    return viewOf(await this.state());
+    return viewOf(await this.state(), await this.deps.account());
   }
 
-  /** Writes are waiting or being sent: new writes must queue behind them to keep the order. */
+  /** The signed-in account's writes are waiting or being sent: its new writes must queue behind them to keep the order. */
   async busy(): Promise<boolean> {
-    return this.draining !== null || (await this.state()).entries.length > 0;
+    if (this.draining !== null) return true;
+    const account = await this.deps.account();
+    return (await this.state()).entries.some((e) => isFor(e, account));
+  }
+
+  /** How many of the signed-in account's writes wait (the sign-out warning). */
+  async pendingCount(): Promise<number> {
+    return (await this.view()).entries.length;
   }
 
   /** The server id a local ref got once its create went through, or null while still queued. */
@@ -132,7 +153,8 @@ export class WriteQueue {
   /** The queued create of this link key, if any (reopening the popup must not create it twice). */
   async pendingCreate(matches: (link: string) => boolean): Promise<Extract<QueuedWrite, { op: 'create' }> | null> {
     const s = await this.state();
-    return (s.entries.find((e) => e.op === 'create' && matches(e.body.link)) as Extract<QueuedWrite, { op: 'create' }>) ?? null;
+    const account = await this.deps.account();
+    return (s.entries.find((e) => e.op === 'create' && isFor(e, account) && matches(e.body.link)) as Extract<QueuedWrite, { op: 'create' }>) ?? null;
   }
 
   /** Local highlight key -> server id, for the highlights made offline that were delivered. */
@@ -151,6 +173,17 @@ export class WriteQueue {
     return out;
   }
 
+  /** The additions still waiting for `ref` (tags to add, a note to add) in the writes that may still change. */
+  async pendingAppend(ref: BookmarkRef): Promise<AppendChanges> {
+    const s = await this.state();
+    const account = await this.deps.account();
+    let out: AppendChanges | undefined;
+    for (const e of s.entries) {
+      if (e.op === 'update' && e.ref === ref && isFor(e, account) && this.open(e)) out = mergeAppend(out, e.append);
+    }
+    return out ?? {};
+  }
+
   /** Whether an entry may still change: never sent, and not being sent now. */
   private open(entry: QueuedWrite): boolean {
     return entry.attempts === 0 && entry.seq !== this.inFlight;
@@ -166,7 +199,7 @@ export class WriteQueue {
       if (change.text === '') {
         list.splice(at, 1);
         if (!list.length) delete entry.body.highlights;
-        if (isEmptyUpdate(entry.body)) state.entries = state.entries.filter((e) => e !== entry);
+        if (isEmptyUpdate(entry.body) && isEmptyAppend(entry.append)) state.entries = state.entries.filter((e) => e !== entry);
       } else {
         const { _id: _ignored, _local: _also, ...fields } = change;
         Object.assign(list[at], fields);
@@ -186,8 +219,19 @@ export class WriteQueue {
           if (rest.length) incoming.body.highlights = rest;
           else delete incoming.body.highlights;
           // Everything in it was folded into writes already queued.
-          if (isEmptyUpdate(incoming.body)) return { state, value: undefined };
+          if (isEmptyUpdate(incoming.body) && isEmptyAppend(incoming.append)) return { state, value: undefined };
         }
+      }
+      // An addition carries the popup's whole value of its field (all tags to add, the whole note to
+      // add): the same field in an earlier, unsent write of this bookmark is replaced, not added twice.
+      if (incoming.op === 'update' && incoming.append && !opts.tried) {
+        const fields = Object.keys(incoming.append) as (keyof AppendChanges)[];
+        for (const e of state.entries) {
+          if (e.op !== 'update' || e.ref !== incoming.ref || !e.append || !this.open(e)) continue;
+          for (const f of fields) delete e.append[f];
+          if (!Object.keys(e.append).length) delete e.append;
+        }
+        state.entries = state.entries.filter((e) => e.op !== 'update' || !isEmptyUpdate(e.body) || !isEmptyAppend(e.append) || !this.open(e));
       }
       const last = state.entries[state.entries.length - 1];
       // Consecutive edits of one bookmark become one update, unless the earlier one may already
@@ -198,6 +242,8 @@ export class WriteQueue {
         // Highlight changes add up (a second change of one highlight merges into the first); other fields: the later value wins.
         const highlights = a && b ? mergeHighlightChanges(a, b) : (a ?? b);
         last.body = { ...last.body, ...incoming.body, ...(highlights ? { highlights } : {}) };
+        const append = mergeAppend(last.append, incoming.append);
+        if (append) last.append = append;
         last.label = incoming.label;
         return { state, value: undefined };
       }
@@ -277,16 +323,23 @@ export class WriteQueue {
   }
 
   /** The first waiting write, marked as being sent (nothing is folded into it from now on). */
+  /** The signed-in account's first waiting write, marked as being sent (nothing is folded into it from now on). */
   private next(): Promise<{ write: QueuedWrite; pending: number } | undefined> {
-    return this.mutate((state) => {
-      const write = state.entries[0];
+    return this.mutate((state, account) => {
+      const mine = state.entries.filter((e) => isFor(e, account));
+      const write = mine[0];
       this.inFlight = write?.seq ?? null;
-      return write ? { state: null, value: { write, pending: state.entries.length } } : null;
+      return write ? { state: null, value: { write, pending: mine.length } } : null;
     });
   }
 
   private async doDrain(): Promise<DrainResult> {
     const result: DrainResult = { sent: 0, failed: 0, remaining: 0 };
+    if (!(await this.deps.account())) {
+      result.stoppedBy = 'signed-out';
+      result.remaining = (await this.state()).entries.length;
+      return result;
+    }
     for (;;) {
       const next = await this.next();
       if (!next) {
@@ -301,10 +354,11 @@ export class WriteQueue {
         result.stoppedBy = 'signed-out';
         return result;
       }
-      if (account.userId !== write.userId || account.serverUrl !== write.serverUrl) {
-        await this.fail(write, 'It was made while signed in to another account, so it was not sent.');
-        result.failed++;
-        continue;
+      if (!isFor(write, account)) {
+        // The account changed between picking the write and now: it stays for its own account.
+        this.inFlight = null;
+        result.stoppedBy = 'signed-out';
+        return result;
       }
       let serverId: number | null = null;
       if (write.op !== 'create') {
@@ -316,7 +370,9 @@ export class WriteQueue {
         }
         serverId = id;
       }
-      const body = write.op === 'update' ? await this.outgoing(write.body) : null;
+      let body = write.op === 'update' ? await this.outgoing(write.body) : null;
+      // Highlight changes that came to nothing, but additions to send.
+      if (write.op === 'update' && !body && !isEmptyAppend(write.append)) body = {};
       if (write.op === 'update' && !body) {
         await this.fail(write, 'The highlight it changes could not be saved, so the change was dropped.');
         result.failed++;
@@ -334,7 +390,12 @@ export class WriteQueue {
         const opts = { idempotencyKey: write.key, retries: 1 };
         let bookmark: Bookmark | null;
         if (write.op === 'create') bookmark = await this.deps.api.createBookmark(write.body, opts);
-        else if (write.op === 'update') bookmark = await this.deps.api.updateBookmark(serverId!, body!, opts);
+        else if (write.op === 'update') {
+          // Additions to a bookmark never seen here: merged with what the server has now.
+          const append = write.append;
+          const out = append && !isEmptyAppend(append) ? appendedUpdate(await this.deps.api.getBookmark(serverId!), body!, append) : body!;
+          bookmark = Object.keys(out).length ? await this.deps.api.updateBookmark(serverId!, out, opts) : await this.deps.api.getBookmark(serverId!);
+        }
         else bookmark = await this.deps.api.removeBookmark(serverId!, opts);
         const id = bookmark?._id ?? serverId!;
         // Before the write leaves the queue: a restart in between repeats it and gets the same answer.

@@ -15,6 +15,8 @@ export interface PageInfo {
   title: string;
   excerpt: string;
   cover: string;
+  /** The page's title was longer than this many characters and was cut (the popup says so). */
+  titleCutAt?: number;
 }
 
 export type PopupOpenResult =
@@ -22,8 +24,13 @@ export type PopupOpenResult =
   | { state: 'unsupported'; reason: string }
   /** Not saved and "save on open" is off: the popup offers a Save button. */
   | { state: 'unsaved'; page: PageInfo }
-  /** `created`: saved just now; `queued`: the server is unreachable and the save waits in the queue. */
-  | { state: 'saved'; bookmark: BookmarkDraft; created: boolean; queued: boolean };
+  /**
+   * `created`: saved just now; `queued`: the server is unreachable and the save waits in the queue.
+   * `offline`: the server could not be reached to read the bookmark. `partial`: its stored fields are
+   * not known here, so the draft holds only what this device adds (tags and a note to add, appended
+   * to the stored ones when sent), never a replacement of fields it never saw.
+   */
+  | { state: 'saved'; bookmark: BookmarkDraft; created: boolean; queued: boolean; offline?: boolean; partial?: boolean; titleCutAt?: number };
 
 export type WriteResult = { state: 'saved' | 'queued'; bookmark: BookmarkDraft | null };
 
@@ -34,8 +41,11 @@ export interface CollectionsView {
 }
 
 export interface QueueView {
+  /** The signed-in account's waiting writes. */
   entries: Pick<QueuedWrite, 'op' | 'label' | 'queuedAt' | 'attempts'>[];
   failures: FailedWrite[];
+  /** Writes kept for other accounts (sent when the user signs in to that account again). */
+  otherAccounts: number;
 }
 
 export interface StatusView {
@@ -116,7 +126,8 @@ export interface ProtocolMap {
   popupOpened: Message<{ tabId: number }, PopupOpenResult>;
   /** The popup's Save button (when "save on open" is off). */
   saveTab: Message<{ tabId: number }, PopupOpenResult>;
-  updateBookmark: Message<{ ref: BookmarkRef; changes: BookmarkChanges }, WriteResult>;
+  /** `append`: the popup's draft is partial (see PopupOpenResult): tags and note are additions. */
+  updateBookmark: Message<{ ref: BookmarkRef; changes: BookmarkChanges; append?: boolean }, WriteResult>;
   removeBookmark: Message<{ ref: BookmarkRef }, WriteResult>;
   /** Undo of Remove: moves the bookmark back out of Trash. */
   restoreBookmark: Message<{ ref: BookmarkRef; collectionId: number }, WriteResult>;
@@ -183,7 +194,7 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   getStatus: { from: ['page'], data: v.nothing },
   popupOpened: { from: ['page'], data: tabId },
   saveTab: { from: ['page'], data: tabId },
-  updateBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, changes }) },
+  updateBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, changes, append: v.optional(v.bool) }) },
   removeBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef }) },
   restoreBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, collectionId: v.int() }) },
   listCollections: { from: ['page'], data: v.object({ refresh: v.bool }) },

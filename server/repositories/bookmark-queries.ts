@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { FullTextIndex } from './fts.js';
 import { loadBookmarks } from './bookmark-rows.js';
 import { COLLECTION_AND_DESCENDANTS } from './collection-tree-sql.js';
-import { compileQuery, parseSearch } from '../services/search/index.js';
+import { compileSearch } from './search-sql.js';
 
 /**
  * Which bookmarks a read looks at.
@@ -90,7 +90,7 @@ export class BookmarkQueriesRepository {
    * newest-first page stops after `perpage` hits.
    */
   async list(scope: BookmarkScope, opts: ListOptions): Promise<{ items: Bookmark[]; count: number }> {
-    const search = compileQuery(parseSearch(opts.search));
+    const search = compileSearch(opts.search);
     const ftsCount = search.matchFilter
       ? (this.db.prepare('SELECT count(*) AS n FROM bookmarks_fts WHERE bookmarks_fts MATCH ?').get(search.matchFilter) as { n: number }).n
       : Infinity;

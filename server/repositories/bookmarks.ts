@@ -9,6 +9,7 @@ import { loadBookmarks, type BookmarkRow, type HighlightRow } from './bookmark-r
 import type { FullTextIndex } from './fts.js';
 import { ReadCache } from '../db/read-cache.js';
 import { enqueuePageParse } from './jobs.js';
+import { compileSearch } from './search-sql.js';
 
 /** A highlight to add: text is already checked to be non-blank. */
 export interface NewHighlight {
@@ -20,7 +21,7 @@ export interface NewHighlight {
   suffix?: string;
 }
 
-/** A bookmark to insert, already validated and normalised by the caller (routes/bookmark/input.ts). */
+/** A bookmark to insert, already validated and normalised by the caller (services/bookmarks/input.ts). */
 export interface NewBookmark {
   /** Whose data it is: the owner of the target collection. */
   ownerId: number;
@@ -77,13 +78,13 @@ export interface BulkChanges {
   move?: { collectionId: number; ownerId: number };
 }
 
-/** Which bookmarks a bulk operation acts on: one collection of one owner, narrowed by ids and a compiled search. */
+/** Which bookmarks a bulk operation acts on: one collection of one owner, narrowed by ids and a search expression. */
 export interface BulkScope {
   ownerId: number;
   collectionId: number;
   ids?: number[];
-  /** A compiled `search` expression over table alias `b`. */
-  filter?: { where: string; params: unknown[] };
+  /** A `search` expression (the search language of observed-behaviour.md); compiled here. */
+  search?: string;
 }
 
 /** A saved bookmark whose link matched a duplicate check. */
@@ -296,10 +297,7 @@ export class BookmarksRepository {
     return tx();
   }
 
-  /**
-   * Ids a bulk operation acts on, in manual order. `scope.filter` is a compiled search
-   * expression over the alias `b`.
-   */
+  /** Ids a bulk operation acts on, in manual order. */
   async bulkTargets(scope: BulkScope): Promise<number[]> {
     const where = ['b.user_id = ?', 'b.collection_id = ?'];
     const params: unknown[] = [scope.ownerId, scope.collectionId];
@@ -308,9 +306,10 @@ export class BookmarksRepository {
       where.push(`b.id IN (${marks(scope.ids.length)})`);
       params.push(...scope.ids);
     }
-    if (scope.filter) {
-      where.push(`(${scope.filter.where})`);
-      params.push(...scope.filter.params);
+    if (scope.search) {
+      const filter = compileSearch(scope.search);
+      where.push(`(${filter.where})`);
+      params.push(...filter.params);
     }
     const rows = this.db
       .prepare(`SELECT b.id FROM bookmarks b WHERE ${where.join(' AND ')} ORDER BY b.sort_order, b.id`)

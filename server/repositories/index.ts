@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.js';
 import type { Clock } from '../clock.js';
 import { AccessRepository } from './access.js';
+import { BookmarkExportRepository } from './bookmark-export.js';
 import { BookmarkQueriesRepository } from './bookmark-queries.js';
 import { BookmarksRepository } from './bookmarks.js';
 import { CollectionsRepository } from './collections.js';
@@ -31,6 +32,7 @@ export interface Repositories {
   collections: CollectionsRepository;
   bookmarks: BookmarksRepository;
   bookmarkQueries: BookmarkQueriesRepository;
+  bookmarkExport: BookmarkExportRepository;
   highlights: HighlightsRepository;
   tags: TagsRepository;
   stats: StatsRepository;
@@ -54,6 +56,7 @@ export function createRepositories(db: Db, clock: Clock): Repositories {
     collections: new CollectionsRepository(db, clock, fts),
     bookmarks: new BookmarksRepository(db, clock, fts),
     bookmarkQueries: new BookmarkQueriesRepository(db, clock, fts),
+    bookmarkExport: new BookmarkExportRepository(db),
     highlights: new HighlightsRepository(db, clock, fts),
     tags: new TagsRepository(db, clock, fts),
     stats: new StatsRepository(db),

@@ -12,7 +12,7 @@ import type { CollectionAccess } from '../services/permissions.js';
 export async function bookmarkScope(
   app: FastifyInstance,
   access: CollectionAccess,
-  opts: { includeTrash?: boolean; shared?: boolean; nested?: boolean } = {},
+  opts: { includeTrash?: boolean; shared?: boolean; nested?: boolean; userId?: number | null } = {},
 ): Promise<BookmarkScope> {
   const { collectionId: id, ownerId } = access;
   if (id === ALL_COLLECTIONS) {
@@ -20,5 +20,8 @@ export async function bookmarkScope(
     return { kind: 'user', userId: ownerId, includeTrash: !!opts.includeTrash, ...(sharedCollectionIds ? { sharedCollectionIds } : {}) };
   }
   if (id === UNSORTED || id === TRASH) return { kind: 'system', userId: ownerId, collectionId: id };
-  return { kind: 'collections', collectionIds: opts.nested ? await app.repos.bookmarkQueries.withDescendants(id) : [id] };
+  if (!opts.nested) return { kind: 'collections', collectionIds: [id] };
+  // Only the descendants the caller may read: a private child of a public collection stays private.
+  const branch = await app.repos.bookmarkQueries.withDescendants(id);
+  return { kind: 'collections', collectionIds: await app.permissions.readableBranch(opts.userId ?? null, access, branch) };
 }

@@ -3,6 +3,7 @@ import bookmark from './bookmark/index.js';
 import bookmarksBulk from './bookmarks/bulk.js';
 import bookmarksList from './bookmarks/list.js';
 import collections from './collections/index.js';
+import bookmarksExport from './export/index.js';
 import highlights from './highlights/index.js';
 import links from './links/index.js';
 import urlExists from './import/url-exists.js';
@@ -22,6 +23,7 @@ const api: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(bookmark);
   await app.register(bookmarksBulk);
   await app.register(bookmarksList);
+  await app.register(bookmarksExport);
   await app.register(highlights);
   await app.register(tags);
   await app.register(urlExists);

@@ -1,21 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
 import { DuplicateEmailError } from '../repositories/users.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword } from './passwords.js';
 
 /**
- * Account changes that need the current password: used by `PUT /user` and the account page.
+ * Account changes that need the current password: used by `PUT /user` and the account page. The
+ * password is checked by the one PasswordGate, so these count against the sign-in throttle too.
  * Changing the password also ends the user's other sign-ins (see `revokeOtherSignIns`).
  */
 export async function changePassword(
   app: FastifyInstance,
   userId: number,
-  input: { oldpassword?: string; newpassword: string },
+  input: { oldpassword?: string; newpassword: string; ip: string },
   keep: { tokenId?: number; sessionId?: string } = {},
 ): Promise<void> {
   const user = (await app.repos.users.byId(userId))!;
-  if (user.password_hash && !(await verifyPassword(input.oldpassword ?? '', user.password_hash))) {
-    throw badRequest('oldpassword is wrong: the password was not changed. Enter your current password.');
+  if (user.password_hash) {
+    await app.services.passwordGate.require(user.email, user.password_hash, input.oldpassword ?? '', input.ip,
+      'oldpassword is wrong: the password was not changed. Enter your current password.');
   }
   if (input.newpassword.length < 8) throw badRequest('newpassword must be at least 8 characters.');
   await app.repos.users.update(userId, { passwordHash: await hashPassword(input.newpassword) });
@@ -25,11 +27,12 @@ export async function changePassword(
 export async function changeEmail(
   app: FastifyInstance,
   userId: number,
-  input: { email: string; oldpassword?: string },
+  input: { email: string; oldpassword?: string; ip: string },
 ): Promise<void> {
   const user = (await app.repos.users.byId(userId))!;
-  if (user.password_hash && !(await verifyPassword(input.oldpassword ?? '', user.password_hash))) {
-    throw badRequest('oldpassword is wrong: the email was not changed. Enter your current password to change the email.');
+  if (user.password_hash) {
+    await app.services.passwordGate.require(user.email, user.password_hash, input.oldpassword ?? '', input.ip,
+      'oldpassword is wrong: the email was not changed. Enter your current password to change the email.');
   }
   try {
     await app.repos.users.update(userId, { email: input.email.trim() });

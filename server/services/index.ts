@@ -1,22 +1,37 @@
 import type { ServerConfig } from '../config.js';
 import type { Repositories } from '../repositories/index.js';
+import { BookmarkCreation } from './bookmarks/create.js';
+import { createFileStorage } from './files/create-storage.js';
+import type { FileStorage } from './files/storage.js';
 import { createJobRunner, type JobRunner } from './jobs/index.js';
 import { createMailer, type Mailer } from './mail/index.js';
+import { PasswordGate } from './password-gate.js';
+import type { Permissions } from './permissions.js';
 
 /** Long-lived service objects created once per app. */
 export interface Services {
+  /** Creating bookmarks (routes and the import command). */
+  bookmarkCreation: BookmarkCreation;
   jobs: JobRunner;
+  /** Where the bytes of uploads, covers and permanent copies are kept (a directory or an S3 bucket). */
+  files: FileStorage;
   mailer: Mailer;
+  /** Every password check (sign-in, account changes, PUT /user) and its one throttle. */
+  passwordGate: PasswordGate;
   /** Called when the app closes: stop timers, flush queues. */
   stop(): Promise<void>;
 }
 
-export function createServices(config: ServerConfig, repos: Repositories): Services {
-  const jobs = createJobRunner(config, repos);
+export function createServices(config: ServerConfig, repos: Repositories, permissions: Permissions): Services {
+  const files = createFileStorage(config.files, config.dataDir);
+  const jobs = createJobRunner(config, repos, files);
   const mailer = createMailer(config);
   return {
+    bookmarkCreation: new BookmarkCreation(repos, permissions),
     jobs,
+    files,
     mailer,
+    passwordGate: new PasswordGate(config.clock, config.web),
     async stop() {
       await jobs.stop();
       await mailer.close();

@@ -135,6 +135,25 @@ export class Permissions {
     return this.requireCollection(userId, loc.collection_id, need);
   }
 
+  /**
+   * Of `ids` (a collection and its descendants), those the caller may read, given `access` to the
+   * topmost one. Owners and collaborators read the whole branch (shares are inherited); a caller
+   * who reads it only because it is public reads just the descendants that are public themselves
+   * or shared with them: a private child stays private behind a public parent.
+   */
+  async readableBranch(userId: number | null, access: CollectionAccess, ids: number[]): Promise<number[]> {
+    if (access.role === 'owner' || access.role === 'member' || access.role === 'viewer') return ids;
+    const readable: number[] = [];
+    for (const id of ids) {
+      if (id === access.collectionId) {
+        if (allows(access.role, 'read')) readable.push(id);
+        continue;
+      }
+      if (allows((await this.collection(userId, id)).role, 'read')) readable.push(id);
+    }
+    return readable;
+  }
+
   /** Collections of other users the caller can read through sharing (for search across "all"). */
   async sharedCollectionIds(userId: number): Promise<number[]> {
     return this.access.sharedCollectionIds(userId);

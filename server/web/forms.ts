@@ -19,12 +19,24 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * Where to go after signing in: only a path on this site. Anything else (another origin,
  * protocol-relative `//host`, backslashes browsers treat as slashes) falls back to the account page.
+ * The decision is made on the normalised path, the one the Location header will carry: dot
+ * segments (`/.//host`, `/..//host`, `/%2e//host`, `/a/..//host`) resolve to `//host`, which a
+ * browser reads as another site.
  */
 export function safeNext(next: string): string {
+  const fallback = '/account';
   // eslint-disable-next-line no-control-regex -- control characters in a redirect target are refused
-  if (!next || next.length > 4000 || !next.startsWith('/') || next.startsWith('//') || /[\\\s\x00-\x1f]/.test(next)) return '/account';
+  if (!next || next.length > 4000 || !next.startsWith('/') || /[\\\s\x00-\x1f]/.test(next)) return fallback;
   const base = 'http://this.invalid';
-  const url = new URL(next, base);
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== base) return fallback;
   // Re-serialised, so characters a Location header cannot carry arrive percent-encoded.
-  return url.origin === base ? url.pathname + url.search + url.hash : '/account';
+  const target = url.pathname + url.search + url.hash;
+  if (!target.startsWith('/') || target.startsWith('//') || /[\\]/.test(target) || /^\/%2f/i.test(target) || /^\/%5c/i.test(target)) return fallback;
+  return target;
 }

@@ -1,7 +1,7 @@
 // The extension's API client over real HTTP: retries with backoff on network errors, 5xx and 429
 // (honouring Retry-After), one refresh on a 401, and typed calls against the real server.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClientError, TidemarkApi, parseRetryAfter, type TokenSource } from '../../lib/api/client/index.js';
+import { ApiClientError, TidemarkApi, checkTidemarkServer, parseRetryAfter, type TokenSource } from '../../lib/api/client/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { ScriptedServer } from './helpers/scripted-server.js';
 
@@ -160,5 +160,38 @@ describe('typed calls against the real server', () => {
     await api.createBookmark({ link: 'https://tides.example/a', tags: ['ocean'] });
     const b = await api.createBookmark({ link: 'https://tides.example/b' });
     expect(await api.suggestTags(b._id)).toEqual(['ocean']);
+  });
+});
+
+describe('an address that is not a Tidemark server', () => {
+  const HTML = { 'content-type': 'text/html; charset=utf-8' };
+  const NOT_TIDEMARK = /^This address did not answer like a Tidemark server \(it returned an HTML page\)\./;
+
+  it('a web page answering 200 is an error saying so, not a missing field', async () => {
+    scripted.always('GET /rest/v1/user', { status: 200, raw: '<!doctype html><title>Router</title><p>Welcome', headers: HTML });
+    const { api } = client();
+    const err = await api.getUser().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiClientError);
+    expect((err as ApiClientError).kind).toBe('not-tidemark');
+    expect((err as Error).message).toMatch(NOT_TIDEMARK);
+  });
+
+  it('JSON of another shape (no boolean result) is refused the same way', async () => {
+    scripted.always('GET /rest/v1/user', { status: 200, body: { id: 7, name: 'someone else' } });
+    const { api } = client();
+    await expect(api.getUser()).rejects.toThrow(/did not answer like a Tidemark server \(it returned JSON of another shape\)/);
+  });
+
+  it('a 404 web page is "not a Tidemark server", not "HTTP 404"', async () => {
+    scripted.always('GET /rest/v1/user', { status: 404, raw: '<html><body>Not Found</body></html>', headers: HTML });
+    const { api } = client({ retries: 0 });
+    await expect(api.getUser()).rejects.toThrow(NOT_TIDEMARK);
+  });
+
+  it('checkTidemarkServer: passes for the real server, refuses a web page, says when nothing answers', async () => {
+    await expect(checkTidemarkServer(real.origin)).resolves.toBeUndefined();
+    scripted.always('GET /rest/v1/user', { status: 200, raw: '<html>hello</html>', headers: HTML });
+    await expect(checkTidemarkServer(scripted.origin)).rejects.toThrow(NOT_TIDEMARK);
+    await expect(checkTidemarkServer('http://127.0.0.1:9', fetch, 2000)).rejects.toThrow(/Could not reach the Tidemark server/);
   });
 });

@@ -91,10 +91,15 @@ describe('HighlightsService', () => {
 });
 
 describe('colorsByUse', () => {
-  it('puts the most used colours first, then the API order; all 12 are there', () => {
+  it('puts the most used colours first, then the starter order; all 12 are there', () => {
     const order = colorsByUse({ red: 3, teal: 5, blue: 3 });
     expect(order.slice(0, 3)).toEqual(['teal', 'blue', 'red']);
     expect(order).toHaveLength(12);
     expect(new Set(order).size).toBe(12);
+  });
+
+  it('offers a new user yellow (the default), green, blue and pink first', () => {
+    expect(colorsByUse({}).slice(0, 4)).toEqual(['yellow', 'green', 'blue', 'pink']);
+    expect(colorsByUse({ teal: 1 }).slice(0, 5)).toEqual(['teal', 'yellow', 'green', 'blue', 'pink']);
   });
 });

@@ -104,13 +104,13 @@ describe('send (pages)', () => {
   it('round-trips through runtime messaging to the listener and unwraps the answer or throws its error', async () => {
     resetExtension();
     const { listen } = listener({
-      getQueue: () => ({ entries: [], failures: [] }),
+      getQueue: () => ({ entries: [], failures: [], otherAccounts: 0 }),
       signOut: () => {
         throw new UserFacingError('Nope', 'x');
       },
     });
     fakeBrowser.runtime.onMessage.addListener((msg: unknown) => listen(msg, popup) as never);
-    expect(await send('getQueue', null)).toEqual({ entries: [], failures: [] });
+    expect(await send('getQueue', null)).toEqual({ entries: [], failures: [], otherAccounts: 0 });
     await expect(send('signOut', null)).rejects.toMatchObject({ message: 'Nope', kind: 'x' });
   });
 });

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('wxt/browser', () => import('./helpers/jsdom-browser.js'));
 
 import { AutoSaver, type SaveState } from '../../components/shared/autosave.js';
-import { CollectionPicker } from '../../components/popup/CollectionPicker.js';
-import { TagsInput } from '../../components/popup/TagsInput.js';
+import { CollectionPicker } from '../../components/shared/CollectionPicker.js';
+import { TagsInput } from '../../components/shared/TagsInput.js';
 import type { CollectionOption } from '../../lib/model.js';
 import { useRealMessages } from './helpers/messages.js';
 

@@ -126,11 +126,43 @@ describe('WriteQueue', () => {
     expect((await q.view()).failures).toEqual([]);
   });
 
-  it('does not send writes made for another account', async () => {
+  it('keeps writes made for another account: not sent, not shown, not dropped; sent when that account signs in again', async () => {
     const q = queue();
-    await q.enqueue({ op: 'create', ref: 'l:o', body: { link: 'https://q.example/other' }, key: 'k-o', label: 'Other', userId: account.userId + 1, serverUrl: s.origin });
-    expect(await q.drain()).toMatchObject({ sent: 0, failed: 1 });
-    expect(await all()).toEqual([]);
+    const mine = account;
+    await q.enqueue({ op: 'create', ref: 'l:mine', body: { link: 'https://q.example/mine' }, key: 'k-m', label: 'Mine', ...base() });
+    // Signed out, then in as someone else.
+    const other = await signedInUser(s, 'Other');
+    const firstUser = user;
+    ({ user, account } = other);
+    await q.enqueue({ op: 'create', ref: 'l:theirs', body: { link: 'https://q.example/theirs' }, key: 'k-t', label: 'Theirs', ...base() });
+    expect(await q.view()).toMatchObject({ entries: [{ label: 'Theirs' }], otherAccounts: 1 });
+    expect(await q.busy()).toBe(true);
+    expect(await q.drain()).toMatchObject({ sent: 1, failed: 0, remaining: 0 });
+    expect((await all()).map((b) => b.link)).toEqual(['https://q.example/theirs']);
+    expect(await q.view()).toMatchObject({ entries: [], failures: [], otherAccounts: 1 });
+    expect(await q.busy()).toBe(false);
+    // Back to the first account: its write is sent.
+    ({ user, account } = { user: firstUser, account: mine });
+    expect((await q.view()).entries).toHaveLength(1);
+    expect(await q.drain()).toMatchObject({ sent: 1, failed: 0 });
+    expect((await all()).map((b) => b.link)).toEqual(['https://q.example/mine']);
+    expect((await q.state()).entries).toEqual([]);
+  });
+
+  it('an offline edit of a bookmark never seen here adds tags and note to the stored ones when sent (once)', async () => {
+    const q = queue();
+    const id = (await s.api('POST', '/bookmark', { token: user.token, body: { link: 'https://q.example/tags', tags: ['alpha', 'beta'], note: 'stored' } })).body.item
+      ._id as number;
+    const ref = `b:${id}` as const;
+    await q.enqueue({ op: 'update', ref, body: {}, append: { tags: ['gamma'] }, key: 'k-a1', label: 'T', ...base() });
+    // The popup sends its whole list each time: the later one replaces the earlier.
+    await q.enqueue({ op: 'update', ref, body: {}, append: { tags: ['gamma', 'delta'], note: 'added' }, key: 'k-a2', label: 'T', ...base() });
+    expect(await q.pendingAppend(ref)).toEqual({ tags: ['gamma', 'delta'], note: 'added' });
+    expect((await q.state()).entries).toHaveLength(1);
+    expect(await q.drain()).toMatchObject({ sent: 1, failed: 0 });
+    const b = (await s.api('GET', `/bookmark/${id}`, { token: user.token })).body.item as Bookmark;
+    expect(b.tags).toEqual(['alpha', 'beta', 'gamma', 'delta']);
+    expect(b.note).toBe('stored\n\nadded');
   });
 
   it('a change of a highlight whose add was never sent is folded into the add; a delete drops the add, and the write when nothing is left', async () => {
@@ -200,6 +232,7 @@ describe('WriteQueue', () => {
     const q = new WriteQueue({ api: api(), account: async () => null });
     await q.enqueue({ op: 'create', ref: 'l:s', body: { link: 'https://q.example/s' }, key: 'k-s', label: 'S', ...base() });
     expect(await q.drain()).toMatchObject({ sent: 0, stoppedBy: 'signed-out' });
-    expect((await q.view()).entries).toHaveLength(1);
+    expect((await q.state()).entries).toHaveLength(1);
+    expect((await q.view()).otherAccounts).toBe(1);
   });
 });

@@ -46,6 +46,8 @@ let s: TestServer;
 const users = {} as Record<Exclude<Actor, 'anonymous'>, TestUser>;
 let S: number;
 let C: number;
+/** A public collection of the owner's, with a private child nobody else may read. */
+let Pub: number;
 let bS: { _id: number; link: string };
 const own = {} as Record<Exclude<Actor, 'anonymous'>, number>;
 
@@ -96,6 +98,11 @@ beforeAll(async () => {
   bS = await createBookmark(s, users.owner, S, { link: 'https://quokka.example.org/notes', title: 'quokka field notes', tags: ['matrixtag'], highlights: [{ text: 'matrix highlight' }] });
   await createBookmark(s, users.owner, C, { title: 'child page', highlights: [{ text: 'child highlight' }] });
   for (const a of ['owner', 'viewer', 'member', 'other'] as const) own[a] = await createCollection(s, users[a], `${a} own`);
+  Pub = await createCollection(s, users.owner, 'Matrix public');
+  expect((await asOwner('PUT', `/collection/${Pub}`, { public: true })).status).toBe(200);
+  await createBookmark(s, users.owner, Pub, { title: 'public page' });
+  const pubPrivate = await createCollection(s, users.owner, 'Matrix private child', Pub);
+  await createBookmark(s, users.owner, pubPrivate, { title: 'quokka private child page', highlights: [{ text: 'quokka private highlight' }] });
   // A tag the owner uses only outside S, on the same site as bS: suggestions may offer it to the owner alone.
   await createBookmark(s, users.owner, own.owner, { link: 'https://quokka.example.org/private-page', tags: ['owner-private-tag'] });
 });
@@ -200,6 +207,16 @@ const endpoints: Endpoint[] = [
   },
   { name: 'GET /bookmarks/{C}', expect: READ, request: () => ({ method: 'GET', path: `/bookmarks/${C}` }) },
   { name: 'GET /bookmarks/{S}?nested=true', expect: READ, request: () => ({ method: 'GET', path: `/bookmarks/${S}?nested=true` }) },
+  {
+    name: 'GET /bookmarks/{Pub}?nested=true lists the private child to its owner only',
+    expect: { anonymous: 200, other: 200, viewer: 200, member: 200, owner: 200 },
+    request: () => ({ method: 'GET', path: `/bookmarks/${Pub}?nested=true` }),
+    after: (a, res) => {
+      const titles = (res.body.items as { title: string }[]).map((i) => i.title).sort();
+      expect(titles).toEqual(a === 'owner' ? ['public page', 'quokka private child page'] : ['public page']);
+      if (a !== 'owner') expect(JSON.stringify(res.body)).not.toContain('quokka');
+    },
+  },
   { name: 'GET /bookmarks/{S}?search=quokka', expect: READ, request: () => ({ method: 'GET', path: `/bookmarks/${S}?search=quokka` }) },
   {
     name: 'GET /bookmarks/0?search=quokka (search everything)',

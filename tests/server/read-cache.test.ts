@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DB_FILE, openDatabase } from '../../server/db/open.js';
 import { ReadCache } from '../../server/db/read-cache.js';
 import { createRepositories } from '../../server/repositories/index.js';
-import { readCreate } from '../../server/routes/bookmark/input.js';
+import { readCreate } from '../../server/services/bookmarks/input.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 
 describe('over HTTP', () => {

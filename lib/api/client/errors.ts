@@ -5,8 +5,9 @@
  *   writes go to the offline queue.
  * - `unauthorized`: no valid token and refreshing did not help; the user is signed out.
  * - `http`: the server answered with an error (`status`, `message` from its envelope).
+ * - `not-tidemark`: the address answered, but not as a Tidemark server does (a web page, another API).
  */
-export type ApiErrorKind = 'network' | 'unauthorized' | 'http';
+export type ApiErrorKind = 'network' | 'unauthorized' | 'http' | 'not-tidemark';
 
 export class ApiClientError extends Error {
   constructor(

@@ -120,7 +120,13 @@ export function createHttp(options: HttpOptions): Http {
       }
 
       const body = await readBody(res);
-      if (res.ok) return body as T;
+      if (res.ok) {
+        // Every Tidemark answer is a JSON object with a boolean `result`. Anything else (a web
+        // page, another API) means the address is not a Tidemark server: say so, rather than let
+        // a caller trip over a missing field.
+        if (!isEnvelope(body)) throw new ApiClientError('not-tidemark', notTidemarkMessage(res, body), res.status, body);
+        return body as T;
+      }
 
       if (res.status === 401) {
         throw new ApiClientError('unauthorized', SIGN_IN_EXPIRED, 401, body);
@@ -139,9 +145,51 @@ export function createHttp(options: HttpOptions): Http {
         await sleep(delay);
         continue;
       }
+      // A refusal that is not a Tidemark error envelope (e.g. a 404 web page): the wrong address.
+      if (!isTemporaryStatus(res.status) && !(body && typeof body === 'object')) {
+        throw new ApiClientError('not-tidemark', notTidemarkMessage(res, body), res.status, body);
+      }
       throw new ApiClientError('http', messageOf(res.status, body), res.status, body);
     }
   };
+}
+
+/**
+ * Asks `serverUrl` an unauthenticated question every Tidemark server answers with a JSON envelope
+ * (GET /user: 401 `{result: false, ...}`), before sending the user off to sign in there. Throws
+ * the "not a Tidemark server" or "could not reach" error; resolves when it looks right.
+ */
+export async function checkTidemarkServer(serverUrl: string, doFetch: typeof fetch = fetch, timeoutMs = 15_000): Promise<void> {
+  const base = apiBase(serverUrl);
+  let res: Response;
+  try {
+    res = await doFetch(`${base}/user`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch {
+    throw new ApiClientError(
+      'network',
+      `Could not reach the Tidemark server at ${new URL(base).origin}. Check that it is running and that you are online.`,
+    );
+  }
+  const body = await readBody(res);
+  if (!isEnvelope(body)) throw new ApiClientError('not-tidemark', notTidemarkMessage(res, body), res.status, body);
+}
+
+function isEnvelope(body: unknown): boolean {
+  return !!body && typeof body === 'object' && !Array.isArray(body) && typeof (body as { result?: unknown }).result === 'boolean';
+}
+
+/** What a person reads when the server URL points at something that is not a Tidemark server. */
+export function notTidemarkMessage(res: Pick<Response, 'headers'>, body: unknown): string {
+  const type = res.headers.get('content-type') ?? '';
+  const what =
+    typeof body === 'string' && (type.includes('html') || /^\s*</.test(body))
+      ? 'it returned an HTML page'
+      : body === undefined
+        ? 'it returned an empty answer'
+        : typeof body === 'string'
+          ? 'it returned text that is not JSON'
+          : 'it returned JSON of another shape';
+  return `This address did not answer like a Tidemark server (${what}). Check the server URL in Tidemark's options.`;
 }
 
 /** The answer's JSON, its text when it is not JSON, or undefined when empty or unreadable. */

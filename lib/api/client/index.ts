@@ -4,7 +4,7 @@ import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCr
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
 export { ApiClientError, type ApiErrorKind } from './errors.js';
-export { apiBase, parseRetryAfter, type TokenSource, type RetryPolicy } from './http.js';
+export { apiBase, checkTidemarkServer, parseRetryAfter, type TokenSource, type RetryPolicy } from './http.js';
 
 type WriteOptions = Pick<RequestOptions, 'idempotencyKey' | 'retries'>;
 

@@ -9,12 +9,11 @@ import type { BookmarkCreate as BookmarkCreateBody } from '../../../lib/api/type
 import { systemClock } from '../../clock.js';
 import { openDatabase } from '../../db/open.js';
 import { ApiError } from '../../errors.js';
-import type { NewBookmark } from '../../repositories/bookmarks.js';
 import type { ImportRunRow, ImportRunsRepository } from '../../repositories/import-runs.js';
 import { createRepositories, type Repositories } from '../../repositories/index.js';
-import { readCreate } from '../../routes/bookmark/input.js';
+import { BookmarkCreation, type PreparedBookmark } from '../../services/bookmarks/create.js';
 import { convertImportFile, ImportFormatError, type ImportBookmark, type ImportFolder } from '../../services/import/index.js';
-import { Permissions } from '../../services/permissions.js';
+import { Permissions, type CollectionAccess } from '../../services/permissions.js';
 import { CliError, dataDirOf, parseFlags, printJson, required } from '../args.js';
 import { Progress } from '../progress.js';
 
@@ -105,12 +104,14 @@ export async function run(args: string[]): Promise<void> {
   const db = openDatabase(dataDirOf(flags));
   try {
     const repos = createRepositories(db, systemClock);
+    const permissions = new Permissions(repos.access);
+    const creation = new BookmarkCreation(repos, permissions);
     const user = await repos.users.byEmail(email);
     if (!user) throw new CliError(`No account with the email ${email}. Create it first with user:create.`, 1);
     let ownerId = user.id;
     if (target !== 0) {
       try {
-        ownerId = (await new Permissions(repos.access).requireCollection(user.id, target, 'write')).ownerId;
+        ownerId = (await permissions.requireCollection(user.id, target, 'write')).ownerId;
       } catch (err) {
         if (err instanceof ApiError) {
           throw new CliError(`--collection ${target}: ${err.status === 404 ? 'no such collection' : err.message}.`, 1);
@@ -153,7 +154,7 @@ export async function run(args: string[]): Promise<void> {
     progress.update(runRow.next_index);
     for (let start = runRow.next_index; start < entries.length; start += BATCH) {
       const batch = entries.slice(start, start + BATCH);
-      const result = await importBatch(repos, batch, folderIds, { ownerId, creatorId: user.id, unsorted: target === UNSORTED }, failures);
+      const result = await importBatch(repos, creation, batch, folderIds, { userId: user.id, ownerId, unsorted: target === UNSORTED }, failures);
       runRow = await runs.advance(runRow.id, start + batch.length, result);
       tally = { created: runRow.created_count, duplicates: runRow.duplicates, failed: runRow.failed };
       progress.update(start + batch.length);
@@ -224,52 +225,54 @@ async function makeCollections(
 }
 
 /**
- * One batch: each entry is checked like a POST /bookmarks item; links already saved (or met
- * earlier in this batch) are skipped; the rest are created in one transaction. A batch the
- * repository refuses is retried one by one so a single bad entry fails alone.
+ * One batch: each entry is checked and placed by the same service as a POST /bookmarks item;
+ * links already saved (or met earlier in this batch) are skipped; the rest are created in one
+ * transaction. A batch the repository refuses is retried one by one so a single bad entry fails alone.
  */
 async function importBatch(
   repos: Repositories,
+  creation: BookmarkCreation,
   batch: Entry[],
   folderIds: Map<string, number>,
-  who: { ownerId: number; creatorId: number; unsorted: boolean },
+  who: { userId: number; ownerId: number; unsorted: boolean },
   failures: string[],
 ): Promise<{ created: number; duplicates: number; failed: number }> {
   let failed = 0;
-  const items: NewBookmark[] = [];
+  const items: PreparedBookmark[] = [];
+  const access = new Map<number, CollectionAccess>();
   for (const entry of batch) {
     const collectionId = who.unsorted ? UNSORTED : folderIds.get(entry.folder)!;
     const body = toBody(entry.bookmark, collectionId);
     try {
       if (!checkBody(body)) throw new Error(describeSchemaError());
-      items.push({ ...readCreate(body), ownerId: who.ownerId, creatorId: who.creatorId });
+      items.push(await creation.prepare(who.userId, body, '', access));
     } catch (err) {
       failed++;
       failures.push(`${entry.bookmark.link.slice(0, 200)}: ${(err as Error).message}`);
     }
   }
-  const saved = new Set((await repos.bookmarks.findSavedByKeys(who.ownerId, items.map((i) => i.linkKey))).map((s) => s.linkKey));
-  const fresh: NewBookmark[] = [];
+  const saved = new Set((await repos.bookmarks.findSavedByKeys(who.ownerId, items.map((i) => i.item.linkKey))).map((s) => s.linkKey));
+  const fresh: PreparedBookmark[] = [];
   let duplicates = 0;
-  for (const item of items) {
-    if (saved.has(item.linkKey)) {
+  for (const prepared of items) {
+    if (saved.has(prepared.item.linkKey)) {
       duplicates++;
       continue;
     }
-    saved.add(item.linkKey);
-    fresh.push(item);
+    saved.add(prepared.item.linkKey);
+    fresh.push(prepared);
   }
   let created = 0;
   if (fresh.length) {
     try {
-      created = (await repos.bookmarks.create(fresh)).length;
+      created = (await creation.save(fresh)).length;
     } catch {
-      for (const item of fresh) {
+      for (const prepared of fresh) {
         try {
-          created += (await repos.bookmarks.create([item])).length;
+          created += (await creation.save([prepared])).length;
         } catch (err) {
           failed++;
-          failures.push(`${item.link.slice(0, 200)}: ${(err as Error).message}`);
+          failures.push(`${prepared.item.link.slice(0, 200)}: ${(err as Error).message}`);
         }
       }
     }

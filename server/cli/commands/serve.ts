@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
 import { openDatabase } from '../../db/open.js';
+import { FileStorageError } from '../../services/files/storage.js';
 import { CliError, dataDirOf, parseFlags } from '../args.js';
 
-/** `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--allow-private-network]` */
+/** `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--files DIR] [--allow-private-network]` */
 export async function run(args: string[]): Promise<void> {
   const flags = parseFlags(args, {
     port: { type: 'string' },
@@ -11,6 +13,7 @@ export async function run(args: string[]): Promise<void> {
     'allow-private-network': { type: 'boolean' },
     'trust-proxy': { type: 'boolean' },
     'rate-limit': { type: 'string' },
+    files: { type: 'string' },
   });
   const port = flags.port === undefined ? 8787 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, got "${flags.port}".`);
@@ -24,8 +27,15 @@ export async function run(args: string[]): Promise<void> {
     trustProxy: !!flags['trust-proxy'],
     rateLimit: { perMinute, smallPerMinute: Math.max(1, Math.floor(perMinute / 2)) },
   });
+  if (typeof flags.files === 'string') {
+    if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
+    config.files = { kind: 'directory', dir: path.resolve(flags.files) };
+  }
   const db = openDatabase(config.dataDir);
-  const app = await buildApp(config, db);
+  const app = await buildApp(config, db).catch((error: unknown) => {
+    db.close();
+    throw storageProblem(error);
+  });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -41,8 +51,16 @@ export async function run(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+    await app.close();
+    throw storageProblem(error);
+  });
   const url = new URL(address);
   if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
   process.stdout.write(`Tidemark API listening on ${url.origin}${API_PREFIX}\n`);
+}
+
+/** A file storage that cannot be used is the operator's to fix: its message alone, exit code 2. */
+function storageProblem(error: unknown): unknown {
+  return error instanceof FileStorageError ? new CliError(error.message) : error;
 }

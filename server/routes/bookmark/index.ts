@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Bookmark, BookmarkCreate, BookmarkUpdate } from '../../../lib/api/schemas/bookmark.js';
 import { IdParam, ItemEnvelope, OkEnvelope } from '../../../lib/api/schemas/common.js';
 import { notFound } from '../../errors.js';
-import { moveTarget, readChanges, readCreate } from './input.js';
+import { moveTarget, readChanges } from '../../services/bookmarks/input.js';
 import { errorReplies } from '../error-replies.js';
 
 const ItemResponse = ItemEnvelope(Bookmark);
@@ -47,12 +47,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const userId = request.userId!;
-      const input = readCreate(request.body);
-      const access = await permissions.requireCollection(userId, input.collectionId, 'write');
-      const [id] = await repos.bookmarks.create([{ ...input, ownerId: access.ownerId, creatorId: userId }]);
-      await repos.users.touchBookmarks(access.ownerId);
-      if (request.body.pleaseParse) await repos.bookmarks.onPleaseParse([id], 'create');
+      const [id] = await app.services.bookmarkCreation.create(request.userId!, [request.body]);
       return { result: true as const, item: await load(id) };
     },
   );

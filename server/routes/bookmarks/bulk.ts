@@ -4,10 +4,9 @@ import { ALL_COLLECTIONS, LIMITS, TRASH } from '../../../lib/api/constants.js';
 import { Bookmark, BookmarksBulkRemove, BookmarksBulkUpdate, BookmarksCreate } from '../../../lib/api/schemas/bookmark.js';
 import { CollectionIdParam, ItemsEnvelope, ModifiedEnvelope } from '../../../lib/api/schemas/common.js';
 import { ApiError, badRequest, idsTooMany } from '../../errors.js';
-import type { BulkChanges, NewBookmark } from '../../repositories/bookmarks.js';
+import type { BulkChanges } from '../../repositories/bookmarks.js';
 import type { CollectionAccess } from '../../services/permissions.js';
-import { compileSearch } from '../../services/search/index.js';
-import { cleanTags, moveTarget, readBulkCover, readCreate } from '../bookmark/input.js';
+import { cleanTags, moveTarget, readBulkCover } from '../../services/bookmarks/input.js';
 import { errorReplies } from '../error-replies.js';
 
 const errors = errorReplies(400, 403, 404, 413);
@@ -39,8 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     refuseAll(collectionId);
     checkIds(ids);
     const access = await permissions.requireCollection(userId, collectionId, 'write');
-    const filter = search ? compileSearch(search) : undefined;
-    const found = await repos.bookmarks.bulkTargets({ ownerId: access.ownerId, collectionId, ids, filter });
+    const found = await repos.bookmarks.bulkTargets({ ownerId: access.ownerId, collectionId, ids, search });
     return { access, ids: found };
   };
 
@@ -65,23 +63,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const userId = request.userId!;
-      const inputs = request.body.items.map((item, i) => readCreate(item, `items.${i}.`));
-      const access = new Map<number, CollectionAccess>();
-      for (const input of inputs) {
-        if (!access.has(input.collectionId)) {
-          access.set(input.collectionId, await permissions.requireCollection(userId, input.collectionId, 'write'));
-        }
-      }
-      const items: NewBookmark[] = inputs.map((input) => ({
-        ...input,
-        ownerId: access.get(input.collectionId)!.ownerId,
-        creatorId: userId,
-      }));
-      const ids = await repos.bookmarks.create(items);
-      for (const owner of new Set(items.map((i) => i.ownerId))) await repos.users.touchBookmarks(owner);
-      const parse = ids.filter((_, i) => request.body.items[i].pleaseParse);
-      if (parse.length) await repos.bookmarks.onPleaseParse(parse, 'create');
+      const ids = await app.services.bookmarkCreation.create(request.userId!, request.body.items, (i) => `items.${i}.`);
       return { result: true as const, items: await repos.bookmarks.getMany(ids) };
     },
   );

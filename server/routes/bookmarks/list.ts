@@ -27,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const perpage = Math.min(q.perpage ?? LIMITS.perPageDefault, LIMITS.perPageMax);
 
-      const scope = await bookmarkScope(app, access, { shared: true, nested: q.nested });
+      const scope = await bookmarkScope(app, access, { shared: true, nested: q.nested, userId: request.userId });
       const { items, count } = await app.repos.bookmarkQueries.list(scope, {
         search: q.search,
         sort: q.sort,

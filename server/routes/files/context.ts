@@ -1,20 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import type { FilesRepository, QuotaExceededError, FileRow } from '../../repositories/files.js';
-import { FileStore } from '../../services/files/storage.js';
+import type { FileStorage } from '../../services/files/storage.js';
 import { formatBytes } from './multipart.js';
 
-/** What the upload and file routes share: the file rows, the bytes on disk, and the served URL of a file. */
+/** What the upload and file routes share: the file rows, the file storage, and the served URL of a file. */
 export interface FileContext {
   files: FilesRepository;
-  store: FileStore;
+  store: FileStorage;
   /** The absolute URL a stored file is served under: <origin>/rest/v1/files/<id>/<name>. */
   fileUrl(request: FastifyRequest, row: Pick<FileRow, 'id' | 'name'>): string;
 }
 
 export function fileContext(app: FastifyInstance): FileContext {
   const { files } = app.repos;
-  const store = new FileStore(app.config.dataDir);
+  const store = app.services.files;
   // `app.prefix` is where the API is mounted (/rest/v1) as seen from inside this plugin.
   const prefix = app.prefix;
   return {

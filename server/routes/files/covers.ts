@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { QuotaExceededError, type FileRow } from '../../repositories/files.js';
 import { cleanFileName } from '../../services/files/names.js';
 import { COVER_MIME_TYPES, sniffFile } from '../../services/files/sniff.js';
-import { FileStore, type StagedFile } from '../../services/files/storage.js';
+import { newFileId, uploadKey, type StagedFile } from '../../services/files/storage.js';
 import { collectionRecords, isSystemCollection, systemCollection } from '../collections/records.js';
 import { fileContext, quotaError } from './context.js';
 import { readMultipart } from './multipart.js';
@@ -50,7 +50,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       const extension = kind.mime === 'image/png' ? 'png' : kind.mime === 'image/gif' ? 'gif' : 'jpg';
-      const id = FileStore.newId();
+      const id = newFileId();
       const previous = 'bookmarkId' in target ? await files.ofBookmark(target.bookmarkId, 'cover') : [];
       try {
         row = await files.add(
@@ -64,7 +64,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
             mime: kind.mime,
             size: staged.size,
             sha256: staged.sha256,
-            path: FileStore.uploadPath(id),
+            path: uploadKey(id),
           },
           await files.coverBytes(target),
         );
@@ -72,7 +72,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         if (error instanceof QuotaExceededError) throw quotaError(error);
         throw error;
       }
-      await store.commit(staged, row.path);
+      await store.commit(staged, row.path, kind.mime);
       committed = true;
       const result = await apply(fileUrl(request, row), row, previous);
       if (result === undefined) throw notFound();

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError, badRequest } from '../../errors.js';
-import type { FileStore, StagedFile } from '../../services/files/storage.js';
+import type { FileStorage, StagedFile } from '../../services/files/storage.js';
 
 export interface UploadedPart<T> {
   /** the file name the client sent ('' when none) */
@@ -44,12 +44,12 @@ async function drain(stream: Readable): Promise<void> {
 
 /**
  * Reads the multipart body: the file in part `partName` (kept in memory, or staged to a temporary
- * file when a FileStore is given) and the text fields named in `fieldNames`. Other parts are read
+ * file when a FileStorage is given) and the text fields named in `fieldNames`. Other parts are read
  * and dropped. 400 when the request is not multipart or has no such part, 413 past `maxBytes`.
  */
 export async function readMultipart<T extends Buffer | StagedFile>(
   request: FastifyRequest,
-  options: { partName: string; what: string; maxBytes: number; fieldNames?: string[]; stageTo?: FileStore },
+  options: { partName: string; what: string; maxBytes: number; fieldNames?: string[]; stageTo?: FileStorage },
 ): Promise<MultipartRead<T>> {
   const { partName, what, maxBytes } = options;
   const send = `Send it as multipart/form-data with the file in a part named "${partName}".`;

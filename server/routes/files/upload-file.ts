@@ -6,8 +6,8 @@ import { badRequest } from '../../errors.js';
 import { QuotaExceededError, type FileRow } from '../../repositories/files.js';
 import { cleanFileName } from '../../services/files/names.js';
 import { sniffFile } from '../../services/files/sniff.js';
-import { FileStore, type StagedFile } from '../../services/files/storage.js';
-import { createTarget } from '../bookmark/input.js';
+import { newFileId, uploadKey, type StagedFile } from '../../services/files/storage.js';
+import { createTarget } from '../../services/bookmarks/input.js';
 import { fileContext, quotaError } from './context.js';
 import { readMultipart } from './multipart.js';
 import { errorReplies } from '../error-replies.js';
@@ -54,7 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         const access = await app.permissions.requireCollection(userId, collectionId, 'write');
         const name = cleanFileName(file.filename);
         const kind = sniffFile(staged.head, name);
-        const id = FileStore.newId();
+        const id = newFileId();
         try {
           row = await files.add({
             id,
@@ -64,13 +64,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
             mime: kind.mime,
             size: staged.size,
             sha256: staged.sha256,
-            path: FileStore.uploadPath(id),
+            path: uploadKey(id),
           });
         } catch (error) {
           if (error instanceof QuotaExceededError) throw quotaError(error);
           throw error;
         }
-        await store.commit(staged, row.path);
+        await store.commit(staged, row.path, kind.mime);
         committed = true;
 
         const link = fileUrl(request, row);

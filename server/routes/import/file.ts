@@ -1,57 +1,80 @@
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LIMITS } from '../../../lib/api/constants.js';
 import { ImportFileResponse } from '../../../lib/api/schemas/import.js';
-import { normalizeUrl } from '../../../lib/api/url.js';
-import { badRequest } from '../../errors.js';
-import { convertImportFile, ImportFormatError, type ImportFolder, type ImportResult } from '../../services/import/index.js';
+import { ApiError, badRequest } from '../../errors.js';
+import { convertOffThread } from '../../services/import/convert-off-thread.js';
 import { readMultipart } from '../files/multipart.js';
 import { errorReplies } from '../error-replies.js';
 
 const errors = errorReplies(400, 413);
 
-/** Every bookmark link of the converted folders, in file order (a link found twice is listed twice). */
-function linksOf(items: ImportFolder[]): string[] {
-  const out: string[] = [];
-  const walk = (folder: ImportFolder) => {
-    for (const b of folder.bookmarks) out.push(b.link);
-    for (const child of folder.folders) walk(child);
-  };
-  items.forEach(walk);
-  return out;
-}
+/** Keys looked up per query while counting duplicates; the request thread yields between batches. */
+const DUPLICATE_BATCH = 250;
+const NEWLINE = 0x0a;
 
 /** POST and PUT /import/file: convert a bookmark export to JSON. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(multipart);
 
-  /** Counts the bookmarks whose link (compared as normalizeUrl keys) the user has saved already. */
-  const countDuplicates = async (userId: number, result: ImportResult): Promise<number> => {
-    const keys = linksOf(result.items).map((link) => normalizeUrl(link));
-    const wanted = keys.filter((k): k is string => k !== null);
-    if (wanted.length === 0) return 0;
-    const saved = new Set((await app.repos.bookmarks.findSavedByKeys(userId, wanted)).map((s) => s.linkKey));
-    return keys.filter((k) => k !== null && saved.has(k)).length;
+  /**
+   * Counts the bookmarks whose link key (one per line in `linkKeys`, UTF-8, repeats included) the
+   * user has saved already, a batch at a time, giving other requests a turn between batches.
+   */
+  const countDuplicates = async (userId: number, linkKeys: Buffer): Promise<number> => {
+    let duplicates = 0;
+    let at = 0;
+    while (at < linkKeys.length) {
+      const batch: string[] = [];
+      while (at < linkKeys.length && batch.length < DUPLICATE_BATCH) {
+        let end = linkKeys.indexOf(NEWLINE, at);
+        if (end === -1) end = linkKeys.length;
+        batch.push(linkKeys.toString('utf8', at, end));
+        at = end + 1;
+      }
+      const saved = new Set((await app.repos.bookmarks.findSavedByKeys(userId, batch)).map((s) => s.linkKey));
+      for (const key of batch) if (saved.has(key)) duplicates++;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return duplicates;
   };
 
-  const handler = async (request: import('fastify').FastifyRequest) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const limit = app.config.uploads.importMaxBytes;
     const { file } = await readMultipart<Buffer>(request, { partName: 'import', what: 'bookmark export file', maxBytes: limit });
-    let result: ImportResult;
+    const limits = { maxDepth: LIMITS.importFolderDepthMax, maxEntries: app.config.uploads.importMaxEntries };
+    let result;
     try {
-      result = convertImportFile(file.content, file.filename || undefined);
+      result = await convertOffThread(file.content, file.filename || undefined, limits);
     } catch (error) {
-      if (error instanceof ImportFormatError) throw badRequest(error.message);
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new ApiError(413, 'The file is too large to convert in one go. Split it into smaller files and import them one by one.');
+      }
       throw error;
     }
-    result.count.duplicates = await countDuplicates(request.userId!, result);
-    return { result: true as const, items: result.items, count: result.count };
+    if (result.kind === 'format-error') throw badRequest(result.message);
+    const keys = Buffer.from(result.linkKeys.buffer, result.linkKeys.byteOffset, result.linkKeys.byteLength);
+    const count = { ...result.count, duplicates: await countDuplicates(request.userId!, keys) };
+    // The worker wrote the answer (ImportFileResponse) up to the count as UTF-8; it is sent as is,
+    // in pieces, rather than parsed and serialised again on this thread.
+    const head = Buffer.from(result.answerHead.buffer, result.answerHead.byteOffset, result.answerHead.byteLength);
+    const CHUNK = 1 << 20;
+    const pieces = function* () {
+      for (let i = 0; i < head.length; i += CHUNK) yield head.subarray(i, i + CHUNK);
+      yield Buffer.from(`${JSON.stringify(count)}}`);
+    };
+    return reply.type('application/json; charset=utf-8').send(Readable.from(pieces(), { objectMode: false }));
   };
 
   const schema = {
     tags: ['Import'],
     summary:
       'Convert a bookmark export (Netscape bookmark HTML from any browser, Pocket HTML or CSV, Instapaper CSV) sent as multipart part `import` to JSON; nothing is saved',
-    description: 'Up to 50 MB. The format is detected from the content. `count.duplicates` counts links you have saved already.',
+    description:
+      `Up to 50 MB, at most ${LIMITS.importEntriesMax} bookmarks and folders, folders nested at most ${LIMITS.importFolderDepthMax} deep ` +
+      '(400 otherwise). The format is detected from the content. `count.duplicates` counts links you have saved already.',
     consumes: ['multipart/form-data'],
     response: { 200: ImportFileResponse, ...errors },
   };

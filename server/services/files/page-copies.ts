@@ -1,5 +1,5 @@
 import type { CacheRow, FilesRepository } from '../../repositories/files.js';
-import { FileStore } from './storage.js';
+import { pageCopyKey, type FileStorage } from './storage.js';
 
 /**
  * Stores a permanent copy (HTML that has already been through sanitizeForArchive) for a bookmark,
@@ -7,12 +7,12 @@ import { FileStore } from './storage.js';
  * bytes are then removed again).
  */
 export async function storePageCopy(
-  store: FileStore,
+  store: FileStorage,
   files: FilesRepository,
   copy: { bookmarkId: number; userId: number; html: string; pageUrl: string; source: CacheRow['source'] },
 ): Promise<CacheRow | null> {
-  const relative = FileStore.cachePath(copy.bookmarkId);
-  const { size, sha256 } = await store.write(relative, copy.html);
+  const relative = pageCopyKey(copy.bookmarkId);
+  const { size, sha256 } = await store.write(relative, copy.html, 'text/html; charset=utf-8');
   const saved = await files.saveCache({
     bookmark_id: copy.bookmarkId,
     user_id: copy.userId,

@@ -1,154 +1,67 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { StagedFile } from './staging.js';
 
-/** What streaming an upload to a temporary file found out. */
-export interface StagedFile {
-  /** absolute path of the temporary file */
-  tmp: string;
-  size: number;
-  sha256: string;
-  /** the first bytes, for content sniffing */
-  head: Buffer;
-}
-
-const HEAD_BYTES = 4096;
+export type { StagedFile } from './staging.js';
 
 /**
- * The bytes of uploads, covers and permanent copies, under `<dataDir>/files/`. Every write goes to
- * `tmp/` first and is renamed into place, so a file at its final path is always complete.
- * Paths handed in and out are relative to the root and never leave it.
+ * Where the bytes of uploads, covers and permanent copies live. Two kinds exist: a directory (one
+ * machine's disk, or a directory several instances share) and S3-compatible object storage. Rows
+ * in the `files` and `page_cache` tables name each file by its key (a relative path such as
+ * `uploads/ab/ab12...`), so the same rows work with either kind.
+ *
+ * An implementation keeps no state of its own between calls: several server processes may use
+ * one store at once.
  */
-export class FileStore {
-  readonly root: string;
-  private readonly tmpDir: string;
-
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, 'files');
-    this.tmpDir = path.join(this.root, 'tmp');
-  }
-
-  /** A new random id (hex) for a file name or a stored path. */
-  static newId(bytes = 16): string {
-    return randomBytes(bytes).toString('hex');
-  }
-
-  /** `ab/abcdef...` style relative path for a stored upload. */
-  static uploadPath(id: string): string {
-    return `uploads/${id.slice(0, 2)}/${id}`;
-  }
-
-  /** Relative path for a new permanent copy of a bookmark. */
-  static cachePath(bookmarkId: number): string {
-    const id = FileStore.newId(8);
-    return `cache/${id.slice(0, 2)}/${bookmarkId}-${id}.html`;
-  }
-
-  /** The absolute path of a stored relative path; refuses anything that would leave the root. */
-  absolute(relative: string): string {
-    const full = path.resolve(this.root, relative);
-    if (!full.startsWith(this.root + path.sep)) throw new Error(`stored path escapes the files folder: ${relative}`);
-    return full;
-  }
-
+export interface FileStorage {
+  /** Where the files are, for log lines and messages: `directory /srv/files` or `S3 bucket b at http://...`. */
+  readonly description: string;
+  /** Verifies at start that the store can be read and written; throws a FileStorageError saying what to fix. */
+  check(): Promise<void>;
   /**
-   * Streams an upload into a temporary file, hashing and counting it. The caller checks the
-   * stream's own size limit (busboy marks it `truncated`) and either commits or discards.
+   * Streams an upload into a local temporary file, hashing and counting it. The caller checks the
+   * stream's own size limit (busboy marks it `truncated`) and then commits or discards.
    */
-  async stage(stream: Readable): Promise<StagedFile> {
-    await fs.promises.mkdir(this.tmpDir, { recursive: true });
-    const tmp = path.join(this.tmpDir, FileStore.newId());
-    const hash = createHash('sha256');
-    const headChunks: Buffer[] = [];
-    let headLength = 0;
-    let size = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        if (headLength < HEAD_BYTES) {
-          headChunks.push(chunk.subarray(0, HEAD_BYTES - headLength));
-          headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
-        }
-        done(null, chunk);
-      },
-    });
-    try {
-      await pipeline(stream, tap, fs.createWriteStream(tmp, { flags: 'wx' }));
-    } catch (error) {
-      await this.discard(tmp);
-      throw error;
-    }
-    return { tmp, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
-  }
-
-  /** Moves a staged file to its final relative path. */
-  async commit(staged: StagedFile, relative: string): Promise<void> {
-    const target = this.absolute(relative);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await fs.promises.rename(staged.tmp, target);
-  }
-
-  /** Writes bytes to a relative path (through a temporary file). Returns size and SHA-256. */
-  async write(relative: string, data: Buffer | string): Promise<{ size: number; sha256: string }> {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    await fs.promises.mkdir(this.tmpDir, { recursive: true });
-    const tmp = path.join(this.tmpDir, FileStore.newId());
-    await fs.promises.writeFile(tmp, bytes, { flag: 'wx' });
-    const target = this.absolute(relative);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await fs.promises.rename(tmp, target);
-    return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
-  }
-
-  async read(relative: string): Promise<Buffer> {
-    return fs.promises.readFile(this.absolute(relative));
-  }
-
-  /** A read stream, or null when the bytes are missing on disk. */
-  async open(relative: string): Promise<fs.ReadStream | null> {
-    const full = this.absolute(relative);
-    try {
-      await fs.promises.access(full, fs.constants.R_OK);
-    } catch {
-      return null;
-    }
-    return fs.createReadStream(full);
-  }
-
-  /** Deletes a stored file; a missing one is fine. */
-  async remove(relative: string): Promise<void> {
-    await fs.promises.rm(this.absolute(relative), { force: true });
-  }
-
+  stage(stream: Readable): Promise<StagedFile>;
+  /** Moves a staged file to its key; the temporary file is gone afterwards. */
+  commit(staged: StagedFile, key: string, contentType?: string): Promise<void>;
+  /** Stores bytes under a key in one step, never leaving a partial object. Returns size and SHA-256. */
+  write(key: string, data: Buffer | string, contentType?: string): Promise<{ size: number; sha256: string }>;
+  /** A stream of the stored bytes, or null when nothing is stored under the key. */
+  open(key: string): Promise<Readable | null>;
+  /** Deletes the bytes under a key; a missing key is fine. */
+  remove(key: string): Promise<void>;
   /** Deletes a staged temporary file; a missing one is fine. */
-  async discard(tmp: string): Promise<void> {
-    await fs.promises.rm(tmp, { force: true });
-  }
-
+  discard(tmp: string): Promise<void>;
   /** Removes temporary files older than `ageMs` (left by a process that stopped mid-upload). */
-  async sweepTemp(ageMs: number, now = Date.now()): Promise<number> {
-    let names: string[];
-    try {
-      names = await fs.promises.readdir(this.tmpDir);
-    } catch {
-      return 0;
-    }
-    let removed = 0;
-    for (const name of names) {
-      const full = path.join(this.tmpDir, name);
-      try {
-        const stat = await fs.promises.stat(full);
-        if (now - stat.mtimeMs > ageMs) {
-          await fs.promises.rm(full, { force: true });
-          removed++;
-        }
-      } catch {
-        /* gone meanwhile */
-      }
-    }
-    return removed;
+  sweepTemp(ageMs: number, now?: number): Promise<number>;
+}
+
+/** A store that cannot be used as configured (at start) or cannot be reached (while serving). */
+export class FileStorageError extends Error {}
+
+/** A new random id (hex) for a file name or a stored key. */
+export function newFileId(bytes = 16): string {
+  return randomBytes(bytes).toString('hex');
+}
+
+/** `uploads/ab/abcdef...`: the key of a stored upload or cover. */
+export function uploadKey(id: string): string {
+  return `uploads/${id.slice(0, 2)}/${id}`;
+}
+
+/** The key for a new permanent copy of a bookmark. */
+export function pageCopyKey(bookmarkId: number): string {
+  const id = newFileId(8);
+  return `cache/${id.slice(0, 2)}/${bookmarkId}-${id}.html`;
+}
+
+/** Refuses a key that is absolute or climbs out of the store (`..`), whichever kind of store. */
+export function checkKey(key: string): string {
+  const normal = path.posix.normalize(key);
+  if (!key || path.posix.isAbsolute(key) || normal !== key || normal.startsWith('../') || normal === '..' || key.includes('\\')) {
+    throw new Error(`stored file key is not a plain relative path: ${key}`);
   }
+  return key;
 }

@@ -18,7 +18,7 @@ export function convertImportFile(buf: Buffer, filename?: string, options: Conve
   try {
     const text = decodeImportText(buf);
     const format = detectImportFormat(text);
-    const builder = new ImportBuilder(options.now);
+    const builder = new ImportBuilder(options.now, options.limits);
     readFormat(format, text, builder);
     return builder.finish(options);
   } catch (error) {

@@ -1,8 +1,11 @@
-import type {
-  ConvertOptions,
-  ImportBookmark,
-  ImportFolder,
-  ImportResult,
+import { LIMITS } from '../../../lib/api/constants.js';
+import {
+  ImportFormatError,
+  type ConvertOptions,
+  type ImportBookmark,
+  type ImportFolder,
+  type ImportLimits,
+  type ImportResult,
 } from './types.js';
 
 const MAX_LINK_LENGTH = 8192;
@@ -35,9 +38,22 @@ export class ImportBuilder {
   private skippedCount = 0;
   private readonly tagNames = new Set<string>();
   private readonly topByName = new Map<string, ImportFolder>();
+  /** Nesting depth of every folder (1 = top level), to refuse files nested deeper than the limit. */
+  private readonly depths = new WeakMap<ImportFolder, number>();
+  private readonly limits: ImportLimits;
 
-  constructor(now: Date = new Date()) {
+  constructor(now: Date = new Date(), limits: Partial<ImportLimits> = {}) {
     this.nowIso = now.toISOString();
+    this.limits = { maxDepth: LIMITS.importFolderDepthMax, maxEntries: LIMITS.importEntriesMax, ...limits };
+  }
+
+  /** Refuses the file once it holds more bookmarks and folders than the limit (before they use up memory). */
+  private countEntry(): void {
+    if (this.folderCount + this.bookmarkCount + 1 > this.limits.maxEntries) {
+      throw new ImportFormatError(
+        `the file holds more than ${this.limits.maxEntries} bookmarks and folders, the most one import takes. Split it into smaller files (one per top folder, for example) and import them one by one.`,
+      );
+    }
   }
 
   /**
@@ -45,6 +61,13 @@ export class ImportBuilder {
    * the ones already added (used for the file's own root, which is only created once needed).
    */
   addFolder(title: string, parent?: ImportFolder, first = false): ImportFolder {
+    const depth = parent ? (this.depths.get(parent) ?? 1) + 1 : 1;
+    if (depth > this.limits.maxDepth) {
+      throw new ImportFormatError(
+        `folders are nested more than ${this.limits.maxDepth} deep, deeper than any browser makes them; the file is damaged or was not made by a browser. Flatten the deepest folders and try again.`,
+      );
+    }
+    this.countEntry();
     const folder: ImportFolder = {
       title: cleanText(title) || 'Untitled folder',
       folders: [],
@@ -53,6 +76,7 @@ export class ImportBuilder {
     const siblings = parent ? parent.folders : this.items;
     if (first) siblings.unshift(folder);
     else siblings.push(folder);
+    this.depths.set(folder, depth);
     this.folderCount++;
     return folder;
   }
@@ -74,6 +98,7 @@ export class ImportBuilder {
       this.skippedCount++;
       return null;
     }
+    this.countEntry();
     const tags = cleanTags(input.tags ?? []);
     for (const tag of tags) this.tagNames.add(tag);
     const created = input.created ?? input.lastUpdate ?? this.nowIso;
@@ -127,16 +152,24 @@ function countDuplicates(
     for (const link of batch) if (saved.has(link)) duplicates++;
     batch = [];
   };
-  const walk = (folder: ImportFolder) => {
+  for (const folder of foldersInOrder(items)) {
     for (const bookmark of folder.bookmarks) {
       batch.push(bookmark.link);
       if (batch.length >= size) flush();
     }
-    for (const child of folder.folders) walk(child);
-  };
-  for (const folder of items) walk(folder);
+  }
   flush();
   return duplicates;
+}
+
+/** Every folder, each before its children, in file order, without recursion (depth-first with an explicit stack). */
+export function* foldersInOrder(items: readonly ImportFolder[]): Generator<ImportFolder> {
+  const stack: ImportFolder[] = [...items].reverse();
+  while (stack.length) {
+    const folder = stack.pop()!;
+    yield folder;
+    for (let i = folder.folders.length - 1; i >= 0; i--) stack.push(folder.folders[i]!);
+  }
 }
 
 /** The trimmed link when it is a well-formed http(s) URL, else null. */

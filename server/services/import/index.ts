@@ -7,6 +7,7 @@ export {
   type ImportBookmark,
   type ImportCount,
   type ImportFolder,
+  type ImportLimits,
   type ImportFormat,
   type ImportResult,
   type IsSavedCallback,

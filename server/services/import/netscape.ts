@@ -26,7 +26,9 @@ export function readNetscape(text: string, builder: ImportBuilder): void {
   let folderAwaitingList: ImportFolder | null = null; // an <H3> whose <DL> may follow
   let anchor: { attribs: Record<string, string>; text: string } | null = null;
   let lastBookmark: ImportBookmark | null = null; // target of a following <DD>
-  let description: { bookmark: ImportBookmark; text: string } | null = null;
+  let description: { bookmark: ImportBookmark; text: string; isNote: boolean } | null = null;
+  /** Bookmarks from a Tidemark export (they carry DATA-EXCERPT): their <DD> is the note, <BR> a line break. */
+  const noteInDd = new WeakSet<ImportBookmark>();
 
   const currentFolder = (): ImportFolder | null => (lists.length ? lists[lists.length - 1]! : null);
 
@@ -37,6 +39,13 @@ export function readNetscape(text: string, builder: ImportBuilder): void {
 
   const endDescription = () => {
     if (!description) return;
+    if (description.isNote) {
+      // Raw line breaks are only the file's own layout; <BR> (marked U+2028 above) are the note's.
+      const note = description.text.replace(/[\r\n]+[ \t]*/g, ' ').replace(/\u2028/g, '\n').trim();
+      if (note) description.bookmark.note = note;
+      description = null;
+      return;
+    }
     const excerpt = description.text.replace(/\s+/g, ' ').trim();
     if (excerpt) {
       description.bookmark.excerpt = description.bookmark.excerpt
@@ -78,7 +87,10 @@ export function readNetscape(text: string, builder: ImportBuilder): void {
             break;
           case 'dd':
             endDescription();
-            if (lastBookmark) description = { bookmark: lastBookmark, text: '' };
+            if (lastBookmark) description = { bookmark: lastBookmark, text: '', isNote: noteInDd.has(lastBookmark) };
+            break;
+          case 'br':
+            if (description?.isNote) description.text += '\u2028';
             break;
           default:
             break;
@@ -116,7 +128,10 @@ export function readNetscape(text: string, builder: ImportBuilder): void {
                 tags: splitTagList(attribs.tags),
                 created: epochToIso(attribs.add_date),
                 lastUpdate: epochToIso(attribs.last_modified),
+                ...('data-excerpt' in attribs ? { excerpt: attribs['data-excerpt'] } : {}),
+                ...(attribs['data-favourite'] === '1' ? { important: true } : {}),
               });
+              if (lastBookmark && 'data-excerpt' in attribs) noteInDd.add(lastBookmark);
             }
             break;
           case 'dd':

@@ -25,6 +25,14 @@ export interface ConvertOptions {
   duplicateBatchSize?: number;
   /** time used for entries without a date; default: now */
   now?: Date;
+  /** caps on the file's shape; default LIMITS.importFolderDepthMax / importEntriesMax */
+  limits?: Partial<ImportLimits>;
+}
+
+/** How deep folders may nest and how many bookmarks and folders one file may hold. */
+export interface ImportLimits {
+  maxDepth: number;
+  maxEntries: number;
 }
 
 /** The file is not one of the supported formats, or is damaged. `message` is meant for the user. */

@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import type { ServerConfig } from '../../config.js';
 import type { Repositories } from '../../repositories/index.js';
 import type { JobRow, PageJobPayload } from '../../repositories/jobs.js';
-import { FileStore } from '../files/storage.js';
+import type { FileStorage } from '../files/storage.js';
 import { runPageJob, type JobOutcome } from './page-job.js';
 
 /** Background work (page parsing for `pleaseParse`, permanent copies): durable, retried, survives restarts. */
@@ -27,13 +27,12 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
  * queue after an exponential backoff; or failed for good after `maxAttempts` (with last_error).
  * Jobs are rows, so a restart picks up where the last process stopped; a job whose process died
  * mid-run is taken up again once its lease expires. Timers are unref'd: the runner never keeps
- * a process alive on its own. Also deletes the bytes of removed files from disk.
+ * a process alive on its own. Also deletes the bytes of removed files from the file storage.
  */
-export function createJobRunner(config: ServerConfig, repos: Repositories, log?: Logger): JobRunner {
+export function createJobRunner(config: ServerConfig, repos: Repositories, store: FileStorage, log?: Logger): JobRunner {
   const settings = config.jobs;
   const logger = log ?? pino({ level: config.logLevel, name: 'jobs' });
   const { jobs, files } = repos;
-  const store = new FileStore(config.dataDir);
   const deps = { jobs, files, users: repos.users, store, allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.fetchTimeoutMs };
 
   let started = false;

@@ -4,7 +4,7 @@ import type { FilesRepository } from '../../repositories/files.js';
 import type { JobsRepository, PageFill, PageJobPayload } from '../../repositories/jobs.js';
 import type { UsersRepository } from '../../repositories/users.js';
 import { storePageCopy } from '../files/page-copies.js';
-import type { FileStore } from '../files/storage.js';
+import type { FileStorage } from '../files/storage.js';
 import { createArchiveImageFetcher, readPage, sanitizeForArchive, type ParsedPageItem } from '../parse/index.js';
 
 /** How a job ended: done (with a note for the record), or failed with a reason and whether retrying can help. */
@@ -14,7 +14,7 @@ export interface PageJobDeps {
   jobs: JobsRepository;
   files: FilesRepository;
   users: UsersRepository;
-  store: FileStore;
+  store: FileStorage;
   allowPrivateNetwork: boolean;
   timeoutMs: number;
 }

@@ -100,6 +100,11 @@ export function accountPages(app: FastifyInstance): void {
   const guard = (request: FastifyRequest, reply: FastifyReply) => requireSignedIn(request, reply, '/account');
   const failed = async (request: FastifyRequest, reply: FastifyReply, form: string, message: string) =>
     sendPage(reply, 400, await accountPage(app, request, { form, message }));
+  /** Too many wrong passwords: 429 with Retry-After, the page saying how long to wait. */
+  const throttled = async (request: FastifyRequest, reply: FastifyReply, form: string, err: ApiError) => {
+    reply.header('retry-after', String(err.extra.retryAfter));
+    return sendPage(reply, 429, await accountPage(app, request, { form, message: err.message }));
+  };
 
   app.get('/account', async (request, reply) => {
     if (!guard(request, reply)) return reply;
@@ -121,8 +126,9 @@ export function accountPages(app: FastifyInstance): void {
     const email = field(request, 'email', 400).trim();
     if (!EMAIL_PATTERN.test(email) || email.length > 320) return failed(request, reply, 'email', 'Enter a valid email address, like ann@example.com.');
     try {
-      await changeEmail(app, webState(request).user!.id, { email, oldpassword: field(request, 'password') });
+      await changeEmail(app, webState(request).user!.id, { email, oldpassword: field(request, 'password'), ip: request.ip });
     } catch (err) {
+      if (err instanceof ApiError && err.status === 429) return throttled(request, reply, 'email', err);
       if (err instanceof ApiError && err.status === 400) {
         const message = /oldpassword/.test(err.message) ? 'The current password is wrong: the email was not changed.' : 'Another account already uses this email.';
         return failed(request, reply, 'email', message);
@@ -139,8 +145,9 @@ export function accountPages(app: FastifyInstance): void {
     const newpassword = field(request, 'newpassword');
     if (newpassword.length < 8) return failed(request, reply, 'password', 'The new password must be at least 8 characters.');
     try {
-      await changePassword(app, state.user!.id, { oldpassword: field(request, 'oldpassword'), newpassword }, { sessionId: String(state.session!.id) });
+      await changePassword(app, state.user!.id, { oldpassword: field(request, 'oldpassword'), newpassword, ip: request.ip }, { sessionId: String(state.session!.id) });
     } catch (err) {
+      if (err instanceof ApiError && err.status === 429) return throttled(request, reply, 'password', err);
       if (err instanceof ApiError && err.status === 400) return failed(request, reply, 'password', 'The current password is wrong: the password was not changed.');
       throw err;
     }

@@ -1,14 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DuplicateEmailError } from '../../repositories/users.js';
-import { hashPassword, verifyPassword } from '../../services/passwords.js';
+import { hashPassword } from '../../services/passwords.js';
 import { EMAIL_PATTERN, field, queryText, safeNext } from '../forms.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, layout, notice, sendPage } from '../layout.js';
 import { csrfOk, signIn, signOut, webState } from '../session.js';
-import { LoginThrottle } from '../throttle.js';
-
-/** Verified against when the email is unknown, so a wrong email takes as long as a wrong password. */
-let dummyHash: Promise<string> | undefined;
 
 function nextQuery(next: string): string {
   return next === '/account' ? '' : `?next=${encodeURIComponent(next)}`;
@@ -57,7 +53,7 @@ ${notice('error', values.error)}
 
 /** Sign up, sign in, sign out. */
 export function authPages(app: FastifyInstance): void {
-  const throttle = new LoginThrottle(app.config.clock, app.config.web);
+  const gate = app.services.passwordGate;
 
   app.get('/', async (request, reply) => reply.redirect(webState(request).user ? '/account' : '/signin', 303));
 
@@ -75,8 +71,9 @@ export function authPages(app: FastifyInstance): void {
     if (!email || !password) {
       return sendPage(reply, 400, signInForm(request, next, { email, error: 'Enter your email and your password.' }));
     }
-    const verdict = throttle.check(email, request.ip);
-    if (verdict.blocked) {
+    const user = await app.repos.users.byEmail(email);
+    const verdict = await gate.check(email, user?.password_hash, password, request.ip);
+    if (verdict.kind === 'blocked') {
       const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
       const who = verdict.by === 'account' ? 'for this account' : 'from your network';
       reply.header('retry-after', String(verdict.retryAfterSeconds));
@@ -89,14 +86,9 @@ export function authPages(app: FastifyInstance): void {
         }),
       );
     }
-    const user = await app.repos.users.byEmail(email);
-    dummyHash ??= hashPassword('not a real password');
-    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
-    if (!user || !user.password_hash || !ok) {
-      throttle.recordFailure(email, request.ip);
+    if (!user || verdict.kind === 'wrong') {
       return sendPage(reply, 401, signInForm(request, next, { email, error: 'The email or the password is wrong. Check both and try again.' }));
     }
-    throttle.recordSuccess(email);
     await signIn(app, request, reply, user);
     return reply.redirect(next, 303);
   });

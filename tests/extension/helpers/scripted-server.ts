@@ -11,7 +11,8 @@ export interface SeenRequest {
   body: string;
 }
 
-export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'drop';
+/** `raw`: sent as it is (a web page, say) instead of `body` as JSON. */
+export type Answer = { status: number; body?: unknown; raw?: string; headers?: Record<string, string> } | 'drop';
 
 export class ScriptedServer {
   readonly seen: SeenRequest[] = [];
@@ -34,7 +35,7 @@ export class ScriptedServer {
           return;
         }
         res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
-        res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        res.end(answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
       });
     });
     self = new ScriptedServer(server);

@@ -1,5 +1,8 @@
-import type { FlagName, SearchQuery, Term } from './ast.js';
-import { hasIndexableText } from './parse.js';
+import type { FlagName, SearchQuery, Term } from '../services/search/ast.js';
+import { hasIndexableText, parseSearch } from '../services/search/parse.js';
+
+// The SQLite (FTS5) form of the search language: only repositories compile searches; routes and
+// services hand them the expression text (the parser, services/search, stays backend-neutral).
 
 /**
  * A search expression compiled to SQL: `where` is a boolean expression over the `bookmarks`
@@ -157,4 +160,13 @@ export function compileQuery(query: SearchQuery): CompiledSearch {
   if (all.length === 0) return { where: '1', params: [], rankMatch: null, matchFilter: null };
   const where = all.length === 1 ? all[0] : `(${all.join(and ? ' AND ' : ' OR ')})`;
   return { where, params: allParams, rankMatch, matchFilter };
+}
+
+/**
+ * Turns a `search` expression into an SQL boolean over `bookmarks b` plus its parameters.
+ * Never throws on user input: malformed parts degrade to plain words. `where` is `'1'` for an
+ * empty expression.
+ */
+export function compileSearch(expr: string | null | undefined): CompiledSearch {
+  return compileQuery(parseSearch(expr));
 }

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../db/open.js';
-import { FullTextIndex } from '../../repositories/fts.js';
-import { compileSearch, ftsString } from './index.js';
+import { openDatabase, type Db } from '../db/open.js';
+import { FullTextIndex } from './fts.js';
+import { compileSearch, ftsString } from './search-sql.js';
 
 // The compiler against the real schema (migrations, FTS5 table), so every SQL it writes is run.
 

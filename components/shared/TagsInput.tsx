@@ -3,6 +3,7 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
+import './editors.css';
 
 interface Props {
   value: string[];
@@ -10,9 +11,11 @@ interface Props {
   suggested: string[];
   onChange: (tags: string[]) => void;
   disabled?: boolean;
+  /** Replaces "Tags" (e.g. "Tags to add" when the stored tags are not known). */
+  label?: string;
 }
 
-export function TagsInput({ value, known, suggested, onChange, disabled }: Props) {
+export function TagsInput({ value, known, suggested, onChange, disabled, label = t('fieldTags') }: Props) {
   const [text, setText] = useState('');
   const [active, setActive] = useState(-1);
   const input = useRef<HTMLInputElement>(null);
@@ -66,7 +69,7 @@ export function TagsInput({ value, known, suggested, onChange, disabled }: Props
   const fresh = suggested.filter((s) => !value.some((v) => v.toLowerCase() === s.toLowerCase())).slice(0, 6);
   return (
     <div class="field tags">
-      <label for="tags-input">{t('fieldTags')}</label>
+      <label for="tags-input">{label}</label>
       <div class="combo">
         <div class="chips">
           {value.map((tag, i) => (
@@ -112,7 +115,7 @@ export function TagsInput({ value, known, suggested, onChange, disabled }: Props
           />
         </div>
         {matches.length > 0 && (
-          <ul id="tags-list" role="listbox" aria-label={t('fieldTags')} class="listbox">
+          <ul id="tags-list" role="listbox" aria-label={label} class="listbox">
             {matches.map((m, i) => (
               <li
                 key={m._id}

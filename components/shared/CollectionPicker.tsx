@@ -3,7 +3,8 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { CollectionOption } from '../../lib/model.js';
 import { t } from '../../lib/i18n.js';
-import { filterCollections, pathText } from '../shared/collection-filter.js';
+import './editors.css';
+import { filterCollections, pathText } from './collection-filter.js';
 
 interface Props {
   items: CollectionOption[];

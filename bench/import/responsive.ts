@@ -1,0 +1,87 @@
+// Does the server keep answering while it converts a large import? Runs `serve` in a child
+// process on a fresh data directory, uploads a Netscape file of just under 50 MB to
+// POST /import/file from another child process, and meanwhile calls GET /user as another user
+// back to back from this one, printing the latencies of those calls (idle, and during the import).
+//
+//   npx tsx bench/import/responsive.ts [--bookmarks 260000]
+//
+// Prints figures only; it asserts nothing.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateNetscape } from './generate.js';
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--bookmarks');
+const count = at >= 0 ? Number(args[at + 1]) : 260_000;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = join(root, 'node_modules/.bin/tsx');
+const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-import-responsive-'));
+
+const cli = (...cmd: string[]) => {
+  const out = spawnSync(tsx, ['server/cli.ts', ...cmd, '--data', dataDir], { cwd: root, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`${cmd[0]} failed: ${out.stderr}`);
+  return JSON.parse(out.stdout) as Record<string, string>;
+};
+const tokenFor = (email: string) => {
+  cli('user:create', '--email', email, '--password', 'bench-password-1');
+  return cli('token:create', '--email', email).access_token!;
+};
+const importer = tokenFor('importer@example.test');
+const bystander = tokenFor('bystander@example.test');
+
+const file = join(dataDir, 'bookmarks.html');
+writeFileSync(file, generateNetscape(count));
+console.log(`file: ${count} bookmarks, ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`);
+
+const server = spawn(tsx, ['server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', '1000000'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+let origin = '';
+for await (const chunk of server.stdout) {
+  const m = /listening on (http:\/\/[^/\s]+)/.exec(String(chunk));
+  if (m) {
+    origin = m[1]!;
+    break;
+  }
+}
+
+const getUser = async () => {
+  const t = performance.now();
+  const res = await fetch(`${origin}/rest/v1/user`, { headers: { authorization: `Bearer ${bystander}` } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`GET /user answered ${res.status}`);
+  return performance.now() - t;
+};
+for (let i = 0; i < 20; i++) await getUser(); // warm up
+const idle: number[] = [];
+for (let i = 0; i < 200; i++) idle.push(await getUser());
+
+// The upload runs in its own process, so building and sending 50 MB does not slow this one's probes.
+const uploader = `
+  const { readFileSync } = require('node:fs');
+  const form = new FormData();
+  form.append('import', new Blob([readFileSync(process.argv[1])], { type: 'text/html' }), 'bookmarks.html');
+  const t = performance.now();
+  fetch(process.argv[2], { method: 'POST', headers: { authorization: 'Bearer ' + process.argv[3] }, body: form })
+    .then(async (res) => { const body = await res.json(); console.log(JSON.stringify({ status: res.status, ms: performance.now() - t, bookmarks: body.count && body.count.bookmarks, error: body.errorMessage })); });
+`;
+const up = spawn(process.execPath, ['-e', uploader, file, `${origin}/rest/v1/import/file`, importer], { stdio: ['ignore', 'pipe', 'inherit'] });
+let report = '';
+up.stdout.on('data', (c) => (report += String(c)));
+let done = false;
+void once(up, 'exit').then(() => (done = true));
+const during: number[] = [];
+while (!done) during.push(await getUser());
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+const line = (name: string, xs: number[]) =>
+  console.log(`${name.padEnd(24)} n=${String(xs.length).padStart(5)}  p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms  max ${Math.max(...xs).toFixed(1)} ms`);
+const r = JSON.parse(report.trim() || '{}') as { status?: number; ms?: number; bookmarks?: number; error?: string };
+console.log(`import answered ${r.status} in ${r.ms?.toFixed(0)} ms (${r.bookmarks ?? r.error} bookmarks)`);
+line('GET /user idle', idle);
+line('GET /user during import', during);
+server.kill('SIGTERM');
+await once(server, 'exit');
+rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,63 @@
+import type { Clock } from '../clock.js';
+import type { ServerConfig } from '../config.js';
+import { ApiError } from '../errors.js';
+import { LoginThrottle, type ThrottleVerdict } from '../web/throttle.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export type PasswordCheck = { kind: 'ok' } | { kind: 'wrong' } | ({ kind: 'blocked' } & Extract<ThrottleVerdict, { blocked: true }>);
+
+/**
+ * The one place a password is checked: web sign-in, the account page's email and password forms,
+ * and `PUT /user` with `oldpassword`. Every check goes through the same throttle (failures counted
+ * per account and per IP address in a sliding window); while either is at its limit the password
+ * is not even looked at, so no form is a way around the sign-in limit.
+ */
+export class PasswordGate {
+  private readonly throttle: LoginThrottle;
+  /** Verified against when the account has no password or is unknown, so every refusal takes as long. */
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(clock: Clock, settings: ServerConfig['web']) {
+    this.throttle = new LoginThrottle(clock, settings);
+  }
+
+  /** Whether checks for this account or address are refused right now (sign-up uses the address part). */
+  verdict(email: string, ip: string): ThrottleVerdict {
+    return this.throttle.check(email, ip);
+  }
+
+  /** Counts a failure that is not a wrong password (a refused sign-up) against the address. */
+  recordFailure(email: string, ip: string): void {
+    this.throttle.recordFailure(email, ip);
+  }
+
+  async check(email: string, passwordHash: string | null | undefined, password: string, ip: string): Promise<PasswordCheck> {
+    const verdict = this.throttle.check(email, ip);
+    if (verdict.blocked) return { kind: 'blocked', ...verdict };
+    this.dummyHash ??= hashPassword('not a real password');
+    const ok = (await verifyPassword(password, passwordHash ?? (await this.dummyHash))) && !!passwordHash;
+    if (!ok) {
+      this.throttle.recordFailure(email, ip);
+      return { kind: 'wrong' };
+    }
+    this.throttle.recordSuccess(email);
+    return { kind: 'ok' };
+  }
+
+  /** `check` for account changes: throws 429 (with Retry-After) while blocked, 400 with `wrongMessage` for a wrong password. */
+  async require(email: string, passwordHash: string, password: string, ip: string, wrongMessage: string): Promise<void> {
+    const result = await this.check(email, passwordHash, password, ip);
+    if (result.kind === 'ok') return;
+    if (result.kind === 'wrong') throw new ApiError(400, wrongMessage);
+    throw tooManyAttempts(result);
+  }
+}
+
+/** The 429 for a blocked password check: says for whom, and how long to wait. */
+export function tooManyAttempts(verdict: { by: 'account' | 'ip'; retryAfterSeconds: number }): ApiError {
+  const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+  const who = verdict.by === 'account' ? 'for this account' : 'from your network';
+  return new ApiError(429, `Too many wrong passwords ${who}. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, {
+    retryAfter: verdict.retryAfterSeconds,
+  });
+}

@@ -1,0 +1,92 @@
+// What the popup and the options page tell a person, in Chromium against the real server: a server
+// address that is not Tidemark, pages no extension may read, signed out, a cut title, and text at a
+// readable size (Chrome's stylesheet for extension pages shrinks body text to 75 %).
+import { expect, test, type Page } from '@playwright/test';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchExtension, startBackend } from './helpers/extension-setup.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+let tab: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  ({ server, site, token } = await startBackend({ email: 'states@example.test', name: 'Stella States' }));
+  browser = await launchExtension({ toolbarButton: true });
+  tab = await browser.context.newPage();
+});
+
+test.afterAll(() => closeAll(browser, site, server));
+
+/** The computed font size (px) of body text and of the form controls on an extension page. */
+const fontSizes = (page: Page) =>
+  page.evaluate(() => {
+    const px = (el: Element | null) => (el ? parseFloat(getComputedStyle(el).fontSize) : Infinity);
+    const controls = [...document.querySelectorAll('input, textarea, button, select, label, p, li')];
+    return { body: px(document.body), smallest: Math.min(...controls.map(px)) };
+  });
+
+test('signed out: the popup offers "Sign in" and one Options control; text is at least 13 px', async () => {
+  const url = site.add('/states-signed-out', { title: 'Signed out page' });
+  await tab.goto(url);
+  const popup = await browser.openPopup(tab);
+  await expect(popup.getByText('You are not signed in')).toBeVisible();
+  await expect(popup.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(popup.getByRole('button', { name: 'Options' })).toHaveCount(1);
+  const sizes = await fontSizes(popup);
+  expect(sizes.body).toBeGreaterThanOrEqual(13);
+  expect(sizes.smallest).toBeGreaterThanOrEqual(13);
+  await popup.close();
+});
+
+test('options: an address that is not a Tidemark server says so; a later success clears the error and closes the token section', async () => {
+  const options = await browser.options();
+  const sizes = await fontSizes(options);
+  expect(sizes.body).toBeGreaterThanOrEqual(13);
+  expect(sizes.smallest).toBeGreaterThanOrEqual(13);
+
+  // The test site answers every path with a web page.
+  await options.getByLabel('Server URL').fill(site.origin);
+  await options.getByText('Advanced: paste a test token').click();
+  await options.getByLabel('Test token').fill(token);
+  await options.getByRole('button', { name: 'Use token' }).click();
+  await expect(options.getByRole('alert')).toHaveText(/^This address did not answer like a Tidemark server \(it returned an HTML page\)\./);
+  await expect(options.getByText(/reading '_id'/)).toHaveCount(0);
+
+  await options.getByLabel('Server URL').fill(server.origin);
+  await options.getByRole('button', { name: 'Use token' }).click();
+  await expect(options.getByRole('status').filter({ hasText: 'Signed in as Stella States' })).toBeVisible();
+  await expect(options.getByRole('alert')).toHaveCount(0);
+  await expect(options.getByLabel('Test token')).toHaveCount(0);
+  await expect(options.getByRole('button', { name: 'Use token' })).toHaveCount(0);
+  await options.close();
+});
+
+test('chrome:// pages: after a click on the toolbar button the popup says this kind of page cannot be saved', async () => {
+  await tab.goto('chrome://version');
+  const popup = await browser.clickToolbarButton(tab);
+  await expect(popup.getByText('This kind of page cannot be saved')).toBeVisible();
+  await expect(popup.getByText('cannot see this tab')).toHaveCount(0);
+  await popup.close();
+});
+
+test('a page title longer than Tidemark keeps is cut, and the popup says so next to it', async () => {
+  const long = `A very long title ${'that goes on '.repeat(60)}and ends here`;
+  const url = site.add('/states-long-title', { title: long });
+  await tab.goto(url);
+  const popup = await browser.clickToolbarButton(tab);
+  await expect(popup.getByRole('status')).toHaveText('Saved');
+  const title = popup.getByLabel('Title');
+  await expect(title).toHaveValue(/…$/);
+  expect((await title.inputValue()).length).toBe(500);
+  await expect(popup.getByText('was longer than 500 characters, so it was cut')).toBeVisible();
+  const sizes = await fontSizes(popup);
+  expect(sizes.body).toBeGreaterThanOrEqual(13);
+  expect(sizes.smallest).toBeGreaterThanOrEqual(13);
+  await popup.close();
+});
