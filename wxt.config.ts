@@ -2,6 +2,7 @@ import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { FIREFOX_ADDON_ID } from './lib/api/extension-identity.js';
 import { EXTENSION_PUBLIC_KEY } from './lib/extension-id.js';
+import { firefoxWithoutRangyFallback, preactWithoutInnerHtml } from './scripts/vite/lint-clean-bundles.js';
 
 // The extension build (Chrome and Firefox, MV3). Entry points live in entrypoints/, UI in
 // components/, logic in lib/. `npm run build` builds both; scripts/build-extension.ts does the same
@@ -11,8 +12,8 @@ export default defineConfig({
   // No auto-imports: every global (browser, storage, defineBackground...) is an explicit import.
   imports: false,
   manifestVersion: 3,
-  vite: () => ({
-    plugins: [preact()],
+  vite: (env) => ({
+    plugins: [preact(), preactWithoutInnerHtml(), ...(env.browser === 'firefox' ? [firefoxWithoutRangyFallback()] : [])],
     build: { sourcemap: false },
   }),
   manifest: ({ browser }) => ({
@@ -34,17 +35,26 @@ export default defineConfig({
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: '__MSG_commandSavePage__' },
       'highlight-selection': { suggested_key: { default: 'Alt+Shift+H' }, description: '__MSG_commandHighlight__' },
       _execute_action: { suggested_key: { default: 'Alt+Shift+K' }, description: '__MSG_commandOpenPopup__' },
+      // No default key (Chrome allows four); the user picks one in the browser's shortcut settings.
+      'open-side-panel': { description: '__MSG_commandSidePanel__' },
+      'open-library': { suggested_key: { default: 'Alt+Shift+L' }, description: '__MSG_commandOpenLibrary__' },
     },
+    // Typing "tm" and a space in the address bar searches the library.
+    omnibox: { keyword: 'tm' },
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {
             gecko: {
               id: FIREFOX_ADDON_ID,
-              strict_min_version: '128.0',
+              // 140: data_collection_permissions, and the CSS Custom Highlight API is always there
+              // (the rangy painting fallback is never needed on Firefox).
+              strict_min_version: '140.0',
               // Saved pages (address, title, description) go to the server the user signs in to, and
               // so do addresses of open tabs while the saved-link index is not synced (url/exists).
               data_collection_permissions: { required: ['browsingActivity', 'websiteContent'] },
             },
+            // Firefox for Android reads data_collection_permissions from 142 on (untested there).
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : { minimum_chrome_version: '120' }),

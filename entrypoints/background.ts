@@ -11,6 +11,8 @@ export default defineBackground({
       onMenuClicked: app.onMenuClicked,
       onCommand: app.onCommand,
       onAlarm: app.onAlarm,
+      // The omnibox keyword's handlers (tests cannot type into the address bar): the listeners call these.
+      omnibox: app.omnibox,
       indexState: () => ({ state: app.index.state, size: app.index.size }),
     };
   },

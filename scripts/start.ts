@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { buildApp, API_PREFIX } from '../server/app.js';
 import { defaultConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/open.js';
+import { openStore } from '../server/db/open-store.js';
 import { ensureExtensionClient } from '../server/services/oauth/extension-client.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../lib/api/extension-identity.js';
 import { buildExtension } from './build-extension.js';
@@ -11,13 +11,13 @@ import { buildExtension } from './build-extension.js';
 async function main() {
   const port = Number(process.env.PORT ?? 8787);
   const config = defaultConfig({ port, dataDir: path.resolve(process.env.TIDEMARK_DATA ?? 'data') });
-  const db = openDatabase(config.dataDir);
-  await ensureExtensionClient(db, { name: 'Tidemark extension', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] });
+  const store = await openStore(config);
+  await ensureExtensionClient(store.repos, { name: 'Tidemark extension', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] });
 
   process.stdout.write('Building the extension for Chrome and Firefox...\n');
   const built = await buildExtension({ quiet: true });
 
-  const app = await buildApp(config, db);
+  const app = await buildApp(config, store);
   const shutdown = () => void app.close().then(() => process.exit(0));
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

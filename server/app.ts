@@ -3,16 +3,15 @@ import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
 import type { ServerConfig } from './config.js';
-import { startCheckpointer } from './db/checkpointer.js';
-import type { Db } from './db/open.js';
+import type { Store } from './db/store.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
-import { installRateLimit } from './plugins/rate-limit.js';
+import { installApiRateLimit, installRateLimit } from './plugins/rate-limit.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
-import { createRepositories } from './repositories/index.js';
 import api from './routes/index.js';
 import { createServices } from './services/index.js';
 import { Permissions } from './services/permissions.js';
@@ -25,8 +24,8 @@ function isAllowedOrigin(origin: string): boolean {
   return /^(chrome-extension|moz-extension|safari-web-extension):\/\/[\w-]+$/.test(origin);
 }
 
-/** Builds the whole service on an open database. The caller listens and closes. */
-export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyInstance> {
+/** Builds the whole service on an open database (closed with the app). The caller listens and closes. */
+export async function buildApp(config: ServerConfig, store: Store): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -37,8 +36,9 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
     ajv: { customOptions: { coerceTypes: 'array' } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const repos = createRepositories(db, config.clock);
-  app.decorate('checkpoints', startCheckpointer(db, { onError: (message) => app.log.warn({ message }, 'WAL checkpoint failed') }));
+  const { repos } = store;
+  store.start((message) => app.log.warn({ backend: store.backend }, message));
+  app.decorate('store', store);
   app.decorate('config', config);
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
@@ -63,20 +63,10 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
 
   installValidators(app);
   installErrorHandling(app);
+  installRateLimit(app);
   app.addSchema(ErrorEnvelope);
 
-  // Clients send JSON with DELETE, and sometimes an empty body with a JSON content type: read it as "no body".
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim();
-    if (!text) return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = new SyntaxError('The request body is not valid JSON.');
-      done(err, undefined);
-    }
-  });
+  installJsonBody(app);
 
   // Only routes that declare query parameters read them; the others skip this step.
   app.addHook('onRoute', (route) => {
@@ -107,7 +97,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   await app.register(
     async (scope) => {
       installAuth(scope);
-      installRateLimit(scope);
+      installApiRateLimit(scope);
       installIdempotency(scope);
       await scope.register(api);
     },
@@ -116,8 +106,7 @@ export async function buildApp(config: ServerConfig, db: Db): Promise<FastifyIns
   await app.register(web);
 
   app.addHook('onClose', async () => {
-    await app.checkpoints.stop();
-    db.close();
+    await store.close();
   });
   return app;
 }

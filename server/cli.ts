@@ -1,5 +1,6 @@
 // Command-line entry: `npm run server -- <command> [flags]`. Each command is one file in
-// cli/commands/, named after the command with ':' as '-' (user:create -> user-create.ts).
+// cli/commands/, named after the command with ':' as '-' (user:create -> user-create.ts;
+// migrate-data -> migrate-data.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,11 +8,14 @@ import { CliError } from './cli/args.js';
 
 const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli', 'commands');
 
+/** Commands whose name itself has a hyphen. */
+const HYPHENATED = new Set(['migrate-data']);
+
 function available(): string[] {
   return fs
     .readdirSync(COMMANDS_DIR)
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .map((f) => f.slice(0, -3).replace('-', ':'))
+    .map((f) => (HYPHENATED.has(f.slice(0, -3)) ? f.slice(0, -3) : f.slice(0, -3).replace('-', ':')))
     .sort();
 }
 
@@ -22,7 +26,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const file = path.join(COMMANDS_DIR, `${name.replace(':', '-')}.ts`);
-  if (!/^[a-z]+(:[a-z]+)?$/.test(name) || !fs.existsSync(file)) {
+  if (!/^[a-z]+([:-][a-z]+)?$/.test(name) || !fs.existsSync(file)) {
     throw new CliError(`Unknown command "${name}". Commands: ${available().join(', ')}`);
   }
   const mod = (await import(pathToFileURL(file).href)) as { run(args: string[]): Promise<void> };

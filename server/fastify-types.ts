@@ -2,9 +2,9 @@
 import type { ServerConfig } from './config.js';
 import type { Repositories } from './repositories/index.js';
 import type { Permissions } from './services/permissions.js';
-import type { TokenRow } from './repositories/tokens.js';
+import type { TokenRow } from './repositories/index.js';
 import type { Services } from './services/index.js';
-import type { Checkpointer } from './db/checkpointer.js';
+import type { Store } from './db/store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,19 +12,23 @@ declare module 'fastify' {
     repos: Repositories;
     permissions: Permissions;
     services: Services;
-    /** WAL checkpoints, run by a worker thread off the request path. */
-    checkpoints: Checkpointer;
+    /** The open database (which backend, its upkeep); routes use `repos`. */
+    store: Store;
   }
   interface FastifyRequest {
     /** The signed-in user, or null on routes whose auth is optional. */
     userId: number | null;
     token: TokenRow | null;
+    /** Why authentication failed (answered after the rate limit has counted the request), or null. */
+    authFailure: Error | null;
   }
   interface FastifyContextConfig {
     /** 'required' (default on /rest/v1), 'optional' (public collections) or 'none'. */
     auth?: 'required' | 'optional' | 'none';
     /** Rate-limit bucket: 'small' for tags, sharing, import/file and url/parse. */
     bucket?: 'main' | 'small';
+    /** Set on every route under /rest/v1 (their rate limit runs after authentication). */
+    apiRoute?: boolean;
   }
 }
 

@@ -3,7 +3,9 @@
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { openShortcutSettings } from '../../lib/browser-differences.js';
 import { t } from '../../lib/i18n.js';
+import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { Account, CollectionOption } from '../../lib/model.js';
 import { badgeEnabledItem, defaultCollectionItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
@@ -145,9 +147,7 @@ function toggleBadge(on: boolean) {
 }
 
 function openShortcuts() {
-  const commands = browser.commands as { openShortcutSettings?: () => Promise<void> };
-  if (commands.openShortcutSettings) void commands.openShortcutSettings();
-  else void browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
+  openShortcutSettings().catch((err: Error) => (message.value = { kind: 'error', text: err.message }));
 }
 
 const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
@@ -175,6 +175,11 @@ export function OptionsApp() {
   return (
     <main class="options">
       <h1>{t('optionsTitle')}</h1>
+      <p>
+        <button type="button" class="link" onClick={() => void openLibrary()}>
+          {t('optionsOpenLibrary')}
+        </button>
+      </p>
 
       <section aria-labelledby="account-heading">
         <h2 id="account-heading">{t('optionsAccount')}</h2>

@@ -5,6 +5,7 @@ import { useEffect } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import type { Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
+import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../../lib/messaging/protocol.js';
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
@@ -13,7 +14,8 @@ import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
 import { TitleField } from '../shared/TitleField.js';
-import { HighlightList } from './HighlightList.js';
+import { HighlightSummary } from './HighlightSummary.js';
+import '../sidepanel/highlights.css';
 import { TagsInput } from '../shared/TagsInput.js';
 
 type View =
@@ -43,6 +45,7 @@ const titleCutAt = signal<number | undefined>(undefined);
 /** The collection a removed bookmark was in, for Undo. */
 const removedFrom = signal<number | null>(null);
 let tabId = -1;
+let windowId: number | undefined;
 
 const saver = new AutoSaver(
   async (changes) => {
@@ -96,6 +99,7 @@ async function open() {
     return;
   }
   tabId = tab.id;
+  windowId = tab.windowId;
   try {
     apply(await send('popupOpened', { tabId }));
   } catch (err) {
@@ -359,7 +363,7 @@ export function PopupApp() {
         </form>
       )}
 
-      {v.kind === 'editing' && d && !d.removed && tabId >= 0 && <HighlightList tabId={tabId} />}
+      {v.kind === 'editing' && d && !d.removed && tabId >= 0 && <HighlightSummary tabId={tabId} windowId={windowId} />}
       <QueueList
         queue={queue.value}
         // A failed retry leaves the entries in the list, marked as failed by the queue itself.
@@ -368,6 +372,9 @@ export function PopupApp() {
         onDismiss={() => send('dismissFailures', null).then((q) => (queue.value = q), () => {})}
       />
       <footer>
+        <button type="button" class="link" onClick={() => void openLibrary().then(() => window.close())}>
+          {t('popupOpenLibrary')}
+        </button>
         <button type="button" class="link" onClick={() => browser.runtime.openOptionsPage()}>
           {t('openOptions')}
         </button>

@@ -47,6 +47,10 @@ export const LIMITS = {
   importFolderDepthMax: 100,
   /** POST/PUT /import/file and the import command: files with more bookmarks and folders than this are refused (400). */
   importEntriesMax: 500_000,
+  /** Highest `page` a listing takes (zero-based); beyond it a 400, not a query that overflows. */
+  pageMax: 1_000_000,
+  /** Highest manual `order` of a bookmark. */
+  orderMax: 1_000_000_000,
   /** Every JSON request body: arrays and objects nested deeper than this are refused (400). */
   jsonDepthMax: 64,
 } as const;

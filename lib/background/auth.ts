@@ -1,10 +1,10 @@
 // Owns the tokens. The access token lives in storage.session, the refresh token (or a pasted test
 // token) in the extension's IndexedDB; neither ever leaves the background. Refreshes ahead of
 // expiry and once after a 401; a refused refresh signs the user out everywhere with a reason.
-import { browser } from 'wxt/browser';
 import { ApiClientError, checkTidemarkServer, TidemarkApi, type TokenSource } from '../api/client/index.js';
 import { authorizeUrl, createPkce, exchangeCode, randomToken, readRedirect, refreshTokens, type TokenSet } from '../api/client/oauth.js';
 import type { User } from '../api/types.js';
+import { launchAuthFlow, oauthRedirectUrl } from '../browser-differences.js';
 import { OAUTH_CLIENT_ID } from '../api/extension-identity.js';
 import type { Account } from '../model.js';
 import { UserFacingError } from '../messaging/router.js';
@@ -130,8 +130,8 @@ export class Auth {
   /** The OAuth authorization-code flow with PKCE, in the browser's sign-in window. */
   async signInWithOAuth(serverInput: string): Promise<Account> {
     const serverUrl = normaliseServerUrl(serverInput);
-    const redirectUri = this.deps.redirectUrl ? this.deps.redirectUrl() : browser.identity.getRedirectURL('oauth');
-    const launch = this.deps.launchWebAuthFlow ?? ((url: string) => browser.identity.launchWebAuthFlow({ url, interactive: true }) as Promise<string>);
+    const redirectUri = this.deps.redirectUrl ? this.deps.redirectUrl() : oauthRedirectUrl();
+    const launch = this.deps.launchWebAuthFlow ?? launchAuthFlow;
     // A wrong address is said plainly here, not as a sign-in window showing some other site.
     await checkTidemarkServer(serverUrl, this.fetchImpl).catch((err: Error) => {
       throw new UserFacingError(err.message, 'server');

@@ -399,7 +399,8 @@ export class HighlightsService {
     if (!statuses) found.push(...page.items.map(item));
     const editNoteOf = this.noteRequest;
     this.noteRequest = null;
-    const askAutoPaint = page.items.length > 0 && !(await autoPaintAskedItem.getValue()) && !(await this.autoPaintGranted());
+    // Asked on any saved page, not only once highlights exist: without it, selecting text does nothing.
+    const askAutoPaint = !(await autoPaintAskedItem.getValue()) && !(await this.autoPaintGranted());
     return { found, notFound, askAutoPaint, editNoteOf };
   }
 
@@ -410,9 +411,37 @@ export class HighlightsService {
     return this.list(tabId);
   }
 
-  /** "Edit note" on the page: opens the popup at that highlight's note (the page never sees notes). */
-  async editNote(key: string): Promise<{ opened: boolean }> {
+  // --- the side panel's changes (named by tab; the page is repainted after each) ---
+
+  async recolorInTab(tabId: number, key: string, color: HighlightColor): Promise<HighlightListView> {
+    await this.change(await this.tabUrl(tabId), key, { color });
+    await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
+    return this.list(tabId);
+  }
+
+  async removeInTab(tabId: number, key: string): Promise<HighlightListView> {
+    await this.remove(await this.tabUrl(tabId), key);
+    await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
+    return this.list(tabId);
+  }
+
+  /** Undo of removeInTab: the highlight is added again where it was, with its note. */
+  async restoreInTab(tabId: number, key: string): Promise<HighlightListView> {
+    const item = this.removed.get(key);
+    if (!item) throw new UserFacingError(t('errorNothingToUndo'), 'not-found');
+    const { note: _note, key: _key, ...h } = item;
+    await this.add(tabId, await this.tabUrl(tabId), { ...h, restore: key });
+    await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
+    return this.list(tabId);
+  }
+
+  /**
+   * "Edit note" on the page: the side panel (opened by the caller while the click lasts) shows that
+   * highlight's note; without a side panel, the popup is tried. The page never sees notes.
+   */
+  async editNote(key: string, panel: Promise<boolean> = Promise.resolve(false)): Promise<{ opened: boolean }> {
     this.noteRequest = key;
+    if (await panel) return { opened: true };
     try {
       await (browser.action as unknown as { openPopup(): Promise<void> }).openPopup();
       return { opened: true };

@@ -6,7 +6,10 @@ import type { Bookmark } from '../api/types.js';
 import { t } from '../i18n.js';
 import { draftOf, serverIdOf, type Account, type BookmarkRef } from '../model.js';
 import { emit } from '../messaging/client.js';
-import { createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
+import { classifySender, createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
+import { isEnvelope } from '../messaging/protocol.js';
+import { openSidePanel } from '../side-panel.js';
+import { panelState } from './panel.js';
 import { autoPaintAskedItem, badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
 import { Auth } from './auth.js';
 import { BadgeService } from './badge.js';
@@ -18,6 +21,8 @@ import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import { reportError } from './report-error.js';
+import { LibraryService } from './library.js';
+import { createOmnibox, type OmniboxDisposition } from './omnibox.js';
 
 export const ALARM_DRAIN = 'queue-drain';
 export const ALARM_SYNC = 'index-sync';
@@ -28,6 +33,8 @@ export const COMMAND_SAVE_PAGE = 'save-page';
 export const MENU_HIGHLIGHT = 'highlight';
 export const MENU_HIGHLIGHT_NOTE = 'highlight-note';
 export const COMMAND_HIGHLIGHT = 'highlight-selection';
+export const COMMAND_SIDE_PANEL = 'open-side-panel';
+export const COMMAND_OPEN_LIBRARY = 'open-library';
 
 const SYNC_EVERY_MINUTES = 5;
 const DRAIN_EVERY_MINUTES = 0.5;
@@ -47,7 +54,9 @@ export function startBackground() {
     onDelivered: (write, bookmark, id) => {
       if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
       else noteSaved(bookmark);
-      if (write.op === 'update' && write.body.highlights && bookmark) void highlights.noteDelivered(bookmark);
+      if (write.op === 'update' && write.body.highlights && bookmark) {
+        void highlights.noteDelivered(bookmark).then(() => emit('highlightsChanged', { tabId: null }));
+      }
       emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: bookmark && !bookmark.removed ? draftOf(bookmark) : null } });
     },
   });
@@ -97,6 +106,43 @@ export function startBackground() {
     onSaved: noteSaved,
     onRemoved: noteRemoved,
     usedCollection: (id) => collections.used(id),
+  });
+
+  const library = new LibraryService({
+    api,
+    account,
+    accessToken: () => auth.getAccessToken(),
+    onChanged: () => void index.sync().catch(reportError('saved-link index sync')),
+  });
+
+  const libraryPage = () => browser.runtime.getURL('/library.html');
+  /** Opens the library (a tab of it already open is reused and shown), optionally at `url`. */
+  async function openLibrary(url = libraryPage()) {
+    const [open] = await browser.tabs.query({ url: `${libraryPage()}*` }).catch(() => []);
+    if (open?.id !== undefined) {
+      await browser.tabs.update(open.id, { active: true, ...(url !== libraryPage() ? { url } : {}) });
+      // The tab is shown already; a window that cannot take the focus (closed meanwhile) changes nothing.
+      if (open.windowId !== undefined) await browser.windows.update(open.windowId, { focused: true }).catch(() => {});
+    } else {
+      await browser.tabs.create({ url });
+    }
+  }
+
+  const omnibox = createOmnibox({
+    search: async (search) => (await library.list({ collectionId: 0, search, sort: '', page: 0 })).items,
+    open: async (url: string, disposition: OmniboxDisposition) => {
+      if (url.startsWith(libraryPage())) return openLibrary(url);
+      if (disposition === 'currentTab') {
+        const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+        if (tab?.id !== undefined) {
+          await browser.tabs.update(tab.id, { url });
+          return;
+        }
+      }
+      await browser.tabs.create({ url, active: disposition !== 'newBackgroundTab' });
+    },
+    libraryPage,
+    markup: import.meta.env.BROWSER !== 'firefox',
   });
 
   const highlights = new HighlightsService({
@@ -156,6 +202,17 @@ export function startBackground() {
     await badge.refreshAll();
   }
 
+  /** A side panel being opened for the page's toolbar (see the first message listener). */
+  let panelOpening: Promise<boolean> | null = null;
+
+  /** Tells the side panel and the popup that a tab's highlights changed, once the change is done. */
+  function changed<T>(tabId: number | null, done: Promise<T>): Promise<T> {
+    return done.then((value) => {
+      emit('highlightsChanged', { tabId });
+      return value;
+    });
+  }
+
   const drainSoon = () => {
     queue.drain().catch(reportError('offline queue drain'));
   };
@@ -207,8 +264,14 @@ export function startBackground() {
   }
 
   async function onCommand(command: string, tab?: Browser.tabs.Tab) {
+    // First, before any await: the side panel opens only while the key press lasts.
+    if (command === COMMAND_SIDE_PANEL) {
+      await openSidePanel(tab?.windowId);
+      return;
+    }
     if (command === COMMAND_SAVE_PAGE) await saveTabFromShortcut(tab);
     if (command === COMMAND_HIGHLIGHT) await highlightInTab(tab, null, false);
+    if (command === COMMAND_OPEN_LIBRARY) await openLibrary();
   }
 
   async function onAlarm(alarm: Browser.alarms.Alarm) {
@@ -305,21 +368,82 @@ export function startBackground() {
       return null;
     },
     pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),
-    addHighlight: (data, sender) => highlights.add(sender.tab!.id!, senderPage(sender), data),
-    changeHighlight: async ({ key, color }, sender) => highlights.view(await highlights.change(senderPage(sender), key, { color })),
-    removeHighlight: async ({ key }, sender) => highlights.view(await highlights.remove(senderPage(sender), key)),
-    editHighlightNote: ({ key }) => highlights.editNote(key),
+    addHighlight: (data, sender) => changed(sender.tab!.id!, highlights.add(sender.tab!.id!, senderPage(sender), data)),
+    changeHighlight: async ({ key, color }, sender) =>
+      changed(sender.tab!.id!, highlights.change(senderPage(sender), key, { color }).then((page) => highlights.view(page))),
+    removeHighlight: async ({ key }, sender) =>
+      changed(sender.tab!.id!, highlights.remove(senderPage(sender), key).then((page) => highlights.view(page))),
+    editHighlightNote: ({ key }, sender) => {
+      const opening = panelOpening ?? Promise.resolve(false);
+      panelOpening = null;
+      // An open panel re-reads the list and opens that note.
+      return changed(sender.tab?.id ?? null, highlights.editNote(key, opening));
+    },
     listHighlights: ({ tabId }) => highlights.list(tabId),
-    setHighlightNote: ({ tabId, key, note }) => highlights.setNote(tabId, key, note),
+    setHighlightNote: ({ tabId, key, note }) => changed(tabId, highlights.setNote(tabId, key, note)),
     showHighlight: ({ tabId, key }) => highlights.command<boolean>(tabId, { tidemark: 'show', key }),
+    panelState: ({ tabId }) =>
+      panelState(tabId, { account, openForTab: (id, opts) => bookmarks.openForTab(id, opts), listHighlights: (id) => highlights.list(id) }),
+    setHighlightColor: ({ tabId, key, color }) => changed(tabId, highlights.recolorInTab(tabId, key, color)),
+    deleteHighlight: ({ tabId, key }) => changed(tabId, highlights.removeInTab(tabId, key)),
+    restoreHighlight: ({ tabId, key }) => changed(tabId, highlights.restoreInTab(tabId, key)),
+    openSidePanel: async () => {
+      const opening = panelOpening ?? Promise.resolve(false);
+      panelOpening = null;
+      return { opened: await opening };
+    },
     autoPaintAnswered: async ({ granted }) => {
       await autoPaintAskedItem.setValue(true);
       if (granted) await highlights.syncRegistration().catch(reportError('highlighter registration'));
       return null;
     },
+    libraryList: (q) => library.list(q),
+    libraryCollections: () => library.collections(),
+    libraryHighlights: ({ collectionId, page }) => library.highlights(collectionId, page),
+    libraryBulk: ({ action, targets }) => library.bulk(action, targets),
+    libraryUndo: ({ action, before }) => library.undo(action, before),
+    libraryEmptyTrash: () => library.emptyTrash(),
+    libraryCollectionOp: async (op) => {
+      const result = await library.collectionOp(op);
+      collections.refresh().catch(reportError('collection list refresh'));
+      return result;
+    },
+    libraryExport: ({ collectionId, format, search }) => library.exportFile(collectionId, format, search),
+    libraryOpenHighlight: ({ link, highlightId }) => openHighlight(link, highlightId),
   };
 
+  /** Opens `link` in a new tab and, once it has loaded, asks its highlighter to scroll to the highlight (it may still be painting: a few tries). */
+  async function openHighlight(link: string, highlightId: string): Promise<boolean> {
+    const tab = await browser.tabs.create({ url: link });
+    const tabId = tab.id;
+    if (tabId === undefined) return false;
+    const deadline = Date.now() + 20_000;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    while (Date.now() < deadline) {
+      const now = await browser.tabs.get(tabId).catch(() => null);
+      if (!now) return false;
+      if (now.status === 'complete') break;
+      await sleep(200);
+    }
+    while (Date.now() < deadline) {
+      const shown = await highlights.command<boolean>(tabId, { tidemark: 'show', key: highlightId }).catch(() => null);
+      if (shown === true) return true;
+      // null: the highlighter cannot run there (no permission for the site): nothing to wait for.
+      if (shown === null) return false;
+      await sleep(400);
+    }
+    return false;
+  }
+
   // --- listeners: all registered synchronously, before any await ---
+  // The page's toolbar asks for the side panel: it is opened here, synchronously, while the user's
+  // click still counts (the checked handler below answers the message).
+  const self = () => ({ id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') });
+  browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) => {
+    if (!isEnvelope(message) || (message.type !== 'openSidePanel' && message.type !== 'editHighlightNote')) return undefined;
+    if (classifySender(sender, self()) === 'content') panelOpening = openSidePanel(sender.tab?.windowId);
+    return undefined;
+  });
   browser.runtime.onMessage.addListener(
     createMessageListener(handlers, () => ({ id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') }), (msg) =>
       console.warn(`Tidemark: ${msg}`),
@@ -329,6 +453,9 @@ export function startBackground() {
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClicked(info, tab));
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
   browser.alarms.onAlarm.addListener((alarm) => void onAlarm(alarm));
+  browser.omnibox?.setDefaultSuggestion({ description: t('omniboxDefault') });
+  browser.omnibox?.onInputChanged.addListener((text, suggest) => void omnibox.onInputChanged(text, suggest));
+  browser.omnibox?.onInputEntered.addListener((text, disposition) => void omnibox.onInputEntered(text, disposition));
   browser.tabs.onActivated.addListener(({ tabId }) => void badge.showForTab(tabId));
   browser.tabs.onUpdated.addListener((tabId, change, tab) => {
     if (change.url || change.status === 'complete') void badge.showForTab(tabId, tab.url);
@@ -356,7 +483,7 @@ export function startBackground() {
     else await badge.refreshAll();
   })();
 
-  return { auth, api, queue, index, badge, bookmarks, collections, highlights, handlers, onMenuClicked, onCommand, onAlarm };
+  return { auth, api, queue, index, badge, bookmarks, collections, highlights, library, omnibox, openLibrary, handlers, onMenuClicked, onCommand, onAlarm };
 }
 
 export type BackgroundApp = ReturnType<typeof startBackground>;

@@ -1,7 +1,8 @@
 // THE message protocol of the extension: every runtime message between the popup, the options page,
 // content scripts and the background is declared here, with who may send it and a check of its
 // payload. The background (lib/messaging/router.ts) refuses anything that does not match.
-import type { Tag } from '../api/types.js';
+import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
+import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage } from '../library/types.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkChanges, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import * as v from './validate.js';
@@ -101,6 +102,15 @@ export interface HighlightListView {
   editNoteOf: string | null;
 }
 
+/** What the side panel shows for the tab it follows. */
+export type PanelView =
+  | { state: 'signed-out'; reason: string | null }
+  /** The tab's page cannot be read: a browser page, or a site Tidemark has no access to yet. */
+  | { state: 'no-access'; reason: string; canAsk: boolean }
+  | { state: 'unsupported'; reason: string }
+  | { state: 'unsaved'; page: PageInfo }
+  | { state: 'saved'; bookmark: BookmarkDraft; offline: boolean; partial: boolean; highlights: HighlightListView };
+
 /** Background -> content script (tabs.sendMessage). */
 export type TabCommand =
   | { tidemark: 'highlight'; color: HighlightColor | null; withNote: boolean }
@@ -162,6 +172,27 @@ export interface ProtocolMap {
   showHighlight: Message<{ tabId: number; key: string }, boolean>;
   /** The user answered the automatic-painting question (true: granted). */
   autoPaintAnswered: Message<{ granted: boolean }, null>;
+  // --- the side panel (page -> background) ---
+  /** The panel follows tab `tabId`: its bookmark and highlights, or why there are none. */
+  panelState: Message<{ tabId: number }, PanelView>;
+  setHighlightColor: Message<{ tabId: number; key: string; color: HighlightColor }, HighlightListView>;
+  deleteHighlight: Message<{ tabId: number; key: string }, HighlightListView>;
+  /** Undo of deleteHighlight: the highlight comes back with its note. */
+  restoreHighlight: Message<{ tabId: number; key: string }, HighlightListView>;
+  /** The page's toolbar asks for the side panel (opened while the user's click lasts). */
+  openSidePanel: Message<null, { opened: boolean }>;
+  // --- the library page (page -> background) ---
+  libraryList: Message<LibraryListQuery, LibraryPage>;
+  libraryCollections: Message<null, { items: LibraryCollection[]; offline: boolean }>;
+  libraryHighlights: Message<{ collectionId: number; page: number }, ApiHighlightListItem[]>;
+  libraryBulk: Message<{ action: BulkAction; targets: BulkTarget[] }, BulkResult>;
+  /** Reverses the last bulk change: `before` holds the bookmarks as they were. */
+  libraryUndo: Message<{ action: BulkAction; before: BulkTarget[] }, BulkResult>;
+  libraryEmptyTrash: Message<null, number>;
+  libraryCollectionOp: Message<LibraryCollectionOp, unknown>;
+  libraryExport: Message<{ collectionId: number; format: 'html' | 'csv' | 'md'; search: string }, { name: string; type: string; text: string }>;
+  /** Opens the bookmark's page in a new tab and scrolls to the highlight; false when it could not be shown there. */
+  libraryOpenHighlight: Message<{ link: string; highlightId: string }, boolean>;
 }
 
 export type MessageType = keyof ProtocolMap;
@@ -188,6 +219,16 @@ const changes = v.object({
 const tabId = v.object({ tabId: v.int(0) });
 const color = v.oneOf(...HIGHLIGHT_COLORS);
 const highlightKey = v.str(64, 1);
+const bulkTarget = v.object({ id: v.int(1), collectionId: v.int(), tags: v.array(v.str(200), 500), important: v.bool });
+const bulkAction = v.tagged('kind', {
+  move: v.object({ kind: v.str(20), to: v.int() }),
+  tag: v.object({ kind: v.str(20), tags: v.array(v.str(200, 1), 100) }),
+  untag: v.object({ kind: v.str(20), tag: v.str(200, 1) }),
+  favourite: v.object({ kind: v.str(20), value: v.bool }),
+  trash: v.object({ kind: v.str(20) }),
+  restore: v.object({ kind: v.str(20) }),
+  'delete-forever': v.object({ kind: v.str(20) }),
+});
 
 /** Per message: which senders may send it and what its payload must look like. */
 export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v.Check } } = {
@@ -228,6 +269,31 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   setHighlightNote: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey, note: v.str(10_000) }) },
   showHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
   autoPaintAnswered: { from: ['page'], data: v.object({ granted: v.bool }) },
+  panelState: { from: ['page'], data: tabId },
+  setHighlightColor: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey, color }) },
+  deleteHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
+  restoreHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
+  openSidePanel: { from: ['content'], data: v.nothing },
+  libraryList: { from: ['page'], data: v.object({ collectionId: v.int(), search: v.str(2000), sort: v.str(20), page: v.int(0, 100_000) }) },
+  libraryCollections: { from: ['page'], data: v.nothing },
+  libraryHighlights: { from: ['page'], data: v.object({ collectionId: v.int(), page: v.int(0, 100_000) }) },
+  libraryBulk: { from: ['page'], data: v.object({ action: bulkAction, targets: v.array(bulkTarget, 10_000) }) },
+  libraryUndo: { from: ['page'], data: v.object({ action: bulkAction, before: v.array(bulkTarget, 10_000) }) },
+  libraryEmptyTrash: { from: ['page'], data: v.nothing },
+  libraryCollectionOp: {
+    from: ['page'],
+    data: v.tagged('op', {
+      create: v.object({ op: v.str(10), title: v.str(500, 1), parentId: v.nullable(v.int(1)) }),
+      rename: v.object({ op: v.str(10), id: v.int(1), title: v.str(500, 1) }),
+      move: v.object({ op: v.str(10), id: v.int(1), parentId: v.nullable(v.int(1)) }),
+      delete: v.object({ op: v.str(10), id: v.int(1) }),
+      merge: v.object({ op: v.str(10), ids: v.array(v.int(1), 100), to: v.int(-1) }),
+      sort: v.object({ op: v.str(10), sort: v.oneOf('title', '-title', '-count') }),
+      share: v.object({ op: v.str(10), id: v.int(1), emails: v.array(v.str(320, 3), 10), role: v.oneOf('member', 'viewer') }),
+    }),
+  },
+  libraryExport: { from: ['page'], data: v.object({ collectionId: v.int(), format: v.oneOf('html', 'csv', 'md'), search: v.str(2000) }) },
+  libraryOpenHighlight: { from: ['page'], data: v.object({ link: v.httpUrl, highlightId: highlightKey }) },
 };
 
 /** Background -> pages notifications (broadcast; pages re-read what changed). */
@@ -237,6 +303,8 @@ export interface EventMap {
   /** A write finished: the popup updates its Saving/Saved/Queued state. */
   bookmarkWritten: { ref: BookmarkRef; result: WriteResult };
   collectionsChanged: CollectionsView;
+  /** Highlights changed (on the page, in the panel or the popup): `tabId` when one tab's page, else null. */
+  highlightsChanged: { tabId: number | null };
 }
 
 export interface EventEnvelope<E extends keyof EventMap = keyof EventMap> {

@@ -71,3 +71,12 @@ export const httpUrl: Check = (v, p) => {
     return `${p} must be a URL`;
   }
 };
+
+/** One of several object shapes told apart by the value of `field` (e.g. `kind`). */
+export const tagged =
+  (field: string, variants: Record<string, Check>): Check =>
+  (v, p) => {
+    const tag = v && typeof v === 'object' ? (v as Record<string, unknown>)[field] : undefined;
+    if (typeof tag !== 'string' || !Object.hasOwn(variants, tag)) return `${p}.${field} must be one of ${Object.keys(variants).join(', ')}`;
+    return variants[tag]!(v, p);
+  };

@@ -1,6 +1,7 @@
 // Every piece of state the extension stores, declared once. WXT storage items for extension storage;
 // two IndexedDB records (lib/storage/idb.ts) for what only trusted contexts may read and for typed arrays.
 import { storage } from 'wxt/utils/storage';
+import { SESSION_AREA } from '../browser-differences.js';
 import { DEFAULT_SERVER_URL } from '../extension-id.js';
 import type { Tag } from '../api/types.js';
 import type { HighlightColor } from '../api/constants.js';
@@ -21,7 +22,7 @@ export const accountItem = memoItem(storage.defineItem<Account | null>('local:ac
 /** Why the user was signed out without asking (expired sign-in), shown until the next sign-in. */
 export const signedOutReasonItem = memoItem(storage.defineItem<string | null>('local:signedOutReason', { fallback: null }));
 /** The access token: storage.session is readable by trusted contexts only and cleared when the browser closes. */
-export const sessionTokenItem = memoItem(storage.defineItem<SessionToken | null>('session:accessToken', { fallback: null }));
+export const sessionTokenItem = memoItem(storage.defineItem<SessionToken | null>(`${SESSION_AREA}:accessToken`, { fallback: null }));
 /** The refresh token (or a pasted test token): IndexedDB of the extension origin, trusted contexts only. */
 export const credentialRecord = idbRecord<Credential>('credential');
 

@@ -17,16 +17,23 @@ function bearer(request: FastifyRequest): string | null | undefined {
 export function installAuth(app: FastifyInstance): void {
   app.decorateRequest('userId', null);
   app.decorateRequest('token', null);
+  app.decorateRequest('authFailure', null);
+  // A failure is not thrown here but kept on the request: the rate limit (next hook) counts it per
+  // IP and then answers it, so 401s carry rate-limit headers and token guessing is limited.
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config?.auth ?? 'required';
     if (mode === 'none') return;
     const secret = bearer(request);
     if (secret === null) {
       if (mode === 'optional') return;
-      throw new ApiError(401, 'Sign in first: send an Authorization: Bearer <token> header.');
+      request.authFailure = new ApiError(401, 'Sign in first: send an Authorization: Bearer <token> header.');
+      return;
     }
     const row = secret ? await app.repos.tokens.findValid(secret) : undefined;
-    if (!row) throw new ApiError(401, 'The access token is invalid, revoked or expired. Sign in again or refresh the token.');
+    if (!row) {
+      request.authFailure = new ApiError(401, 'The access token is invalid, revoked or expired. Sign in again or refresh the token.');
+      return;
+    }
     request.userId = row.user_id;
     request.token = row;
   });

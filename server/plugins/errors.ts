@@ -47,6 +47,14 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    // Unknown routes count against the caller's IP like any other answer (and carry the headers).
+    try {
+      app.rateLimit(request, reply, `ip${request.ip}`, 'main');
+    } catch (err) {
+      const e = err as ApiError;
+      reply.header('retry-after', String(e.extra.retryAfter));
+      return reply.status(429).send(envelope(429, e.message));
+    }
     reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${request.url.split('?')[0]}`));
   });
 }

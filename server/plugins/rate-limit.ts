@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 
 interface Window {
@@ -6,13 +6,34 @@ interface Window {
   count: number;
 }
 
+const WINDOW_MS = 60_000;
+
+/** Which count a request goes to. */
+export type RateBucket = 'main' | 'small';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the request was counted already (so it is counted once, and its headers are set once). */
+    rateCounted?: boolean;
+  }
+  interface FastifyInstance {
+    /** Counts a request (see installRateLimit); throws the 429 when over the limit. */
+    rateLimit(request: FastifyRequest, reply: FastifyReply, key: string, bucket: RateBucket): void;
+  }
+}
+
 /**
- * Fixed one-minute windows per caller (user id, or IP for anonymous calls) and bucket. Every response
- * carries x-ratelimit-limit / -remaining / -reset (epoch seconds); a 429 adds Retry-After.
+ * Fixed one-minute windows per caller and bucket, on every answer the service gives:
+ * - API calls with a valid token count per user;
+ * - everything else counts per IP address: anonymous API calls, calls with a missing, malformed
+ *   or unknown token (their 401s count in the small bucket, so guessing tokens is slow),
+ *   unknown routes (404), unsupported methods (405), pages, and POST /oauth/access_token (small
+ *   bucket).
+ * Every answer carries x-ratelimit-limit / -remaining / -reset (epoch seconds), 401 and 404 included;
+ * a 429 adds Retry-After.
  */
 export function installRateLimit(app: FastifyInstance): void {
   const windows = new Map<string, Window>();
-  const WINDOW_MS = 60_000;
 
   // Forget finished windows now and then so the map cannot grow without bound.
   const sweep = setInterval(() => {
@@ -22,10 +43,10 @@ export function installRateLimit(app: FastifyInstance): void {
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 
-  app.addHook('onRequest', (request, reply, done) => {
-    const bucket = request.routeOptions.config?.bucket ?? 'main';
+  app.decorate('rateLimit', (request: FastifyRequest, reply: FastifyReply, who: string, bucket: RateBucket) => {
+    if (request.rateCounted) return;
+    request.rateCounted = true;
     const limit = bucket === 'small' ? app.config.rateLimit.smallPerMinute : app.config.rateLimit.perMinute;
-    const who = request.userId !== null ? `u${request.userId}` : `ip${request.ip}`;
     const key = `${who}:${bucket}`;
     const now = app.config.clock.now();
     let w = windows.get(key);
@@ -40,13 +61,45 @@ export function installRateLimit(app: FastifyInstance): void {
     reply.header('x-ratelimit-reset', String(Math.ceil(resetMs / 1000)));
     if (w.count > limit) {
       const retryAfter = Math.max(1, Math.ceil((resetMs - now) / 1000));
-      done(
-        new ApiError(429, `Too many requests: the limit is ${limit} a minute. Wait ${retryAfter} s and try again.`, {
-          retryAfter,
-        }),
-      );
-      return;
+      throw new ApiError(429, `Too many requests: the limit is ${limit} a minute. Wait ${retryAfter} s and try again.`, { retryAfter });
     }
-    done();
+  });
+
+  // Requests no API route counts: pages, the OAuth endpoints, unknown routes, the documents. Root
+  // hooks run for every request (the API's own hook, after authentication, runs later and counts
+  // those per user); this one counts the rest per IP. The 404 handler counts unknown routes.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config?.apiRoute || !request.routeOptions.url) return done();
+    try {
+      app.rateLimit(request, reply, `ip${request.ip}`, request.routeOptions.config?.bucket ?? 'main');
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  });
+}
+
+/**
+ * The API scope's part: routes are marked as API routes, and after authentication each call is
+ * counted per user (per IP without a token). A failed authentication is counted per IP in the small
+ * bucket before its 401 is sent (so bad-token floods reach 429 quickly).
+ */
+export function installApiRateLimit(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...(route.config ?? {}), apiRoute: true };
+  });
+  scope.addHook('onRequest', (request, reply, done) => {
+    try {
+      if (request.authFailure) {
+        scope.rateLimit(request, reply, `ip${request.ip}:auth`, 'small');
+        done(request.authFailure);
+        return;
+      }
+      const who = request.userId !== null ? `u${request.userId}` : `ip${request.ip}`;
+      scope.rateLimit(request, reply, who, request.routeOptions.config?.bucket ?? 'main');
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
   });
 }

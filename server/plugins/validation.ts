@@ -11,8 +11,29 @@ export function installValidators(app: FastifyInstance): void {
   const coercing = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
   const strict = addFormats(new Ajv({ ...shared, coerceTypes: false }));
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema as object),
+    (httpPart === 'body' ? strict : coercing).compile(boundIntegers(schema) as object),
   );
+}
+
+/**
+ * A copy of `schema` where every integer without bounds of its own is kept to what a JavaScript
+ * number holds exactly (and so what SQLite stores as an integer): `1e30` or a 20-digit id is a 400
+ * naming the field, never a float that fails deeper down or comes back rounded.
+ */
+export function boundIntegers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(boundIntegers);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    // `properties` maps names to schemas, `const`/`enum`/`default`/`examples` hold values: only schemas are walked.
+    out[key] = key === 'const' || key === 'enum' || key === 'default' || key === 'examples' ? value : boundIntegers(value);
+  }
+  const type = out.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = Number.MAX_SAFE_INTEGER;
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = -Number.MAX_SAFE_INTEGER;
+  }
+  return out;
 }
 
 /** Query keys clients send in other spellings, mapped to the canonical one. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ALL_COLLECTIONS, TRASH, UNSORTED } from '../../lib/api/constants.js';
-import type { BookmarkScope } from '../repositories/bookmark-queries.js';
+import type { BookmarkScope } from '../repositories/index.js';
 import type { CollectionAccess } from '../services/permissions.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
-import { DuplicateEmailError } from '../repositories/users.js';
+import { DuplicateEmailError } from '../repositories/index.js';
 import { hashPassword } from './passwords.js';
 
 /**

@@ -1,6 +1,6 @@
-import { ACCESS_LEVEL, SYSTEM_COLLECTION_IDS } from '../../lib/api/constants.js';
+import { ACCESS_LEVEL, SYSTEM_COLLECTION_IDS, TRASH } from '../../lib/api/constants.js';
 import { ApiError, badRequest, forbidden, notFound } from '../errors.js';
-import type { AccessRepository } from '../repositories/access.js';
+import type { AccessRepository } from '../repositories/index.js';
 
 export type Role = 'owner' | 'member' | 'viewer' | 'public' | 'none';
 export type Need = 'read' | 'write' | 'owner';
@@ -152,6 +152,18 @@ export class Permissions {
       if (allows((await this.collection(userId, id)).role, 'read')) readable.push(id);
     }
     return readable;
+  }
+
+  /**
+   * Where a move of bookmarks owned by `sourceOwnerId` lands, once the caller may write there.
+   * Trash (-99) is always the owner's Trash, as for DELETE: a member throwing away the owner's
+   * bookmark must not take it into their own Trash. Unsorted (-1) and any other collection are
+   * the caller's (or their owner's, for a shared one), like every move.
+   */
+  async requireMoveTarget(userId: number, targetId: number, sourceOwnerId: number): Promise<{ collectionId: number; ownerId: number }> {
+    if (targetId === TRASH) return { collectionId: TRASH, ownerId: sourceOwnerId };
+    const target = await this.requireCollection(userId, targetId, 'write');
+    return { collectionId: targetId, ownerId: target.ownerId };
   }
 
   /** Collections of other users the caller can read through sharing (for search across "all"). */

@@ -9,6 +9,7 @@ import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setu
 import { bookmarksOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
+import { openSidePanel } from './helpers/side-panel.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
 
 let server: TidemarkServer;
@@ -79,12 +80,12 @@ test('highlights edited while offline (recolour, note, a second one made and del
   await pickColour(tab, 'Purple');
   await expect.poll(() => painted(tab)).toEqual({ purple: [quote] });
 
-  // 3. A note, in the popup (notes are never shown in the page).
-  const popup = await browser.openPopup(tab);
-  const item = popup.getByRole('region', { name: 'Highlights' }).locator('li').filter({ hasText: quote });
+  // 3. A note, in the side panel (notes are never shown in the page).
+  const panel = await openSidePanel(browser, tab);
+  const item = panel.getByRole('region', { name: 'Highlights' }).locator('li').filter({ hasText: quote });
   await item.getByLabel('Note').fill('ask the harbour master at low tide');
   await expect.poll(() => noteMarks(tab)).toBe(1);
-  await popup.close();
+  await panel.close();
   expect(await tab.evaluate(() => document.documentElement.outerHTML)).not.toContain('harbour master at low tide');
 
   // 4. A second highlight, then deleted with the toolbar.

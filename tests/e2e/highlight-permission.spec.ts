@@ -24,7 +24,7 @@ const Q = {
 const BODY = `<style>body { font: 20px/1.6 sans-serif; margin: 24px; }</style>
 <p>At six ${Q.first} beyond the breakwater.</p>
 <p>Inside the harbour ${Q.second} for the last mile.</p>`;
-const EXPLANATION = 'Show your highlights automatically when you come back to a saved page?';
+const EXPLANATION = 'Allow Tidemark to read the sites you visit?';
 const EXPECTED = { green: [Q.first], orange: [Q.second] };
 const SETTLE_MS = 1500;
 
@@ -41,10 +41,10 @@ const granted = (b: ExtensionBrowser) =>
   b.inWorker(() => (globalThis as any).chrome.permissions.contains({ origins: ['http://*/*', 'https://*/*'] }) as Promise<boolean>);
 const registeredFor = async (b: ExtensionBrowser) => (await b.registeredScripts()).flatMap((s) => s.matches).sort();
 
-/** Opens the popup with the toolbar button and waits for its list of the page's highlights. */
+/** Opens the popup with the toolbar button and waits for its summary of the page's highlights. */
 async function popupWithList(b: ExtensionBrowser, tab: Page): Promise<Page> {
   const popup = await b.clickToolbarButton(tab);
-  await expect(popup.getByRole('region', { name: 'Highlights' }).getByRole('listitem')).toHaveCount(2);
+  await expect(popup.getByTestId('highlight-summary')).toHaveText('2 highlights');
   return popup;
 }
 
@@ -79,7 +79,7 @@ test('without the permission nothing paints by itself; the toolbar click paints 
     const popup = await popupWithList(b, tab);
     await expect.poll(() => painted(tab)).toEqual(EXPECTED);
     await expect(popup.getByText(EXPLANATION)).toBeVisible();
-    await expect(popup.getByText('it only sends a page to your server when you save or highlight it')).toBeVisible();
+    await expect(popup.getByText('Tidemark only sends a page to your server when you save or highlight it')).toBeVisible();
     await popup.getByRole('button', { name: 'Not now' }).click();
     await expect(popup.getByText(EXPLANATION)).toBeHidden();
     await popup.close();

@@ -7,6 +7,7 @@ import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setu
 import { bookmarkOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
+import { openSidePanel } from './helpers/side-panel.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
 
 let server: TidemarkServer;
@@ -167,9 +168,12 @@ test('an edited version of the page: highlights still there are repainted, the r
   expect(await painted(tab)).toEqual({ purple: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.spring] });
 });
 
-test('the popup lists the highlights in page order, the missing one under "Not found on this page"; notes are edited there; a click shows it', async () => {
+test('the popup counts the highlights; the side panel lists them in page order, the missing one under "Not found on this page"; notes are edited there; a click shows it', async () => {
   const url = `${site.origin}/article`;
-  const popup = await browser.openPopup(tab);
+  const summary = await browser.openPopup(tab);
+  await expect(summary.getByTestId('highlight-summary')).toHaveText('3 highlights, 1 not found');
+  await summary.close();
+  const popup = await openSidePanel(browser, tab);
   const list = popup.getByRole('region', { name: 'Highlights' });
   await expect(list.getByRole('listitem')).toHaveCount(3);
   const notFound = list.getByRole('region', { name: 'Not found on this page' });
@@ -194,12 +198,13 @@ test('the popup lists the highlights in page order, the missing one under "Not f
   await popup.close();
 });
 
-test('"Highlight with note" from the context menu opens the popup at that highlight\'s note', async () => {
+test('"Highlight with note" from the context menu opens the side panel at that highlight\'s note', async () => {
   const url = `${site.origin}/article`;
   await scriptSelect(tab, ARTICLE.quotes.closing);
   await menuClick(browser, url, 'highlight-note', ARTICLE.quotes.closing);
   await expect.poll(async () => (await highlightsOf(url)).some((h) => h.text === ARTICLE.quotes.closing)).toBe(true);
-  const popup = await browser.openPopupPage();
+  // The real side panel (found over CDP), following this window.
+  const popup = await browser.openPopupPage('/sidepanel.html');
   const item = popup.getByRole('region', { name: 'Highlights' }).locator('li').filter({ hasText: ARTICLE.quotes.closing });
   await expect(item.getByLabel('Note')).toBeFocused();
   await popup.keyboard.type('check the tide table');

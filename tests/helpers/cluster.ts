@@ -1,7 +1,8 @@
 // Several `serve` processes behind one loopback round-robin balancer, as a deployment with N
 // stateless instances behind a load balancer runs them. On SQLite they share one data directory
 // (one database file); with `database` (postgres://...) each has its own data directory and they
-// share the database. Either way they share one files directory (serve --files).
+// share the database. They share one files directory (serve --files), or one S3 bucket when `env`
+// holds TIDEMARK_S3_* settings.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ export interface ClusterOptions {
   instances?: number;
   /** Requests per minute per user (serve --rate-limit); the default is the service's, 120. */
   rateLimit?: number;
+  /** More environment for every instance and CLI command, e.g. TIDEMARK_S3_* for object storage. */
+  env?: Record<string, string>;
 }
 
 export interface Cluster {
@@ -48,10 +51,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   const balancer = await startRoundRobin([]);
   // Links the instances write (join links in mails, OAuth redirects, file URLs) point at the balancer.
-  const env = { TIDEMARK_PUBLIC_URL: balancer.origin };
-  const args = (i: number) => [
-    '--port', '0', ...where(i), '--files', filesDir, '--rate-limit', String(options.rateLimit ?? 120),
-  ];
+  const env = { ...options.env, TIDEMARK_PUBLIC_URL: balancer.origin };
+  const files = options.env?.TIDEMARK_S3_BUCKET ? [] : ['--files', filesDir];
+  const args = (i: number) => ['--port', '0', ...where(i), ...files, '--rate-limit', String(options.rateLimit ?? 120)];
   const instances: (ServeProcess | null)[] = [];
   const cli: Cluster['cli'] = (command) => runCliAsync([...command, ...where(0)], env);
 

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
 import { defaultConfig, type ServerConfig } from '../../server/config.js';
-import { openDatabase } from '../../server/db/open.js';
+import type { Db } from '../../server/db/open.js';
+import { openSqliteStore, type SqliteStore } from '../../server/db/sqlite-store.js';
 import { hashPassword } from '../../server/services/passwords.js';
 
 export interface ApiResponse<T = any> {
@@ -45,6 +46,9 @@ export interface TestServer {
   origin: string;
   dataDir: string;
   config: ServerConfig;
+  /** The SQLite connection, for the few tests about SQLite itself. */
+  db: Db;
+  store: SqliteStore;
   /** Calls `/rest/v1${path}` with JSON; `token` null sends no Authorization header. */
   api<T = any>(method: string, path: string, opts?: { token?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse<T>>;
   /** POSTs `body` to `/rest/v1${path}` and answers the created `item`; throws with the answer when it is not a 200. */
@@ -65,8 +69,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
     ...overrides,
   });
-  const db = openDatabase(dataDir);
-  const app = await buildApp(config, db);
+  const store = openSqliteStore(dataDir, config.clock);
+  const app = await buildApp(config, store);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = address;
   const url = `${origin}/rest/v1`;
@@ -107,6 +111,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     origin,
     dataDir,
     config,
+    db: store.db,
+    store,
     api,
     createItem,
     createUser,

@@ -292,6 +292,32 @@ const endpoints: Endpoint[] = [
     request: async () => ({ method: 'PUT', path: `/bookmarks/${S}`, body: { ids: [(await freshBookmark(S))._id], collection: { $id: C } } }),
   },
   {
+    name: "PUT /bookmark/{b in S} collection -99 goes to the owner's Trash, as DELETE does",
+    expect: WRITE,
+    request: async () => ({ method: 'PUT', path: `/bookmark/${(await freshBookmark(S))._id}`, body: { collection: { $id: -99 } } }),
+    after: async (_a, res, ok) => {
+      const id = Number(res.url?.split('/').pop());
+      // The owner still reads it (no 403 after a member's move), in their own Trash.
+      const mine = await asOwner('GET', `/bookmark/${id}`);
+      expect(mine.status).toBe(200);
+      expect(mine.body.item.collectionId).toBe(ok ? -99 : S);
+      expect(mine.body.item.user.$id).toBe(users.owner.id);
+      if (ok) expect(ids(await asOwner('GET', '/bookmarks/-99'))).toContain(id);
+    },
+  },
+  {
+    name: "PUT /bookmarks/{S} ids to collection -99 go to the owner's Trash",
+    expect: WRITE,
+    request: async () => ({ method: 'PUT', path: `/bookmarks/${S}`, body: { ids: [(await freshBookmark(S))._id], collection: { $id: -99 } } }),
+    after: async (_a, res, ok) => {
+      const id = (res.sent ? JSON.parse(res.sent).ids[0] : 0) as number;
+      const mine = await asOwner('GET', `/bookmark/${id}`);
+      expect(mine.status).toBe(200);
+      expect(mine.body.item.collectionId).toBe(ok ? -99 : S);
+      expect(mine.body.item.user.$id).toBe(users.owner.id);
+    },
+  },
+  {
     name: 'DELETE /bookmarks/{S} ids',
     expect: WRITE,
     request: async () => ({ method: 'DELETE', path: `/bookmarks/${S}`, body: { ids: [(await freshBookmark(S))._id] } }),

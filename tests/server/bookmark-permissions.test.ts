@@ -28,7 +28,7 @@ async function aBookmark(body: Record<string, unknown> = {}) {
 }
 
 function snapshot(id: number) {
-  return s.app.repos.db.prepare('SELECT * FROM bookmarks WHERE id = ?').get(id);
+  return s.db.prepare('SELECT * FROM bookmarks WHERE id = ?').get(id);
 }
 
 const denied = (status: number) => expect([403, 404]).toContain(status);
@@ -71,7 +71,7 @@ describe('user B and user A\'s bookmarks', () => {
     denied(create.status);
     const bulkCreate = await s.api('POST', '/bookmarks', { token: b.token, body: { items: [{ link: 'https://b.example/3', collectionId: aCollection }] } });
     denied(bulkCreate.status);
-    const inA = s.app.repos.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE collection_id = ? AND user_id <> ?').get(aCollection, a.id) as { n: number };
+    const inA = s.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE collection_id = ? AND user_id <> ?').get(aCollection, a.id) as { n: number };
     expect(inA.n).toBe(0);
   });
 

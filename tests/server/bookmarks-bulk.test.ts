@@ -22,7 +22,7 @@ async function get(token: string, id: number) {
 }
 
 function countOf(userId: number): number {
-  return (s.app.repos.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?').get(userId) as { n: number }).n;
+  return (s.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?').get(userId) as { n: number }).n;
 }
 
 const links = (n: number, base = 'https://bulk.example/') => Array.from({ length: n }, (_, i) => ({ link: `${base}${i}` }));
@@ -133,13 +133,13 @@ describe('PUT /bookmarks/{collectionId}', () => {
     expect((await get(u.token, a._id)).tags).toEqual(['x', 'y', 'z']);
     expect((await get(u.token, b._id)).tags).toEqual(['y', 'z']);
     // The tag index and search see the new tag.
-    const tagged = s.app.repos.db.prepare("SELECT count(*) AS n FROM bookmark_tags WHERE tag = 'z' AND user_id = ?").get(u.id) as { n: number };
+    const tagged = s.db.prepare("SELECT count(*) AS n FROM bookmark_tags WHERE tag = 'z' AND user_id = ?").get(u.id) as { n: number };
     expect(tagged.n).toBe(2);
     const clear = await s.api('PUT', `/bookmarks/${c}`, { token: u.token, body: { ids: [a._id], tags: [] } });
     expect(clear.body.modified).toBe(1);
     expect((await get(u.token, a._id)).tags).toEqual([]);
     expect((await get(u.token, b._id)).tags).toEqual(['y', 'z']);
-    const left = s.app.repos.db.prepare('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?').get(a._id) as { n: number };
+    const left = s.db.prepare('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?').get(a._id) as { n: number };
     expect(left.n).toBe(0);
   });
 

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
-import type { JobsRepository } from '../../server/repositories/jobs.js';
+import type { JobsRepository } from '../../server/repositories/index.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
 import { latestJobFor } from '../helpers/jobs.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -16,14 +16,14 @@ afterAll(async () => {
 });
 
 test("the server's own connection never checkpoints; the worker copies every committed page back", async () => {
-  expect(s.app.repos.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+  expect(s.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
   const u = await s.createUser();
   const items = Array.from({ length: 100 }, (_, i) => ({ link: `https://example.com/${i}`, title: `Page ${i}`, tags: ['t'] }));
   for (let i = 0; i < 5; i++) expect((await s.api('POST', '/bookmarks', { token: u.token, body: { items } })).status).toBe(200);
   const wal = path.join(s.dataDir, `${DB_FILE}-wal`);
   expect(fs.statSync(wal).size).toBeGreaterThan(0);
 
-  const { log, checkpointed } = await s.app.checkpoints.checkpointNow();
+  const { log, checkpointed } = await s.store.checkpoints!.checkpointNow();
   expect(log).toBeGreaterThan(0);
   expect(checkpointed).toBe(log);
 
@@ -40,11 +40,11 @@ test('the log is reused after a checkpoint instead of growing with every write',
   const wal = path.join(s.dataDir, `${DB_FILE}-wal`);
   const items = Array.from({ length: 100 }, (_, i) => ({ link: `https://example.org/${i}`, title: `Other ${i}` }));
   await s.api('POST', '/bookmarks', { token: u.token, body: { items } });
-  await s.app.checkpoints.checkpointNow();
+  await s.store.checkpoints!.checkpointNow();
   const size = fs.statSync(wal).size;
   for (let round = 0; round < 10; round++) {
     await s.api('PUT', '/bookmarks/-1', { token: u.token, body: { important: round % 2 === 0 } });
-    await s.app.checkpoints.checkpointNow();
+    await s.store.checkpoints!.checkpointNow();
   }
   expect(fs.statSync(wal).size).toBeLessThanOrEqual(size);
 });

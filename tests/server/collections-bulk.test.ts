@@ -41,7 +41,7 @@ async function tree(user: User) {
 }
 
 function bookmarkAt(id: number) {
-  return s.app.repos.db.prepare('SELECT collection_id, removed FROM bookmarks WHERE id = ?').get(id) as
+  return s.db.prepare('SELECT collection_id, removed FROM bookmarks WHERE id = ?').get(id) as
     | { collection_id: number; removed: number }
     | undefined;
 }

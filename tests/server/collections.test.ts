@@ -34,7 +34,7 @@ async function childrens(user: User) {
 }
 
 function bookmarkRow(id: number) {
-  return s.app.repos.db.prepare('SELECT collection_id, removed, last_update FROM bookmarks WHERE id = ?').get(id) as
+  return s.db.prepare('SELECT collection_id, removed, last_update FROM bookmarks WHERE id = ?').get(id) as
     | { collection_id: number; removed: number; last_update: string }
     | undefined;
 }
@@ -276,7 +276,7 @@ describe('remove', () => {
     const other = await s.createUser();
     const a = await create(u, { title: 'A' });
     const ids = [await addBookmark(s, u.token, a._id), await addBookmark(s, u.token, a._id)];
-    const db = s.app.repos.db;
+    const db = s.db;
     db.prepare(
       "INSERT INTO highlights (id, bookmark_id, user_id, text, created, last_update) VALUES ('aaaaaaaaaaaaaaaaaaaaaaaa', ?, ?, 'quote', 'x', 'x')",
     ).run(ids[0], u.id);
@@ -310,7 +310,7 @@ describe('remove', () => {
     const u = await s.createUser();
     const a = await create(u, { title: 'A' });
     await create(u, { title: 'B', parent: { $id: a._id } });
-    const db = s.app.repos.db;
+    const db = s.db;
     db.prepare('DELETE FROM users WHERE id = ?').run(u.id);
     expect(db.prepare('SELECT count(*) AS n FROM collections WHERE user_id = ?').get(u.id)).toEqual({ n: 0 });
   });

@@ -19,7 +19,7 @@ async function put(token: string, id: number, highlights: unknown[]) {
 
 /** What the full-text index holds for a bookmark's highlights. */
 function indexed(id: number, word: string): boolean {
-  return !!s.app.repos.db.prepare('SELECT 1 FROM bookmarks_fts WHERE rowid = ? AND bookmarks_fts MATCH ?').get(id, `highlights : "${word}"`);
+  return !!s.db.prepare('SELECT 1 FROM bookmarks_fts WHERE rowid = ? AND bookmarks_fts MATCH ?').get(id, `highlights : "${word}"`);
 }
 
 describe('PUT /bookmark/{id} with highlights', () => {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { defaultConfig } from '../../server/config.js';
-import { openDatabase } from '../../server/db/open.js';
+import { openSqliteStore } from '../../server/db/sqlite-store.js';
 import { runCli } from '../helpers/process.js';
 
 // `npm run server -- import --email E --file F [--collection ID]`, run as a real child process
@@ -38,7 +38,7 @@ async function allBookmarks(token: string): Promise<{ link: string; collectionId
 
 beforeAll(async () => {
   const config = defaultConfig({ port: 0, dataDir, logLevel: 'silent' });
-  app = await buildApp(config, openDatabase(dataDir));
+  app = await buildApp(config, openSqliteStore(dataDir, config.clock));
   base = `${await app.listen({ port: 0, host: '127.0.0.1' })}/rest/v1`;
 });
 afterAll(async () => {

@@ -6,8 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { defaultConfig } from '../../server/config.js';
-import { openDatabase } from '../../server/db/open.js';
-import { JobsRepository } from '../../server/repositories/jobs.js';
+import { openSqliteStore, type SqliteStore } from '../../server/db/sqlite-store.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
 import { until } from '../helpers/until.js';
 
@@ -48,7 +47,7 @@ async function startApp(): Promise<{ app: FastifyInstance; url: string }> {
     allowPrivateNetwork: true,
     jobs: { ...defaultConfig().jobs, pollMs: 20, concurrency: 1 },
   });
-  const app = await buildApp(config, openDatabase(dataDir));
+  const app = await buildApp(config, openSqliteStore(dataDir, config.clock));
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `${origin}/rest/v1` };
 }
@@ -75,9 +74,9 @@ describe('the job queue survives a restart', () => {
     await first.app.close();
 
     // Nothing was lost or half-done: all three are queued again, the interrupted one uncounted.
-    const db = openDatabase(dataDir);
-    const rows = await new JobsRepository(db, { now: () => Date.now() }, null as never).list();
-    db.close();
+    const store = openSqliteStore(dataDir, { now: () => Date.now() });
+    const rows = await store.repos.jobs.list();
+    await store.close();
     expect(rows.map((j) => [JSON.parse(j.payload).bookmarkId, j.state, j.attempts])).toEqual(ids.map((id) => [id, 'queued', 0]));
 
     holding = false;
@@ -86,7 +85,7 @@ describe('the job queue survives a restart', () => {
       for (const id of ids) {
         await until(async () => (await call(second.url, 'GET', `/bookmark/${id}`)).item.excerpt === 'Arrivals and departures.');
       }
-      const after = await new JobsRepository(second.app.repos.db, { now: () => Date.now() }, second.app.repos.fts).list();
+      const after = await second.app.repos.jobs.list();
       expect(after.map((j) => j.state)).toEqual(['done', 'done', 'done']);
     } finally {
       await second.app.close();
@@ -96,7 +95,7 @@ describe('the job queue survives a restart', () => {
   it('a job left running by a process that died is taken up again once its lease runs out', async () => {
     const app = await startApp();
     try {
-      const jobs = new JobsRepository(app.app.repos.db, { now: () => Date.now() }, app.app.repos.fts);
+      const jobs = app.app.repos.jobs;
       const user = await app.app.repos.users.create({ email: 'crashed@example.test', passwordHash: null });
       const { token } = await app.app.repos.tokens.create({ userId: user.id, kind: 'test' });
       // Written directly, as a crashed process would leave it: running, lease already expired.
@@ -106,7 +105,7 @@ describe('the job queue survives a restart', () => {
           title: `${pages.origin}/log-2`, excerpt: '', note: '', type: 'link', cover: '', media: [], tags: [], important: false, highlights: [],
         },
       ]);
-      app.app.repos.db
+      (app.app.store as SqliteStore).db
         .prepare(
           `INSERT INTO jobs (kind, payload, state, attempts, next_run_at, locked_until, created_at)
            VALUES ('page', ?, 'running', 1, 0, ?, 0)`,

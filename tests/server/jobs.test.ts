@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../server/config.js';
-import type { JobRow, JobsRepository } from '../../server/repositories/jobs.js';
+import type { JobRow, JobsRepository } from '../../server/repositories/index.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
 import { latestJobFor as jobOf } from '../helpers/jobs.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';

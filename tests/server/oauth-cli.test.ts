@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db/open.js';
 import { EXTENSION_CLIENT_ID, ensureExtensionClient } from '../../server/services/oauth/extension-client.js';
 import { systemClock } from '../../server/clock.js';
-import { createOAuthRepositories } from '../../server/repositories/oauth.js';
+import { openSqliteStore } from '../../server/db/sqlite-store.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeAs, pkcePair, tokenRequest, WebClient } from '../helpers/web-client.js';
+import { startServe } from '../helpers/process.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../lib/extension-id.js';
 
 const run = promisify(execFile);
 const CLI = path.resolve('server/cli.ts');
@@ -46,15 +48,15 @@ describe('app:create', () => {
     const pubJson = JSON.parse(pub.stdout);
     expect(Object.keys(pubJson)).toEqual(['client_id']);
 
-    const db = openDatabase(dataDir);
+    const store = openSqliteStore(dataDir, systemClock);
     try {
-      const clients = createOAuthRepositories(db, systemClock).clients;
+      const clients = store.repos.oauth.clients;
       const c = await clients.byClientId(confJson.client_id);
       expect(c).toMatchObject({ name: 'CLI App', kind: 'confidential', redirect_uris: ['https://cli.example/cb'] });
       expect(c!.secret_hash).not.toBe(confJson.client_secret);
       expect(await clients.byClientId(pubJson.client_id)).toMatchObject({ kind: 'public', secret_hash: null });
     } finally {
-      db.close();
+      await store.close();
     }
   });
 
@@ -79,24 +81,24 @@ describe('ensureExtensionClient', () => {
   let db: Db;
   beforeAll(async () => {
     s = await startServer();
-    db = s.app.repos.db;
+    db = s.db;
   });
   afterAll(async () => s.close());
 
   it('registers the public client with the fixed id once, and adds more redirect URIs on later calls', async () => {
     const chrome = 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/oauth';
     const firefox = 'https://0a1b2c3d4e5f.extensions.allizom.org/';
-    const first = await ensureExtensionClient(db, { name: 'Tidemark extension', redirectUri: chrome });
+    const first = await ensureExtensionClient(s.app.repos, { name: 'Tidemark extension', redirectUri: chrome });
     expect(first.client_id).toBe(EXTENSION_CLIENT_ID);
     const again = await ensureExtensionClient(s.app.repos, { name: 'Tidemark extension', redirectUri: chrome });
     expect(again).toEqual({ client_id: 'tidemark-extension', redirect_uris: [chrome] });
-    const both = await ensureExtensionClient(db, { name: 'Tidemark extension', redirectUri: chrome, redirectUris: [firefox] });
+    const both = await ensureExtensionClient(s.app.repos, { name: 'Tidemark extension', redirectUri: chrome, redirectUris: [firefox] });
     expect(both.redirect_uris).toEqual([chrome, firefox]);
     const count = db.prepare("SELECT count(*) AS n FROM oauth_clients WHERE client_id = 'tidemark-extension'").get() as { n: number };
     expect(count.n).toBe(1);
-    const row = await createOAuthRepositories(db, s.config.clock).clients.byClientId(EXTENSION_CLIENT_ID);
+    const row = await s.app.repos.oauth.clients.byClientId(EXTENSION_CLIENT_ID);
     expect(row).toMatchObject({ owner_id: null, kind: 'public', secret_hash: null });
-    await expect(ensureExtensionClient(db, { name: 'x', redirectUri: 'http://evil.example/' })).rejects.toThrow(/https/);
+    await expect(ensureExtensionClient(s.app.repos, { name: 'x', redirectUri: 'http://evil.example/' })).rejects.toThrow(/https/);
   });
 
   it('the extension client completes the flow with PKCE at either redirect URI', async () => {
@@ -110,5 +112,31 @@ describe('ensureExtensionClient', () => {
     const token = await tokenRequest(s, { grant_type: 'authorization_code', client_id: 'tidemark-extension', code: redirect.searchParams.get('code'), redirect_uri: firefox, code_verifier: verifier });
     expect(token.status).toBe(200);
     expect((await s.api('GET', '/user', { token: token.body.access_token })).body.user.email).toBe('ext-user@example.test');
+  });
+});
+
+describe('serve', () => {
+  it('registers the bundled extension: the Chrome and Firefox redirect URLs reach sign-in on a fresh data directory, an unregistered one does not', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-serve-ext-'));
+    const served = await startServe(['--port', '0', '--data', dataDir]);
+    try {
+      const origin = new URL(served.url).origin;
+      const { challenge } = pkcePair('serve');
+      const authorize = (redirect: string) =>
+        fetch(`${origin}/oauth/authorize?response_type=code&client_id=${EXTENSION_CLIENT_ID}&redirect_uri=${encodeURIComponent(redirect)}&state=s&code_challenge=${challenge}&code_challenge_method=S256`, {
+          redirect: 'manual',
+        });
+      for (const redirect of [CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL]) {
+        const res = await authorize(redirect);
+        expect(res.status, redirect).toBe(307);
+        expect(res.headers.get('location'), redirect).toMatch(/^\/signin\?next=/);
+      }
+      const unknown = await authorize('https://someone-else.extensions.allizom.org/oauth');
+      expect(unknown.status).toBe(400);
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DB_FILE, openDatabase } from '../../server/db/open.js';
 import { ReadCache } from '../../server/db/read-cache.js';
-import { createRepositories } from '../../server/repositories/index.js';
+import { createSqliteRepositories } from '../../server/repositories/sqlite/index.js';
 import { readCreate } from '../../server/services/bookmarks/input.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 
@@ -77,7 +77,7 @@ describe('ReadCache', () => {
     db = openDatabase(dir);
   });
   beforeAll(async () => {
-    const repos = createRepositories(db, new TestClock());
+    const repos = createSqliteRepositories(db, new TestClock());
     const user = await repos.users.create({ email: 'a@example.test', passwordHash: null, fullName: 'A' });
     const [id] = await repos.bookmarks.create([{ ...readCreate({ link: 'https://example.com/one', title: 'One' }), ownerId: user.id, creatorId: user.id }]);
     expect(id).toBe(1);

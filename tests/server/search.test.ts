@@ -46,7 +46,7 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   items.forEach((item, i) => (id[item.key] = res.body.items[i]._id));
   // Fields no client sets through the API: link checking and language detection fill them in.
-  const db = s.app.repos.db;
+  const db = s.db;
   db.prepare('UPDATE bookmarks SET broken = 1 WHERE id = ?').run(id.dupA);
   db.prepare("UPDATE bookmarks SET lang = 'en' WHERE id IN (?, ?)").run(id.rust, id.js);
   db.prepare("UPDATE bookmarks SET lang = 'de' WHERE id = ?").run(id.cake);

@@ -45,7 +45,7 @@ describe('inviting', () => {
     expect(mail.html).toContain('Join the collection');
 
     // The secret is stored hashed only.
-    const rows = s.app.repos.db.prepare('SELECT * FROM invitations WHERE collection_id = ?').all(c);
+    const rows = s.db.prepare('SELECT * FROM invitations WHERE collection_id = ?').all(c);
     expect(rows).toHaveLength(2);
     expect(JSON.stringify(rows)).not.toContain(link.token);
   });
@@ -60,7 +60,7 @@ describe('inviting', () => {
     const many = await s.api('POST', `/collection/${c}/sharing`, { token: owner.token, body: { role: 'member', emails: eleven } });
     expect(many.status).toBe(400);
     expect(many.body).toEqual({ result: false, status: 400, errorMessage: TOO_MANY });
-    expect(s.app.repos.db.prepare('SELECT count(*) AS n FROM invitations WHERE collection_id = ?').get(c)).toEqual({ n: 0 });
+    expect(s.db.prepare('SELECT count(*) AS n FROM invitations WHERE collection_id = ?').get(c)).toEqual({ n: 0 });
 
     const viewer = await user();
     await share(s, owner, c, viewer, 'viewer');
@@ -88,7 +88,7 @@ describe('inviting', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errorMessage).toBe('body.emails is required');
     // Nothing was invited by the refused requests.
-    expect(s.app.repos.db.prepare('SELECT count(*) AS n FROM invitations WHERE collection_id = ?').get(c)).toEqual({ n: 0 });
+    expect(s.db.prepare('SELECT count(*) AS n FROM invitations WHERE collection_id = ?').get(c)).toEqual({ n: 0 });
   });
 
   it('refuses system collections and unknown ones', async () => {
@@ -179,7 +179,7 @@ describe('the pending-invitation limit', () => {
       const res = await s.api('POST', `/collection/${c}/sharing`, { token: sender.token, body: { role: 'viewer', emails } });
       expect(res.status).toBe(200);
     }
-    const count = () => (s.app.repos.db.prepare('SELECT count(*) AS n FROM invitations WHERE invited_by = ?').get(sender.id) as { n: number }).n;
+    const count = () => (s.db.prepare('SELECT count(*) AS n FROM invitations WHERE invited_by = ?').get(sender.id) as { n: number }).n;
     expect(count()).toBe(100);
 
     const over = await s.api('POST', `/collection/${c}/sharing`, { token: sender.token, body: { role: 'viewer', emails: ['one-more@example.test'] } });

@@ -15,13 +15,13 @@ async function collection(token: string, title = 'Shelf'): Promise<number> {
 const create = (token: string, body: Record<string, unknown>) => s.createItem('/bookmark', token, body);
 
 function row(id: number) {
-  return s.app.repos.db.prepare('SELECT collection_id, removed FROM bookmarks WHERE id = ?').get(id) as
+  return s.db.prepare('SELECT collection_id, removed FROM bookmarks WHERE id = ?').get(id) as
     | { collection_id: number; removed: number }
     | undefined;
 }
 
 function leftovers(id: number) {
-  const db = s.app.repos.db;
+  const db = s.db;
   const n = (sql: string) => (db.prepare(sql).get(id) as { n: number }).n;
   return {
     highlights: n('SELECT count(*) AS n FROM highlights WHERE bookmark_id = ?'),

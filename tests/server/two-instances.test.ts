@@ -2,24 +2,53 @@
 // instances runs: every request may land on either instance, and what one instance did must hold
 // on the other. PostgreSQL is the backend made for this; SQLite (two processes on one data
 // directory) runs the parts whose state SQLite keeps in the shared database file.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
+import { createTestDatabase, type TestPgDatabase } from '../helpers/pg-database.js';
+import { runCli } from '../helpers/process.js';
+import { startS3, type TestS3 } from '../helpers/s3.js';
 import { readApiResponse } from '../helpers/server.js';
 import { authorizeAs, authorizeUrl, WebClient, type WebResponse } from '../helpers/web-client.js';
 import { joinLinkIn, lastMailTo } from './sharing-mail.js';
 
 interface Backend {
   name: string;
-  /** A postgres:// URL, or undefined for SQLite. */
-  database?: () => Promise<string>;
+  /** A fresh PostgreSQL database, or undefined for SQLite. */
+  database?: () => Promise<TestPgDatabase>;
   /** Rate limits, sign-in throttling and OAuth hand-offs are kept in the database (not per process). */
   sharedState: boolean;
+  /** Files in an S3 bucket (s3rver) instead of a shared directory. */
+  s3: boolean;
 }
 
-const backends: Backend[] = [{ name: 'SQLite, one data directory', sharedState: false }];
+/**
+ * Whether `serve` takes --database yet (the PostgreSQL backend of issue #13 lands separately): the
+ * command's own answer to the flag, not a guess from the source. Until then the PostgreSQL variant
+ * is skipped, and says so.
+ */
+function serveTakesDatabase(): boolean {
+  const probe = runCli(['serve', '--port', '0', '--database', 'postgres://127.0.0.1:1/probe']);
+  return !/Unknown option '--database'/.test(probe.stderr);
+}
+
+// Each variant costs two server starts and about 45 s, so the S3 bucket is used with the backend
+// made for several instances (PostgreSQL), and SQLite shares a files directory.
+const backends: Backend[] = [
+  { name: 'PostgreSQL, S3 bucket', database: () => createTestDatabase(), sharedState: true, s3: true },
+  { name: 'SQLite, one data directory, shared files directory', sharedState: false, s3: false },
+];
+const postgresReady = serveTakesDatabase();
 
 describe.each(backends)('two instances behind one address ($name)', (backend) => {
+  if (backend.database && !postgresReady) {
+    it.skip('needs `serve --database postgres://...`, which this build does not have yet', () => undefined);
+    return;
+  }
   let c: Cluster;
+  let s3: TestS3 | undefined;
+  let pg: TestPgDatabase | undefined;
   const servedBy = (res: { headers: Headers }) => Number(res.headers.get('x-served-by'));
 
   async function api(method: string, path: string, token: string | null, body?: unknown, base?: string) {
@@ -43,9 +72,15 @@ describe.each(backends)('two instances behind one address ($name)', (backend) =>
   }
 
   beforeAll(async () => {
-    c = await startCluster({ database: backend.database ? await backend.database() : undefined, rateLimit: 120 });
+    if (backend.s3) s3 = await startS3();
+    pg = await backend.database?.();
+    c = await startCluster({ database: pg?.url, rateLimit: 120, env: s3?.env });
   }, 120_000);
-  afterAll(async () => c?.close());
+  afterAll(async () => {
+    await c?.close();
+    await s3?.close();
+    await pg?.drop();
+  });
 
   it('the sharing flow works whichever instance takes each step, and changes reach both instances within 1 s', async () => {
     const [owner, member] = await Promise.all([c.createUser('owner@two.test'), c.createUser('member@two.test')]);
@@ -90,7 +125,7 @@ describe.each(backends)('two instances behind one address ($name)', (backend) =>
     expect(gone).toBeLessThanOrEqual(1000);
   });
 
-  it('files uploaded through one instance are served by the other (one shared files directory)', async () => {
+  it('files uploaded through one instance are served by the other (one shared files directory or bucket)', async () => {
     const user = await c.createUser('files@two.test');
     const form = new FormData();
     form.append('file', new Blob([Buffer.from('%PDF-1.4\nshared across instances\n%%EOF\n')]), 'tides.pdf');
@@ -103,6 +138,10 @@ describe.each(backends)('two instances behind one address ($name)', (backend) =>
       expect(res.status).toBe(200);
       expect(await res.text()).toContain('shared across instances');
     }
+    const id = /\/files\/([0-9a-f]{32})\//.exec(link.pathname)![1];
+    const key = `uploads/${id.slice(0, 2)}/${id}`;
+    if (s3) expect(await s3.has(key)).toBe(true);
+    else expect(fs.existsSync(path.join(c.filesDir, key))).toBe(true);
   });
 
   const REDIRECT = 'https://app.example/callback';

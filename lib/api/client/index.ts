@@ -1,6 +1,6 @@
 // Typed client for the Tidemark API, used by the extension's background only (it holds the tokens).
 // Types come from lib/api (`import type`: no schema library in the bundle).
-import type { Bookmark, BookmarkCreate, BookmarkUpdate, Collection, CollectionCreate, LinksQuery, LinksResponse, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
+import type { Bookmark, BookmarkCreate, BookmarkList, BookmarksBulkUpdate, BookmarkUpdate, Collection, CollectionCreate, CollectionUpdate, HighlightListItem, LinksQuery, LinksResponse, ShareInvite, ShareInviteResult, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
 export { ApiClientError, type ApiErrorKind } from './errors.js';
@@ -21,10 +21,10 @@ export class TidemarkApi {
   }
 
   /** Every collection: roots and nested ones (two requests, in parallel). */
-  async getCollections(): Promise<Collection[]> {
+  async getCollections(opts: Pick<RequestOptions, 'retries'> = {}): Promise<Collection[]> {
     const [roots, children] = await Promise.all([
-      this.http<{ items: Collection[] }>('GET', '/collections'),
-      this.http<{ items: Collection[] }>('GET', '/collections/childrens'),
+      this.http<{ items: Collection[] }>('GET', '/collections', opts),
+      this.http<{ items: Collection[] }>('GET', '/collections/childrens', opts),
     ]);
     return [...roots.items, ...children.items];
   }
@@ -69,5 +69,48 @@ export class TidemarkApi {
   /** The saved-link index: a page of the full listing (`after`) or the changes since a cursor (`since`). */
   async links(query: LinksQuery): Promise<LinksResponse> {
     return this.http<LinksResponse>('GET', '/links', { query });
+  }
+
+  // --- the library page ---
+
+  /** One page of GET /bookmarks/{collectionId} (0 all, -1 Unsorted, -99 Trash). */
+  async listBookmarks(collectionId: number, query: { search?: string; sort?: string; page: number; perpage: number; nested?: boolean }): Promise<BookmarkList> {
+    return this.http<BookmarkList>('GET', `/bookmarks/${collectionId}`, { query, retries: 1 });
+  }
+
+  /** PUT /bookmarks/{collectionId}: one change to many bookmarks (those in `ids`, or all matching `search`). */
+  async bulkUpdate(collectionId: number, body: BookmarksBulkUpdate, search?: string, opts: WriteOptions = {}): Promise<number> {
+    return (await this.http<{ modified: number }>('PUT', `/bookmarks/${collectionId}`, { body, query: { search }, ...opts })).modified;
+  }
+
+  /** DELETE /bookmarks/{collectionId}: to Trash (from -99: for good). */
+  async bulkRemove(collectionId: number, ids: number[] | undefined, search?: string, opts: WriteOptions = {}): Promise<number> {
+    return (await this.http<{ modified: number }>('DELETE', `/bookmarks/${collectionId}`, { body: ids ? { ids } : {}, query: { search }, ...opts })).modified;
+  }
+
+  /** GET /highlights (or /highlights/{collectionId}), one page. */
+  async listHighlights(collectionId: number, page: number, perpage: number): Promise<HighlightListItem[]> {
+    const path = collectionId === 0 ? '/highlights' : `/highlights/${collectionId}`;
+    return (await this.http<{ items: HighlightListItem[] }>('GET', path, { query: { page, perpage }, retries: 1 })).items;
+  }
+
+  async updateCollection(id: number, body: CollectionUpdate): Promise<Collection> {
+    return (await this.http<{ item: Collection }>('PUT', `/collection/${id}`, { body })).item;
+  }
+
+  async removeCollection(id: number): Promise<void> {
+    await this.http('DELETE', `/collection/${id}`);
+  }
+
+  async mergeCollections(ids: number[], to: number): Promise<number> {
+    return (await this.http<{ modified: number }>('PUT', '/collections/merge', { body: { ids, to } })).modified;
+  }
+
+  async sortCollections(sort: string): Promise<void> {
+    await this.http('PUT', '/collections', { body: { sort } });
+  }
+
+  async inviteToCollection(id: number, body: ShareInvite): Promise<ShareInviteResult> {
+    return this.http<ShareInviteResult>('POST', `/collection/${id}/sharing`, { body });
   }
 }

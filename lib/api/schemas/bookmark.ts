@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { BOOKMARK_SORTS, BOOKMARK_TYPES, type BookmarkType } from '../constants.js';
+import { BOOKMARK_SORTS, BOOKMARK_TYPES, LIMITS, type BookmarkType } from '../constants.js';
 import { IdList, Ref, Timestamp } from './common.js';
 import { Highlight, HighlightChange } from './highlight.js';
 
@@ -55,7 +55,7 @@ const BookmarkFields = {
   important: Type.Optional(Type.Boolean()),
   collection: Type.Optional(Ref),
   collectionId: Type.Optional(Type.Integer()),
-  order: Type.Optional(Type.Integer({ minimum: 0 })),
+  order: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.orderMax })),
   created: Type.Optional(Timestamp),
   lastUpdate: Type.Optional(Timestamp),
   highlights: Type.Optional(Type.Array(HighlightChange, { maxItems: 1000 })),
@@ -72,7 +72,7 @@ export const BookmarksCreate = Type.Object({
 export const BookmarkListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 2000 })),
   sort: Type.Optional(Type.String({ description: `one of ${BOOKMARK_SORTS.join(', ')}; others fall back to -created` })),
-  page: Type.Optional(Type.Integer({ minimum: 0 })),
+  page: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.pageMax })),
   perpage: Type.Optional(Type.Integer({ minimum: 1 })),
   nested: Type.Optional(Type.Boolean()),
 });

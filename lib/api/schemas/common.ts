@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { LIMITS } from '../constants.js';
 
 /** `{ $id: number }` reference used for collection, parent and user links. */
 export const Ref = Type.Object({ $id: Type.Integer() }, { additionalProperties: true });
@@ -33,7 +34,7 @@ export const ModifiedEnvelope = Type.Object({ result: Type.Literal(true), modifi
 
 /** Paging query shared by list routes. Miscased variants are normalised before validation. */
 export const PagingQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 0, description: 'zero-based page' })),
+  page: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.pageMax, description: 'zero-based page' })),
   perpage: Type.Optional(Type.Integer({ minimum: 1, description: 'items per page, at most 50' })),
 });
 

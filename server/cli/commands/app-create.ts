@@ -1,9 +1,6 @@
-import { openDatabase } from '../../db/open.js';
-import { systemClock } from '../../clock.js';
-import { createOAuthRepositories } from '../../repositories/oauth.js';
-import { UsersRepository } from '../../repositories/users.js';
+import { openCliStore } from '../store.js';
 import { redirectListProblem } from '../../services/oauth/redirect-uri.js';
-import { CliError, dataDirOf, parseFlags, printJson, required } from '../args.js';
+import { CliError, parseFlags, printJson, required } from '../args.js';
 
 /**
  * `app:create --email E --name N --redirect URL [--redirect URL2 ...] [--public]`: registers an
@@ -24,11 +21,11 @@ export async function run(args: string[]): Promise<void> {
   if (redirects.length === 0) throw new CliError('--redirect is required: the exact URL the app receives codes at.');
   const problem = redirectListProblem([...new Set(redirects)]);
   if (problem) throw new CliError(`--redirect: ${problem}`);
-  const db = openDatabase(dataDirOf(flags));
+  const { repos, close } = await openCliStore(flags);
   try {
-    const user = await new UsersRepository(db, systemClock).byEmail(email);
+    const user = await repos.users.byEmail(email);
     if (!user) throw new CliError(`No account with the email ${email}. Create it first with user:create.`, 1);
-    const { client, secret } = await createOAuthRepositories(db, systemClock).clients.create({
+    const { client, secret } = await repos.oauth.clients.create({
       ownerId: user.id,
       name,
       kind: flags.public ? 'public' : 'confidential',
@@ -36,6 +33,6 @@ export async function run(args: string[]): Promise<void> {
     });
     printJson(secret ? { client_id: client.client_id, client_secret: secret } : { client_id: client.client_id });
   } finally {
-    db.close();
+    await close();
   }
 }

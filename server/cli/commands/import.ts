@@ -6,15 +6,14 @@ import addFormats from 'ajv-formats';
 import { TRASH, UNSORTED } from '../../../lib/api/constants.js';
 import { BookmarkCreate } from '../../../lib/api/schemas/bookmark.js';
 import type { BookmarkCreate as BookmarkCreateBody } from '../../../lib/api/types.js';
-import { systemClock } from '../../clock.js';
-import { openDatabase } from '../../db/open.js';
+import { openCliStore } from '../store.js';
 import { ApiError } from '../../errors.js';
-import type { ImportRunRow, ImportRunsRepository } from '../../repositories/import-runs.js';
-import { createRepositories, type Repositories } from '../../repositories/index.js';
+import type { ImportRunRow, ImportRunsRepository } from '../../repositories/index.js';
+import type { Repositories } from '../../repositories/index.js';
 import { BookmarkCreation, type PreparedBookmark } from '../../services/bookmarks/create.js';
 import { convertImportFile, ImportFormatError, type ImportBookmark, type ImportFolder } from '../../services/import/index.js';
 import { Permissions, type CollectionAccess } from '../../services/permissions.js';
-import { CliError, dataDirOf, parseFlags, printJson, required } from '../args.js';
+import { CliError, parseFlags, printJson, required } from '../args.js';
 import { Progress } from '../progress.js';
 
 const BATCH = 100;
@@ -101,9 +100,8 @@ export async function run(args: string[]): Promise<void> {
     throw new CliError(`Cannot read --file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
   }
 
-  const db = openDatabase(dataDirOf(flags));
+  const { repos, close } = await openCliStore(flags);
   try {
-    const repos = createRepositories(db, systemClock);
     const permissions = new Permissions(repos.access);
     const creation = new BookmarkCreation(repos, permissions);
     const user = await repos.users.byEmail(email);
@@ -171,7 +169,7 @@ export async function run(args: string[]): Promise<void> {
     );
     printJson(summary(runRow, converted.count.skipped, folderIds.size, false, resumed));
   } finally {
-    db.close();
+    await close();
   }
 }
 

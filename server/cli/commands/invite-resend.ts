@@ -1,7 +1,6 @@
 import { systemClock } from '../../clock.js';
 import { defaultConfig } from '../../config.js';
-import { openDatabase } from '../../db/open.js';
-import { createRepositories } from '../../repositories/index.js';
+import { openCliStore } from '../store.js';
 import { createMailer } from '../../services/mail/index.js';
 import { deliverInvitations, linkOrigin } from '../../services/sharing/invitations.js';
 import { CliError, dataDirOf, parseFlags, printJson } from '../args.js';
@@ -29,10 +28,9 @@ export async function run(args: string[]): Promise<void> {
   if (publicUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(publicUrl)) {
     throw new CliError(`--public-url must be the service's origin, e.g. https://bookmarks.example.com; got "${publicUrl}".`);
   }
-  const db = openDatabase(config.dataDir);
+  const { repos, close } = await openCliStore(flags, config.clock);
   const mailer = createMailer(config);
   try {
-    const repos = createRepositories(db, config.clock);
     const open = await repos.sharing.findOpen({ collectionId, email: flags.email as string | undefined, unsentOnly: !flags.all });
     const ttlMs = config.invitationTtlDays * 24 * 3600_000;
     const renewed = [];
@@ -49,6 +47,6 @@ export async function run(args: string[]): Promise<void> {
     if (outcome.failed.length > 0) process.exitCode = 1;
   } finally {
     await mailer.close();
-    db.close();
+    await close();
   }
 }

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
-import { openDatabase } from '../../db/open.js';
+import { openStore } from '../../db/open-store.js';
 import { FileStorageError } from '../../services/files/storage.js';
+import { ensureExtensionClient } from '../../services/oauth/extension-client.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/extension-id.js';
 import { CliError, dataDirOf, parseFlags } from '../args.js';
 
 /** `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--files DIR] [--allow-private-network]` */
@@ -31,11 +33,19 @@ export async function run(args: string[]): Promise<void> {
     if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
     config.files = { kind: 'directory', dir: path.resolve(flags.files) };
   }
-  const db = openDatabase(config.dataDir);
-  const app = await buildApp(config, db).catch((error: unknown) => {
-    db.close();
+  const store = await openStore(config);
+  const app = await buildApp(config, store).catch(async (error: unknown) => {
+    await store.close();
     throw storageProblem(error);
   });
+  // The bundled extension signs in through OAuth on any server it is pointed at (Chrome and Firefox
+  // redirect URLs; idempotent, so every start keeps the registration current).
+  await ensureExtensionClient(store.repos, { name: 'Tidemark extension', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] }).catch(
+    async (error: unknown) => {
+      await app.close();
+      throw error;
+    },
+  );
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -1,8 +1,7 @@
-import { openDatabase } from '../../db/open.js';
-import { systemClock } from '../../clock.js';
-import { DuplicateEmailError, toUser, UsersRepository } from '../../repositories/users.js';
+import { DuplicateEmailError, toUser } from '../../repositories/index.js';
+import { openCliStore } from '../store.js';
 import { hashPassword } from '../../services/passwords.js';
-import { CliError, dataDirOf, parseFlags, printJson, required } from '../args.js';
+import { CliError, parseFlags, printJson, required } from '../args.js';
 
 /** `user:create --email E --password P [--name N] [--pro]`: prints the created user as JSON. */
 export async function run(args: string[]): Promise<void> {
@@ -16,10 +15,9 @@ export async function run(args: string[]): Promise<void> {
   const password = required(flags, 'password');
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`--email "${email}" is not an email address.`);
   if (password.length < 8) throw new CliError('--password must be at least 8 characters.');
-  const db = openDatabase(dataDirOf(flags));
+  const { repos, close } = await openCliStore(flags);
   try {
-    const users = new UsersRepository(db, systemClock);
-    const row = await users.create({
+    const row = await repos.users.create({
       email,
       passwordHash: await hashPassword(password),
       fullName: (flags.name as string | undefined) ?? '',
@@ -30,6 +28,6 @@ export async function run(args: string[]): Promise<void> {
     if (err instanceof DuplicateEmailError) throw new CliError(err.message, 1);
     throw err;
   } finally {
-    db.close();
+    await close();
   }
 }

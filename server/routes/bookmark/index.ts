@@ -73,8 +73,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const targetId = moveTarget(body);
       let move: { collectionId: number; ownerId: number } | undefined;
       if (targetId !== undefined && targetId !== current.collectionId) {
-        const target = await permissions.requireCollection(userId, targetId, 'write');
-        move = { collectionId: targetId, ownerId: target.ownerId };
+        move = await permissions.requireMoveTarget(userId, targetId, source.ownerId);
       }
       if (!(await repos.bookmarks.update(id, { ...changes, move }))) throw notFound();
       await repos.users.touchBookmarks(source.ownerId);

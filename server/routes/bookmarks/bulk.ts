@@ -4,8 +4,7 @@ import { ALL_COLLECTIONS, LIMITS, TRASH } from '../../../lib/api/constants.js';
 import { Bookmark, BookmarksBulkRemove, BookmarksBulkUpdate, BookmarksCreate } from '../../../lib/api/schemas/bookmark.js';
 import { CollectionIdParam, ItemsEnvelope, ModifiedEnvelope } from '../../../lib/api/schemas/common.js';
 import { ApiError, badRequest, idsTooMany } from '../../errors.js';
-import type { BulkChanges } from '../../repositories/bookmarks.js';
-import type { CollectionAccess } from '../../services/permissions.js';
+import type { BulkChanges } from '../../repositories/index.js';
 import { cleanTags, moveTarget, readBulkCover } from '../../services/bookmarks/input.js';
 import { errorReplies } from '../error-replies.js';
 
@@ -96,9 +95,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw badRequest('nothing to update: send important, tags, media, cover or collection');
       }
       const { access, ids } = await targets(userId, collectionId, body.ids, request.query.search);
-      let moveAccess: CollectionAccess | undefined;
+      let moveAccess: { ownerId: number } | undefined;
       if (to !== undefined && to !== collectionId) {
-        moveAccess = await permissions.requireCollection(userId, to, 'write');
+        moveAccess = await permissions.requireMoveTarget(userId, to, access.ownerId);
         changes.move = { collectionId: to, ownerId: moveAccess.ownerId };
       }
       const modified = await repos.bookmarks.bulkUpdate(ids, access.ownerId, changes);

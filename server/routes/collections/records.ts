@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Collection } from '../../../lib/api/types.js';
 import { SYSTEM_COLLECTION_IDS } from '../../../lib/api/constants.js';
 import { badRequest } from '../../errors.js';
-import { toCollection, type CollectionRow } from '../../repositories/collections.js';
+import { toCollection, type CollectionRow } from '../../repositories/index.js';
 
 /**
  * The collection records for rows, each with the caller's access as the permission module sees it.

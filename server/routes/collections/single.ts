@@ -5,7 +5,7 @@ import { Collection, CollectionCreate, CollectionUpdate } from '../../../lib/api
 import { IdParam, ItemEnvelope } from '../../../lib/api/schemas/common.js';
 import type { CollectionUpdate as CollectionChanges } from '../../../lib/api/types.js';
 import { badRequest, notFound } from '../../errors.js';
-import { CollectionCycleError } from '../../repositories/collections.js';
+import { CollectionCycleError } from '../../repositories/index.js';
 import { cleanTitle, collectionRecords, isSystemCollection, systemCollection } from './records.js';
 
 const tags = ['collections'];

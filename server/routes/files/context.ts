@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import type { FilesRepository, QuotaExceededError, FileRow } from '../../repositories/files.js';
+import type { FilesRepository, QuotaExceededError, FileRow } from '../../repositories/index.js';
 import type { FileStorage } from '../../services/files/storage.js';
 import { formatBytes } from './multipart.js';
 

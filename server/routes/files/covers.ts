@@ -4,7 +4,7 @@ import { Bookmark } from '../../../lib/api/schemas/bookmark.js';
 import { Collection } from '../../../lib/api/schemas/collection.js';
 import { IdParam, ItemEnvelope } from '../../../lib/api/schemas/common.js';
 import { badRequest, notFound } from '../../errors.js';
-import { QuotaExceededError, type FileRow } from '../../repositories/files.js';
+import { QuotaExceededError, type FileRow } from '../../repositories/index.js';
 import { cleanFileName } from '../../services/files/names.js';
 import { COVER_MIME_TYPES, sniffFile } from '../../services/files/sniff.js';
 import { newFileId, uploadKey, type StagedFile } from '../../services/files/storage.js';

@@ -3,7 +3,7 @@ import { Bookmark } from '../../../lib/api/schemas/bookmark.js';
 import { ItemEnvelope } from '../../../lib/api/schemas/common.js';
 import { domainOf, normalizeUrl } from '../../../lib/api/url.js';
 import { badRequest } from '../../errors.js';
-import { QuotaExceededError, type FileRow } from '../../repositories/files.js';
+import { QuotaExceededError, type FileRow } from '../../repositories/index.js';
 import { cleanFileName } from '../../services/files/names.js';
 import { sniffFile } from '../../services/files/sniff.js';
 import { newFileId, uploadKey, type StagedFile } from '../../services/files/storage.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { md5 } from '../../services/secrets.js';
 import type { Collaborator } from '../../../lib/api/types.js';
-import type { CollaboratorRow } from '../../repositories/sharing.js';
+import type { CollaboratorRow } from '../../repositories/index.js';
 
 /** A collection's place in the tree: itself then its ancestors (`chain`), and its descendants. */
 export async function treeOf(app: FastifyInstance, collectionId: number): Promise<{ chain: number[]; descendants: number[] }> {

@@ -3,7 +3,7 @@ import { LIMITS } from '../../../lib/api/constants.js';
 import { ShareInvite, ShareInviteResult } from '../../../lib/api/schemas/collaborator.js';
 import { IdParam } from '../../../lib/api/schemas/common.js';
 import { ApiError, badRequest } from '../../errors.js';
-import { PendingLimitError } from '../../repositories/sharing.js';
+import { PendingLimitError } from '../../repositories/index.js';
 import { deliverInvitations, linkOrigin } from '../../services/sharing/invitations.js';
 import { readEmails } from './emails.js';
 import { treeOf } from './context.js';

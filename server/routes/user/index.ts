@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { TRASH, UNSORTED } from '../../../lib/api/constants.js';
 import { PublicUserEnvelope, UserEnvelope, UserStats, UserUpdate } from '../../../lib/api/schemas/user.js';
 import { notFound } from '../../errors.js';
-import { toPublicUser, toUser } from '../../repositories/users.js';
+import { toPublicUser, toUser } from '../../repositories/index.js';
 import { changeEmail, changePassword } from '../../services/accounts.js';
 
 

@@ -1,5 +1,5 @@
 import type { BookmarkCreate } from '../../../lib/api/types.js';
-import type { NewBookmark } from '../../repositories/bookmarks.js';
+import type { NewBookmark } from '../../repositories/index.js';
 import type { Repositories } from '../../repositories/index.js';
 import type { CollectionAccess, Permissions } from '../permissions.js';
 import { readCreate } from './input.js';

@@ -5,7 +5,7 @@ import { ALL_COLLECTIONS, SCREENSHOT_COVER, TRASH, UNSORTED } from '../../../lib
 import type { BookmarkCreate, BookmarkUpdate, HighlightChange } from '../../../lib/api/types.js';
 import { domainOf, normalizeUrl, parseHttpUrl } from '../../../lib/api/url.js';
 import { badRequest } from '../../errors.js';
-import type { BookmarkChanges, NewBookmark, NewHighlight } from '../../repositories/bookmarks.js';
+import type { BookmarkChanges, NewBookmark, NewHighlight } from '../../repositories/index.js';
 
 /** `items.3.` for bulk items, `` for a single bookmark. */
 const at = (prefix: string, field: string) => `${prefix}${field}`;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import type { BookmarkExportRepository } from '../../repositories/bookmark-export.js';
-import type { BookmarkScope } from '../../repositories/bookmark-queries.js';
+import type { BookmarkExportRepository } from '../../repositories/index.js';
+import type { BookmarkScope } from '../../repositories/index.js';
 import { csv } from './csv.js';
 import { markdown } from './markdown.js';
 import { netscapeHtml } from './netscape-html.js';

@@ -1,7 +1,7 @@
 import type { Bookmark } from '../../../lib/api/types.js';
 import { TRASH, UNSORTED } from '../../../lib/api/constants.js';
-import type { BookmarkExportRepository, ExportFolder } from '../../repositories/bookmark-export.js';
-import type { BookmarkScope } from '../../repositories/bookmark-queries.js';
+import type { BookmarkExportRepository, ExportFolder } from '../../repositories/index.js';
+import type { BookmarkScope } from '../../repositories/index.js';
 
 /**
  * What an export writer receives, in document order: a folder opens (with its path of titles from

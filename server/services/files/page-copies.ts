@@ -1,4 +1,4 @@
-import type { CacheRow, FilesRepository } from '../../repositories/files.js';
+import type { CacheRow, FilesRepository } from '../../repositories/index.js';
 import { pageCopyKey, type FileStorage } from './storage.js';
 
 /**

@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 import type { ServerConfig } from '../../config.js';
 import type { Repositories } from '../../repositories/index.js';
-import type { JobRow, PageJobPayload } from '../../repositories/jobs.js';
+import type { JobRow, PageJobPayload } from '../../repositories/index.js';
 import type { FileStorage } from '../files/storage.js';
 import { runPageJob, type JobOutcome } from './page-job.js';
 

@@ -1,8 +1,8 @@
 import { SCREENSHOT_COVER } from '../../../lib/api/constants.js';
 import type { Media } from '../../../lib/api/types.js';
-import type { FilesRepository } from '../../repositories/files.js';
-import type { JobsRepository, PageFill, PageJobPayload } from '../../repositories/jobs.js';
-import type { UsersRepository } from '../../repositories/users.js';
+import type { FilesRepository } from '../../repositories/index.js';
+import type { JobsRepository, PageFill, PageJobPayload } from '../../repositories/index.js';
+import type { UsersRepository } from '../../repositories/index.js';
 import { storePageCopy } from '../files/page-copies.js';
 import type { FileStorage } from '../files/storage.js';
 import { createArchiveImageFetcher, readPage, sanitizeForArchive, type ParsedPageItem } from '../parse/index.js';

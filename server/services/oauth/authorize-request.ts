@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../../config.js';
-import type { OAuthClient } from '../../repositories/oauth-clients.js';
-import type { OAuthRepositories } from '../../repositories/oauth.js';
+import type { OAuthClient } from '../../repositories/index.js';
+import type { OAuthRepositories } from '../../repositories/index.js';
 import { isValidS256Challenge } from './pkce.js';
 import { withParams } from './redirect-uri.js';
 

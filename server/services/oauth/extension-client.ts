@@ -1,6 +1,4 @@
-import { systemClock, type Clock } from '../../clock.js';
-import type { Db } from '../../db/open.js';
-import { createOAuthRepositories, type OAuthRepositories } from '../../repositories/oauth.js';
+import type { OAuthRepositories } from '../../repositories/index.js';
 import { OAUTH_CLIENT_ID } from '../../../lib/api/extension-identity.js';
 import { redirectUriProblem } from './redirect-uri.js';
 
@@ -14,15 +12,15 @@ export const EXTENSION_CLIENT_ID = OAUTH_CLIENT_ID;
  * `https://<extension-id>.chromiumapp.org/oauth`) and keeps the ones it has.
  */
 export async function ensureExtensionClient(
-  dbOrRepos: Db | { oauth: OAuthRepositories },
-  opts: { name: string; redirectUri: string; redirectUris?: string[]; clock?: Clock },
+  repos: { oauth: OAuthRepositories },
+  opts: { name: string; redirectUri: string; redirectUris?: string[] },
 ): Promise<{ client_id: string; redirect_uris: string[] }> {
   const uris = [opts.redirectUri, ...(opts.redirectUris ?? [])];
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new Error(`Cannot register the extension's redirect URL: ${problem}`);
   }
-  const { clients } = 'oauth' in dbOrRepos ? dbOrRepos.oauth : createOAuthRepositories(dbOrRepos, opts.clock ?? systemClock);
+  const { clients } = repos.oauth;
   let client = await clients.byClientId(EXTENSION_CLIENT_ID);
   if (!client) {
     try {

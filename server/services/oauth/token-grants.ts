@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TokenResponse } from '../../../lib/api/types.js';
 import { ApiError } from '../../errors.js';
-import type { OAuthClient } from '../../repositories/oauth-clients.js';
-import type { IssuedPair } from '../../repositories/oauth-grants.js';
+import type { OAuthClient } from '../../repositories/index.js';
+import type { IssuedPair } from '../../repositories/index.js';
 import { hashSecret, safeEqual } from '../secrets.js';
 import { verifyPkce } from './pkce.js';
 

@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../../config.js';
 import type { Repositories } from '../../repositories/index.js';
-import type { InvitationRow } from '../../repositories/sharing.js';
+import type { InvitationRow } from '../../repositories/index.js';
 import type { Mailer } from '../mail/index.js';
 import { invitationMessage } from '../mail/invitation-message.js';
 

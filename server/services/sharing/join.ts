@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_LEVEL } from '../../../lib/api/constants.js';
 import { ApiError, notFound } from '../../errors.js';
-import type { CollectionRow } from '../../repositories/collections.js';
+import type { CollectionRow } from '../../repositories/index.js';
 
 const ASK_AGAIN = 'Ask the person who invited you to invite you again.';
 

@@ -8,7 +8,7 @@ import { exchangeCode, refreshTokens } from '../../services/oauth/token-grants.j
  * Failures are JSON envelopes with an OAuth `error` code, e.g. 400 `bad_authorization_code`.
  */
 export function tokenRoutes(app: FastifyInstance): void {
-  app.post('/oauth/access_token', { schema: { tags: ['oauth'], response: { 200: TokenResponse } } }, async (request, reply) => {
+  app.post('/oauth/access_token', { config: { bucket: 'small' }, schema: { tags: ['oauth'], response: { 200: TokenResponse } } }, async (request, reply) => {
     const body = request.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw new ApiError(400, 'The body must be a JSON object or a form with grant_type and its fields.', { error: 'invalid_request' });

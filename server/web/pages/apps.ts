@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OAuthClient } from '../../repositories/oauth-clients.js';
+import type { OAuthClient } from '../../repositories/index.js';
 import { parseRedirectList, redirectListProblem } from '../../services/oauth/redirect-uri.js';
 import { field, queryText } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DuplicateEmailError } from '../../repositories/users.js';
+import { DuplicateEmailError } from '../../repositories/index.js';
 import { hashPassword } from '../../services/passwords.js';
 import { EMAIL_PATTERN, field, queryText, safeNext } from '../forms.js';
 import { html } from '../html.js';

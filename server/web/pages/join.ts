@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_LEVEL, type ShareRole } from '../../../lib/api/constants.js';
 import { ApiError } from '../../errors.js';
-import type { InvitationRow } from '../../repositories/sharing.js';
-import type { UserRow } from '../../repositories/users.js';
+import type { InvitationRow } from '../../repositories/index.js';
+import type { UserRow } from '../../repositories/index.js';
 import { acceptInvitation, checkInvitation } from '../../services/sharing/join.js';
 import { field, queryText } from '../forms.js';
 import { html } from '../html.js';

@@ -5,6 +5,7 @@ import { expect, type Page } from '@playwright/test';
 import type { HighlightColor } from '../../../lib/api/constants.js';
 import type { Bookmark } from '../../../lib/api/types.js';
 import type { TidemarkServer } from './tidemark-server.js';
+import { dragAcross, paintedInPage, phraseBoxInPage, scrollToPhraseInPage, type PhraseBox } from './page-reading.js';
 
 /** The in-page toolbar (inside the highlighter's shadow root; Playwright's locators pierce it). */
 export const highlightToolbar = (page: Page) => page.getByRole('toolbar', { name: 'Tidemark highlight' });
@@ -17,89 +18,23 @@ export const edgeMarks = (page: Page) => page.getByRole('button', { name: 'Go to
  * `notes`, also `note` -> the texts underlined as having a note.
  */
 export function painted(page: Page, { notes = false } = {}): Promise<Record<string, string[]>> {
-  return page.evaluate((withNotes) => {
-    const out: Record<string, string[]> = {};
-    const registry = (CSS as unknown as { highlights?: Map<string, Set<AbstractRange>> }).highlights;
-    for (const [name, h] of registry ?? []) {
-      if (!name.startsWith('tidemark-') || name === 'tidemark-flash' || (name === 'tidemark-note' && !withNotes)) continue;
-      const texts = [...h].map((r) => {
-        const range = document.createRange();
-        range.setStart(r.startContainer, r.startOffset);
-        range.setEnd(r.endContainer, r.endOffset);
-        return range.toString().replace(/\s+/g, ' ');
-      });
-      if (texts.length) out[name.slice('tidemark-'.length)] = texts.sort();
-    }
-    return out;
-  }, notes);
-}
-
-interface PhraseBox {
-  /** Viewport points at the first and last character (their inner edges). */
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  /** The centre of a character in the middle of the phrase (inside it even when it wraps). */
-  middle: { x: number; y: number };
-  /** The first character's top in the document. */
-  docTop: number;
+  return page.evaluate(paintedInPage, notes);
 }
 
 /** Where `phrase` is (its first occurrence in the page's text), in viewport coordinates. */
 export function phraseBox(page: Page, phrase: string): Promise<PhraseBox> {
-  return page.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const i = (n.nodeValue ?? '').indexOf(text);
-      if (i < 0) continue;
-      const charBox = (at: number) => {
-        const r = document.createRange();
-        r.setStart(n!, at);
-        r.setEnd(n!, at + 1);
-        return r.getBoundingClientRect();
-      };
-      const first = charBox(i);
-      const last = charBox(i + text.length - 1);
-      let m = Math.floor(text.length / 2);
-      while (m < text.length - 1 && /\s/.test(text[m])) m++;
-      const mid = charBox(i + m);
-      return {
-        x1: first.left + 1,
-        y1: first.top + first.height / 2,
-        x2: last.right - 1,
-        y2: last.top + last.height / 2,
-        middle: { x: mid.left + mid.width / 2, y: mid.top + mid.height / 2 },
-        docTop: first.top + window.scrollY,
-      };
-    }
-    throw new Error(`"${text}" is not on the page`);
-  }, phrase);
+  return page.evaluate(phraseBoxInPage, phrase);
 }
 
 /** Scrolls `phrase` into the middle of the view (so the mouse can reach it). */
 export async function scrollToPhrase(page: Page, phrase: string): Promise<void> {
-  await page.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if ((n.nodeValue ?? '').includes(text)) {
-        n.parentElement!.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
-        return;
-      }
-    }
-    throw new Error(`"${text}" is not on the page`);
-  }, phrase);
+  await page.evaluate(scrollToPhraseInPage, phrase);
 }
 
 /** Selects `phrase` with a real mouse drag, as a reader would. */
 export async function dragSelect(page: Page, phrase: string): Promise<void> {
   await scrollToPhrase(page, phrase);
-  const box = await phraseBox(page, phrase);
-  await page.mouse.move(box.x1, box.y1);
-  await page.mouse.down();
-  await page.mouse.move((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, { steps: 4 });
-  await page.mouse.move(box.x2, box.y2, { steps: 4 });
-  await page.mouse.up();
+  await dragAcross(page.mouse, await phraseBox(page, phrase));
   expect(await page.evaluate(() => getSelection()!.toString())).toBe(phrase);
 }
 

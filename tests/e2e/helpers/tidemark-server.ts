@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../server/app.js';
 import { defaultConfig } from '../../../server/config.js';
-import { openDatabase } from '../../../server/db/open.js';
+import { openSqliteStore } from '../../../server/db/sqlite-store.js';
 import { ensureExtensionClient } from '../../../server/services/oauth/extension-client.js';
 import { hashPassword } from '../../../server/services/passwords.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
@@ -52,8 +52,7 @@ export class TidemarkServer {
       logLevel: 'silent',
       rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
     });
-    const db = openDatabase(this.dataDir);
-    const app = await buildApp(config, db);
+    const app = await buildApp(config, openSqliteStore(this.dataDir, config.clock));
     await ensureExtensionClient(app.repos, { name: 'Tidemark for Chrome and Firefox', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] });
     app.addHook('onRequest', async (request) => {
       if (request.url.startsWith('/rest/v1/')) this.requests.push(`${request.method} ${request.url.split('?')[0]}`);

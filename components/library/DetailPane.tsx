@@ -1,0 +1,125 @@
+// The opened bookmark: edit title, excerpt, note, tags, collection and favourite (saved through
+// the background as the popup's edits are, queued offline), see its highlights, open the page.
+import { useEffect, useState } from 'preact/hooks';
+import type { Bookmark, Tag } from '../../lib/api/types.js';
+import { HIGHLIGHT_COLORS } from '../../lib/api/constants.js';
+import { t } from '../../lib/i18n.js';
+import { send } from '../../lib/messaging/client.js';
+import { refOf } from '../../lib/model.js';
+import type { LibraryCollection } from '../../lib/library/types.js';
+import { TagsInput } from '../shared/TagsInput.js';
+
+interface Props {
+  bookmark: Bookmark;
+  collections: LibraryCollection[];
+  tags: Tag[];
+  readOnly: boolean;
+  onSaved: (b: Bookmark) => void;
+  onClose: () => void;
+  onOpenHighlight: (b: Bookmark, highlightId: string) => void;
+}
+
+type Draft = Pick<Bookmark, 'title' | 'excerpt' | 'note' | 'tags' | 'important' | 'collectionId'>;
+
+export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onClose, onOpenHighlight }: Props) {
+  const [draft, setDraft] = useState<Draft>(() => pick(bookmark));
+  const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'queued' | 'error'>('idle');
+  const [error, setError] = useState('');
+  useEffect(() => {
+    setDraft(pick(bookmark));
+    setStatus('idle');
+  }, [bookmark._id]);
+
+  const save = async (changes: Partial<Draft>) => {
+    const next = { ...draft, ...changes };
+    setDraft(next);
+    setStatus('saving');
+    try {
+      const r = await send('updateBookmark', { ref: refOf(bookmark._id), changes });
+      setStatus(r.state);
+      onSaved({ ...bookmark, ...next });
+    } catch (err) {
+      setStatus('error');
+      setError((err as Error).message);
+    }
+  };
+
+  const colorIndex = (c: string) => HIGHLIGHT_COLORS.indexOf(c as (typeof HIGHLIGHT_COLORS)[number]);
+
+  return (
+    <aside class="detail" aria-label={t('libDetails')}>
+      <div class="detail-head">
+        <h2>{t('libDetails')}</h2>
+        <span class={`save-state ${status}`} role="status">
+          {status === 'saving' ? t('statusSaving') : status === 'saved' ? t('statusSaved') : status === 'queued' ? t('statusQueued') : status === 'error' ? error : ''}
+        </span>
+        <button type="button" class="icon" aria-label={t('libCloseDetails')} onClick={onClose}>✕</button>
+      </div>
+      {bookmark.cover && <img class="detail-cover" src={bookmark.cover} alt="" referrerpolicy="no-referrer" />}
+      <div class="field">
+        <label for="d-title">{t('libFieldTitle')}</label>
+        <input id="d-title" type="text" value={draft.title} disabled={readOnly} onChange={(e) => void save({ title: (e.target as HTMLInputElement).value })} />
+      </div>
+      <div class="actions-row">
+        <a class="button" href={bookmark.link} target="_blank" rel="noreferrer noopener">{t('libOpenPage')}</a>
+        <label class="fav-toggle">
+          <input type="checkbox" checked={draft.important} disabled={readOnly} onChange={(e) => void save({ important: (e.target as HTMLInputElement).checked })} />
+          {t('libFavourite')}
+        </label>
+      </div>
+      <p class="hint link-text">{bookmark.link}</p>
+      <div class="field">
+        <label for="d-collection">{t('libFieldCollection')}</label>
+        <select id="d-collection" value={String(draft.collectionId)} disabled={readOnly} onChange={(e) => void save({ collectionId: Number((e.target as HTMLSelectElement).value) })}>
+          <option value="-1">{t('collectionUnsorted')}</option>
+          {collections.filter((c) => c.level >= 3 || c.id === draft.collectionId).map((c) => <option key={c.id} value={String(c.id)}>{pathOf(c, collections)}</option>)}
+        </select>
+      </div>
+      <div class="field">
+        <TagsInput value={draft.tags} known={tags} suggested={[]} onChange={(next) => void save({ tags: next })} disabled={readOnly} />
+      </div>
+      <div class="field">
+        <label for="d-excerpt">{t('libFieldExcerpt')}</label>
+        <textarea id="d-excerpt" rows={3} value={draft.excerpt} disabled={readOnly} onChange={(e) => void save({ excerpt: (e.target as HTMLTextAreaElement).value })} />
+      </div>
+      <div class="field">
+        <label for="d-note">{t('libFieldNote')}</label>
+        <textarea id="d-note" rows={4} value={draft.note} disabled={readOnly} onChange={(e) => void save({ note: (e.target as HTMLTextAreaElement).value })} />
+      </div>
+      <h3>{t('libHighlightsOf', bookmark.highlights.length)}</h3>
+      {bookmark.highlights.length === 0 ? (
+        <p class="hint">{t('libNoHighlightsHere')}</p>
+      ) : (
+        <ul class="hl-list">
+          {[...bookmark.highlights].sort((a, b) => colorIndex(a.color) - colorIndex(b.color) || 0).map((h) => (
+            <li key={h._id} class={`hl c-${h.color}`}>
+              <button type="button" class="hl-text" aria-label={t('libOpenHighlight', short(h.text))} onClick={() => onOpenHighlight(bookmark, h._id)}>
+                <blockquote>{h.text}</blockquote>
+              </button>
+              {h.note && <p class="hl-note">{h.note}</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </aside>
+  );
+}
+
+function pick(b: Bookmark): Draft {
+  return { title: b.title, excerpt: b.excerpt, note: b.note, tags: b.tags, important: b.important, collectionId: b.collectionId };
+}
+
+export function pathOf(c: LibraryCollection, all: LibraryCollection[]): string {
+  const byId = new Map(all.map((x) => [x.id, x]));
+  const parts = [c.title];
+  let cur = c;
+  for (let guard = 0; cur.parentId !== null && guard < 64; guard++) {
+    const parent = byId.get(cur.parentId);
+    if (!parent) break;
+    parts.unshift(parent.title);
+    cur = parent;
+  }
+  return parts.join(' / ');
+}
+
+const short = (text: string): string => (text.length > 60 ? `${text.slice(0, 59)}…` : text);

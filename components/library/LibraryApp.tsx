@@ -1,0 +1,627 @@
+// The library page: sidebar, search, the list (paged), the detail pane, bulk changes with Undo,
+// all highlights, export. What is shown lives in the address (lib/library/url-state.ts).
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ALL_COLLECTIONS, BOOKMARK_SORTS, TRASH, UNSORTED, type HighlightColor } from '../../lib/api/constants.js';
+import type { Bookmark, Tag } from '../../lib/api/types.js';
+import { t } from '../../lib/i18n.js';
+import { onEvent, send } from '../../lib/messaging/client.js';
+import type { BulkAction, BulkTarget, LibraryCollection, LibraryCollectionOp } from '../../lib/library/types.js';
+import { Pager, type PagerSnapshot } from '../../lib/library/pager.js';
+import { effectiveSort, formatState, isNewPlace, parseState, type LibraryState } from '../../lib/library/url-state.js';
+import { BookmarkList } from './BookmarkList.js';
+import { DetailPane, pathOf } from './DetailPane.js';
+import { Dialog, type DialogSpec } from './Dialog.js';
+import { HighlightsView } from './HighlightsView.js';
+import { SearchBox } from './SearchBox.js';
+import { roleName, Sidebar } from './Sidebar.js';
+
+const SEARCH_DEBOUNCE_MS = 180;
+/** "Select all matching" loads at most this many (then says so). */
+const SELECT_ALL_MAX = 5000;
+
+const SORT_LABELS: Record<string, string> = {
+  '-created': 'libSortNewest',
+  created: 'libSortOldest',
+  score: 'libSortRelevance',
+  '-sort': 'libSortManual',
+  sort: 'libSortManualReverse',
+  title: 'libSortTitleAZ',
+  '-title': 'libSortTitleZA',
+  domain: 'libSortDomainAZ',
+  '-domain': 'libSortDomainZA',
+  '-lastUpdate': 'libSortUpdated',
+};
+
+interface UndoEntry {
+  action: BulkAction;
+  before: BulkTarget[];
+  label: string;
+}
+
+const targetOf = (b: Bookmark): BulkTarget => ({ id: b._id, collectionId: b.collectionId, tags: b.tags, important: b.important });
+
+export function LibraryApp() {
+  const [state, setState] = useState<LibraryState>(() => parseState(location.search));
+  const [searchText, setSearchText] = useState(state.search);
+  const [collections, setCollections] = useState<LibraryCollection[]>([]);
+  const [collectionsOffline, setCollectionsOffline] = useState(false);
+  const [tags, setTags] = useState<Tag[]>([]);
+  const [list, setList] = useState<PagerSnapshot<Bookmark>>(Pager.empty());
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [focused, setFocused] = useState<number | null>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [undo, setUndo] = useState<UndoEntry | null>(null);
+  const [toast, setToast] = useState<{ text: string; error?: boolean } | null>(null);
+  const [dialog, setDialog] = useState<DialogSpec | null>(null);
+  const [signedOut, setSignedOut] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const dragIds = useRef<number[]>([]);
+
+  const pager = useMemo(() => new Pager<Bookmark>(async () => ({ items: [], count: 0 }), setList), []);
+
+  // --- the address is the state ---
+  const go = useCallback((patch: Partial<LibraryState>) => {
+    setState((prev) => {
+      const next = { ...prev, ...patch };
+      const url = `${location.pathname}${formatState(next)}`;
+      if (isNewPlace(prev, next)) history.pushState(null, '', url);
+      else history.replaceState(null, '', url);
+      return next;
+    });
+  }, []);
+  useEffect(() => {
+    const onPop = () => {
+      const next = parseState(location.search);
+      setState(next);
+      setSearchText(next.search);
+    };
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  // Typing: the list follows after a short pause (the address is replaced, not pushed).
+  useEffect(() => {
+    if (searchText === state.search) return;
+    const timer = setTimeout(() => go({ search: searchText }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchText]);
+
+  const loadCollections = useCallback(async () => {
+    try {
+      const r = await send('libraryCollections', null);
+      setCollections(r.items);
+      setCollectionsOffline(r.offline);
+      setSignedOut(null);
+    } catch (err) {
+      const e = err as { kind?: string; message: string };
+      if (e.kind === 'unauthorized' || /signed out|sign in/i.test(e.message)) setSignedOut(e.message);
+      else setToast({ text: e.message, error: true });
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadCollections();
+    send('listTags', null).then(setTags, () => setTags([]));
+    const offAuth = onEvent('authChanged', () => {
+      void loadCollections();
+      void pager.reset();
+    });
+    return offAuth;
+  }, []);
+
+  // A new place or query: the list starts over.
+  useEffect(() => {
+    if (state.tab !== 'bookmarks') return;
+    setSelected(new Set());
+    setAnchor(null);
+    setFocused(null);
+    const q = { collectionId: state.collectionId, search: state.search, sort: effectiveSort(state) };
+    void pager.reset((page) => send('libraryList', { ...q, page }));
+  }, [state.collectionId, state.search, state.sort, state.tab]);
+
+  const current = collections.find((c) => c.id === state.collectionId);
+  const readOnly = !!current && current.level < 3;
+  const inTrash = state.collectionId === TRASH;
+  const title =
+    state.tab === 'highlights'
+      ? t('libAllHighlights')
+      : state.collectionId === ALL_COLLECTIONS
+        ? t('libAll')
+        : state.collectionId === UNSORTED
+          ? t('collectionUnsorted')
+          : inTrash
+            ? t('libTrash')
+            : current
+              ? pathOf(current, collections)
+              : t('libCollection');
+  useEffect(() => {
+    document.title = `${title} · Tidemark`;
+  }, [title]);
+
+  const items = list.items;
+  const opened = items.find((b) => b._id === openId) ?? null;
+  const selectedItems = items.filter((b) => selected.has(b._id));
+  const collectionTitle = (id: number) =>
+    id === UNSORTED ? t('collectionUnsorted') : id === TRASH ? t('libTrash') : collections.find((c) => c.id === id)?.title ?? '';
+
+  // --- selection ---
+  const clickRow = (b: Bookmark, e: MouseEvent) => {
+    setFocused(b._id);
+    if (e.shiftKey && anchor !== null) {
+      const a = items.findIndex((x) => x._id === anchor);
+      const z = items.findIndex((x) => x._id === b._id);
+      const [from, to] = a < z ? [a, z] : [z, a];
+      setSelected(new Set([...selected, ...items.slice(from, to + 1).map((x) => x._id)]));
+      return;
+    }
+    if (e.ctrlKey || e.metaKey) {
+      toggle(b);
+      return;
+    }
+    setOpenId(b._id);
+    setAnchor(b._id);
+  };
+  const toggle = (b: Bookmark, e?: MouseEvent) => {
+    if (e?.shiftKey && anchor !== null) {
+      clickRow(b, e);
+      return;
+    }
+    const next = new Set(selected);
+    if (next.has(b._id)) next.delete(b._id);
+    else next.add(b._id);
+    setSelected(next);
+    setAnchor(b._id);
+  };
+  const selectAllMatching = async () => {
+    setBusy(true);
+    try {
+      while (!pager.snapshot.done && pager.snapshot.items.length < SELECT_ALL_MAX) await pager.more();
+      const all = pager.snapshot.items.slice(0, SELECT_ALL_MAX);
+      setSelected(new Set(all.map((b) => b._id)));
+      if (pager.snapshot.count > SELECT_ALL_MAX) setToast({ text: t('libSelectAllCapped', SELECT_ALL_MAX) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // --- bulk changes ---
+  const runBulk = async (action: BulkAction, targets: BulkTarget[], label: string) => {
+    if (!targets.length) return;
+    setBusy(true);
+    try {
+      const r = await send('libraryBulk', { action, targets });
+      setUndo(r.undoable && !r.queued ? { action, before: targets, label } : null);
+      setToast({ text: r.queued ? t('libBulkQueued', label) : label });
+      setSelected(new Set());
+      await Promise.all([pager.reset(), loadCollections()]);
+    } catch (err) {
+      setToast({ text: (err as Error).message, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const runUndo = async () => {
+    if (!undo) return;
+    setBusy(true);
+    try {
+      await send('libraryUndo', { action: undo.action, before: undo.before });
+      setToast({ text: t('libUndone', undo.label) });
+      setUndo(null);
+      await Promise.all([pager.reset(), loadCollections()]);
+    } catch (err) {
+      setToast({ text: (err as Error).message, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const bulkTargets = () => (selectedItems.length ? selectedItems : opened ? [opened] : []).map(targetOf);
+  const n = (count: number) => t('libNBookmarks', count);
+  const moveTo = (to: number, targets = bulkTargets()) => {
+    const what = n(targets.length);
+    const where = collectionTitle(to);
+    void runBulk({ kind: 'move', to }, targets, t('libMoved', what, where));
+  };
+  const trash = (targets = bulkTargets()) =>
+    inTrash
+      ? setDialog({
+          title: t('libDeleteForeverTitle', n(targets.length)),
+          message: t('libDeleteForeverMessage'),
+          confirm: t('libDeleteForever'),
+          danger: true,
+          onSubmit: () => runBulk({ kind: 'delete-forever' }, targets, t('libDeletedForever', n(targets.length))),
+        })
+      : void runBulk({ kind: 'trash' }, targets, t('libTrashed', n(targets.length)));
+
+  // --- collections ---
+  const collectionOp = async (op: LibraryCollectionOp, done: string) => {
+    await send('libraryCollectionOp', op);
+    setToast({ text: done });
+    await loadCollections();
+  };
+  const dialogs = {
+    create: (parentId: number | null) =>
+      setDialog({
+        title: parentId ? t('libNewInsideTitle', collectionTitle(parentId)) : t('libNewCollection'),
+        text: { label: t('libName'), value: '' },
+        confirm: t('libCreate'),
+        onSubmit: ({ text }) => collectionOp({ op: 'create', title: text, parentId }, t('libCreated', text)),
+      }),
+    rename: (c: LibraryCollection) =>
+      setDialog({
+        title: t('libRenameTitle', c.title),
+        text: { label: t('libName'), value: c.title },
+        confirm: t('libRename'),
+        onSubmit: ({ text }) => collectionOp({ op: 'rename', id: c.id, title: text }, t('libRenamed', text)),
+      }),
+    remove: (c: LibraryCollection) =>
+      setDialog({
+        title: t('libDeleteTitle', c.title),
+        message: t('libDeleteMessage', c.count),
+        confirm: t('libDelete'),
+        danger: true,
+        onSubmit: async () => {
+          await collectionOp({ op: 'delete', id: c.id }, t('libDeleted', c.title));
+          if (state.collectionId === c.id) go({ collectionId: ALL_COLLECTIONS });
+        },
+      }),
+    share: (c: LibraryCollection) =>
+      setDialog({
+        title: t('libShareTitle', c.title),
+        message: t('libShareMessage'),
+        text: { label: t('libEmails'), value: '', placeholder: 'ann@example.com, bo@example.com' },
+        role: true,
+        confirm: t('libInvite'),
+        onSubmit: ({ text, role }) =>
+          collectionOp(
+            { op: 'share', id: c.id, role, emails: text.split(/[\s,;]+/).filter(Boolean) },
+            t('libInvited', c.title),
+          ),
+      }),
+    merge: (c: LibraryCollection) =>
+      setDialog({
+        title: t('libMergeTitle', c.title),
+        message: t('libMergeMessage', c.title),
+        choice: {
+          label: t('libMergeInto'),
+          options: [
+            { value: String(UNSORTED), label: t('collectionUnsorted') },
+            ...collections.filter((x) => x.id !== c.id && x.level === 4).map((x) => ({ value: String(x.id), label: pathOf(x, collections) })),
+          ],
+        },
+        confirm: t('libMerge'),
+        onSubmit: async ({ choice }) => {
+          await collectionOp({ op: 'merge', ids: [c.id], to: Number(choice) }, t('libMerged', c.title));
+          if (state.collectionId === c.id) go({ collectionId: Number(choice) });
+        },
+      }),
+  };
+
+  // --- export ---
+  const exportAs = async (format: 'html' | 'csv' | 'md') => {
+    setBusy(true);
+    try {
+      const file = await send('libraryExport', { collectionId: state.collectionId, format, search: state.search });
+      const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = file.name;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setToast({ text: t('libExported', file.name) });
+    } catch (err) {
+      setToast({ text: (err as Error).message, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // --- keyboard ---
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement;
+      const typing = target.closest('input, textarea, select, [contenteditable="true"]') !== null;
+      if (e.key === 'Escape') {
+        if (dialog) return;
+        if (typing) (target as HTMLInputElement).blur();
+        else if (selected.size) setSelected(new Set());
+        else setOpenId(null);
+        return;
+      }
+      if (typing || dialog || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+        return;
+      }
+      if (state.tab !== 'bookmarks' || !items.length) return;
+      const at = items.findIndex((b) => b._id === focused);
+      if (e.key === 'ArrowDown' || e.key === 'j') {
+        e.preventDefault();
+        const next = items[Math.min(at + 1, items.length - 1)]!;
+        setFocused(next._id);
+        if (at + 1 >= items.length - 5) void pager.more();
+      } else if (e.key === 'ArrowUp' || e.key === 'k') {
+        e.preventDefault();
+        setFocused(items[Math.max(at - 1, 0)]!._id);
+      } else if (e.key === 'Enter' && focused !== null) {
+        e.preventDefault();
+        setOpenId(focused);
+      } else if (e.key === 'e' && focused !== null) {
+        e.preventDefault();
+        setOpenId(focused);
+        setTimeout(() => document.getElementById('d-title')?.focus(), 0);
+      } else if (e.key === ' ' && focused !== null) {
+        e.preventDefault();
+        const b = items.find((x) => x._id === focused);
+        if (b) toggle(b);
+      } else if ((e.key === 'Delete' || e.key === 'Backspace') && !readOnly) {
+        const targets = selectedItems.length ? selectedItems : items.filter((b) => b._id === focused);
+        if (targets.length) {
+          e.preventDefault();
+          trash(targets.map(targetOf));
+        }
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  });
+
+  useEffect(() => {
+    if (!toast) return;
+    const timer = setTimeout(() => setToast(null), toast.error ? 12_000 : 8_000);
+    return () => clearTimeout(timer);
+  }, [toast]);
+
+  if (signedOut !== null) {
+    return (
+      <main class="signed-out">
+        <h1>{t('libTitle')}</h1>
+        <p>{signedOut}</p>
+        <button type="button" class="primary" onClick={() => void import('wxt/browser').then(({ browser }) => browser.runtime.openOptionsPage())}>{t('libOpenOptions')}</button>
+      </main>
+    );
+  }
+
+  const filtersActive = !!state.search || state.collectionId !== ALL_COLLECTIONS;
+  const sorts = BOOKMARK_SORTS.filter((s) => s !== 'score' || state.search);
+
+  return (
+    <div class={`library${opened && state.tab === 'bookmarks' ? ' with-detail' : ''}`}>
+      <header class="topbar">
+        <h1 class="brand">Tidemark</h1>
+        <SearchBox
+          value={searchText}
+          tags={tags}
+          collections={collections}
+          inputRef={searchRef}
+          onInput={setSearchText}
+          onCollection={(id) => go({ collectionId: id, tab: 'bookmarks' })}
+        />
+        {(list.offline || collectionsOffline) && (
+          <span class="offline-badge" role="status">
+            {list.cachedAt ? t('libOfflineSince', new Date(list.cachedAt).toLocaleTimeString()) : t('libOffline')}
+          </span>
+        )}
+      </header>
+      <Sidebar
+        collections={collections}
+        current={state.collectionId}
+        tab={state.tab}
+        onSelect={(id) => go({ collectionId: id, tab: 'bookmarks' })}
+        onHighlights={() => go({ tab: 'highlights' })}
+        onDropBookmarks={(to) => {
+          const ids = new Set(dragIds.current);
+          const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
+          if (to === TRASH) trash(targets);
+          else moveTo(to, targets);
+        }}
+        onNestCollection={(id, parentId) =>
+          void collectionOp({ op: 'move', id, parentId }, nestLabel(collectionTitle(id), parentId ? collectionTitle(parentId) : null)).catch((err: Error) =>
+            setToast({ text: err.message, error: true }),
+          )
+        }
+        onCreate={dialogs.create}
+        onRename={dialogs.rename}
+        onDelete={dialogs.remove}
+        onShare={dialogs.share}
+        onMerge={dialogs.merge}
+        onSort={(sort) => void collectionOp({ op: 'sort', sort }, t('libCollectionsSorted')).catch((err: Error) => setToast({ text: err.message, error: true }))}
+      />
+      <main class="main" aria-busy={list.loading || busy}>
+        {state.tab === 'highlights' ? (
+          <>
+            <div class="main-head">
+              <h2 class="view-title">{title}</h2>
+            </div>
+            <HighlightsView collectionId={0} color={state.color} onColor={(c: HighlightColor | null) => go({ color: c })} onMessage={(text) => setToast({ text })} />
+          </>
+        ) : (
+          <>
+            <div class="main-head">
+              <h2 class="view-title">
+                {title}
+                {current && current.level < 4 && <span class="role-badge">{roleName(current.level)}</span>}
+              </h2>
+              <span class="count-line" role="status">
+                {list.loading && !items.length ? t('libLoading') : t('libCount', list.count)}
+              </span>
+              <div class="view-controls">
+                <label class="inline">
+                  <span class="sr-only">{t('libSortBy')}</span>
+                  <select aria-label={t('libSortBy')} value={effectiveSort(state)} onChange={(e) => go({ sort: (e.target as HTMLSelectElement).value })}>
+                    {sorts.map((s) => <option key={s} value={s}>{t(SORT_LABELS[s] ?? 'libSortNewest')}</option>)}
+                  </select>
+                </label>
+                <div class="segmented" role="group" aria-label={t('libViewAs')}>
+                  <button type="button" aria-pressed={state.view === 'list'} onClick={() => go({ view: 'list' })}>{t('libViewList')}</button>
+                  <button type="button" aria-pressed={state.view === 'compact'} onClick={() => go({ view: 'compact' })}>{t('libViewCompact')}</button>
+                </div>
+                <select
+                  aria-label={t('libExport')}
+                  value=""
+                  disabled={busy}
+                  onChange={(e) => {
+                    const v = (e.target as HTMLSelectElement).value as 'html' | 'csv' | 'md' | '';
+                    (e.target as HTMLSelectElement).value = '';
+                    if (v) void exportAs(v);
+                  }}
+                >
+                  <option value="">{t('libExport')}…</option>
+                  <option value="html">{t('libExportHtml')}</option>
+                  <option value="csv">{t('libExportCsv')}</option>
+                  <option value="md">{t('libExportMd')}</option>
+                </select>
+                {inTrash && list.count > 0 && (
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() =>
+                      setDialog({
+                        title: t('libEmptyTrash'),
+                        message: t('libEmptyTrashMessage', list.count),
+                        confirm: t('libEmptyTrash'),
+                        danger: true,
+                        onSubmit: async () => {
+                          const removed = await send('libraryEmptyTrash', null);
+                          setToast({ text: t('libTrashEmptied', removed) });
+                          setUndo(null);
+                          await Promise.all([pager.reset(), loadCollections()]);
+                        },
+                      })
+                    }
+                  >
+                    {t('libEmptyTrash')}
+                  </button>
+                )}
+              </div>
+            </div>
+            {!readOnly && (selected.size > 0 || (items.length > 0 && !list.done) || items.length > 1) && (
+              <div class={`bulkbar${selected.size ? ' active' : ''}`} role="toolbar" aria-label={t('libBulkActions')}>
+                <label class="inline">
+                  <input
+                    type="checkbox"
+                    aria-label={t('libSelectAllLoaded')}
+                    checked={selected.size > 0 && selected.size >= items.length}
+                    onChange={(e) => setSelected((e.target as HTMLInputElement).checked ? new Set(items.map((b) => b._id)) : new Set())}
+                  />
+                  {selected.size ? t('libNSelected', selected.size) : t('libSelectHint')}
+                </label>
+                {list.count > items.length && selected.size > 0 && (
+                  <button type="button" class="link" disabled={busy} onClick={() => void selectAllMatching()}>
+                    {t('libSelectAllMatching', list.count)}
+                  </button>
+                )}
+                {selected.size > 0 && (
+                  <>
+                    <select aria-label={t('libMoveTo')} value="" disabled={busy} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) moveTo(Number(v)); }}>
+                      <option value="">{t('libMoveTo')}…</option>
+                      <option value={String(UNSORTED)}>{t('collectionUnsorted')}</option>
+                      {collections.filter((c) => c.level >= 3).map((c) => <option key={c.id} value={String(c.id)}>{pathOf(c, collections)}</option>)}
+                    </select>
+                    <TagAction label={t('libAddTag')} disabled={busy} onSubmit={(tag) => { const what = n(selected.size); void runBulk({ kind: 'tag', tags: [tag] }, bulkTargets(), t('libTagged', what, tag)); }} />
+                    <TagAction label={t('libRemoveTag')} disabled={busy} onSubmit={(tag) => { const what = n(selected.size); void runBulk({ kind: 'untag', tag }, bulkTargets(), t('libUntagged', what, tag)); }} />
+                    <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: true }, bulkTargets(), t('libFavourited', n(selected.size)))}>★ {t('libFavourite')}</button>
+                    <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: false }, bulkTargets(), t('libUnfavourited', n(selected.size)))}>{t('libUnfavourite')}</button>
+                    {inTrash && <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'restore' }, bulkTargets(), t('libRestored', n(selected.size)))}>{t('libRestore')}</button>}
+                    <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{inTrash ? t('libDeleteForever') : t('libMoveToTrash')}</button>
+                  </>
+                )}
+              </div>
+            )}
+            {list.error && (
+              <div class="error-box" role="alert">
+                <p>{list.error}</p>
+                <button type="button" onClick={() => void pager.reset()}>{t('libRetry')}</button>
+              </div>
+            )}
+            {!list.loading && !list.error && list.pages > 0 && items.length === 0 && (
+              <div class="empty" role="status">
+                <p class="empty-title">
+                  {state.search ? t('libNoMatches', state.search) : inTrash ? t('libTrashEmpty') : t('libEmptyCollection')}
+                </p>
+                {filtersActive && (
+                  <div class="empty-actions">
+                    {state.search && <button type="button" onClick={() => { setSearchText(''); go({ search: '' }); }}>{t('libClearSearch')}</button>}
+                    {state.collectionId !== ALL_COLLECTIONS && state.search && (
+                      <button type="button" onClick={() => go({ collectionId: ALL_COLLECTIONS })}>{t('libSearchEverywhere')}</button>
+                    )}
+                  </div>
+                )}
+              </div>
+            )}
+            <BookmarkList
+              items={items}
+              view={state.view}
+              selected={selected}
+              focused={focused}
+              open={openId}
+              loading={list.loading}
+              done={list.done || !!list.error || list.pages === 0}
+              onClickRow={clickRow}
+              onToggle={toggle}
+              onOpen={(b) => setOpenId(b._id)}
+              onMore={() => void pager.more()}
+              onDragIds={() => {
+                dragIds.current = [...selected];
+                return dragIds.current;
+              }}
+              collectionTitle={collectionTitle}
+              showCollection={state.collectionId === ALL_COLLECTIONS || !!state.search}
+            />
+          </>
+        )}
+      </main>
+      {opened && state.tab === 'bookmarks' && (
+        <DetailPane
+          bookmark={opened}
+          collections={collections}
+          tags={tags}
+          readOnly={readOnly}
+          onClose={() => setOpenId(null)}
+          onSaved={(b) => pager.patch((x) => (x._id === b._id ? b : x))}
+          onOpenHighlight={(b, id) =>
+            void send('libraryOpenHighlight', { link: b.link, highlightId: id }).then(
+              (shown) => !shown && setToast({ text: t('libHighlightNotShown') }),
+              (err: Error) => setToast({ text: err.message, error: true }),
+            )
+          }
+        />
+      )}
+      {toast && (
+        <div class={`toast${toast.error ? ' error' : ''}`} role={toast.error ? 'alert' : 'status'}>
+          <span>{toast.text}</span>
+          {undo && !toast.error && (
+            <button type="button" class="link" disabled={busy} onClick={() => void runUndo()}>{t('libUndo')}</button>
+          )}
+          <button type="button" class="icon" aria-label={t('libDismiss')} onClick={() => setToast(null)}>✕</button>
+        </div>
+      )}
+      {dialog && <Dialog spec={dialog} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}
+
+function nestLabel(what: string, into: string | null): string {
+  return into === null ? t('libMovedToTop', what) : t('libNested', what, into);
+}
+
+function TagAction({ label, disabled, onSubmit }: { label: string; disabled: boolean; onSubmit: (tag: string) => void }) {
+  const [value, setValue] = useState('');
+  return (
+    <form
+      class="tag-action"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const tag = value.trim().replace(/^#/, '');
+        if (!tag) return;
+        setValue('');
+        onSubmit(tag);
+      }}
+    >
+      <input type="text" aria-label={label} placeholder={label} value={value} disabled={disabled} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+    </form>
+  );
+}

@@ -1,0 +1,128 @@
+// The library's one search box: the full search language, with `#tag` completing from the user's
+// tags and collection names offered as a place to go. Typing is debounced by the caller.
+import type { Ref } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import type { Tag } from '../../lib/api/types.js';
+import { t } from '../../lib/i18n.js';
+import type { LibraryCollection } from '../../lib/library/types.js';
+
+interface Props {
+  value: string;
+  tags: Tag[];
+  collections: LibraryCollection[];
+  inputRef: Ref<HTMLInputElement>;
+  onInput: (text: string) => void;
+  onCollection: (id: number) => void;
+}
+
+type Suggestion = { kind: 'tag'; name: string; count: number } | { kind: 'collection'; id: number; title: string };
+
+/** The word being typed at the end of the text (where completion applies). */
+export function lastWord(text: string): string {
+  const m = /(?:^|\s)(-?#"[^"]*|-?\S*)$/.exec(text);
+  return m?.[1] ?? '';
+}
+
+export function SearchBox({ value, tags, collections, inputRef, onInput, onCollection }: Props) {
+  const [active, setActive] = useState(-1);
+  const [open, setOpen] = useState(false);
+  const word = lastWord(value);
+
+  const suggestions = useMemo<Suggestion[]>(() => {
+    const out: Suggestion[] = [];
+    const bare = word.replace(/^-/, '');
+    if (bare.startsWith('#')) {
+      const q = bare.slice(1).replace(/^"/, '').toLowerCase();
+      for (const tag of tags) if (tag._id.toLowerCase().startsWith(q)) out.push({ kind: 'tag', name: tag._id, count: tag.count });
+      return out.sort((a, b) => (b.kind === 'tag' && a.kind === 'tag' ? b.count - a.count : 0)).slice(0, 8);
+    }
+    if (bare.length >= 2 && !bare.includes(':')) {
+      const q = bare.toLowerCase();
+      for (const c of collections) if (c.title.toLowerCase().includes(q)) out.push({ kind: 'collection', id: c.id, title: c.title });
+    }
+    return out.slice(0, 5);
+  }, [word, tags, collections]);
+
+  const apply = (s: Suggestion) => {
+    setOpen(false);
+    setActive(-1);
+    if (s.kind === 'collection') {
+      onInput(value.slice(0, value.length - word.length).trimEnd());
+      onCollection(s.id);
+      return;
+    }
+    const neg = word.startsWith('-') ? '-' : '';
+    const tag = /\s/.test(s.name) ? `#"${s.name}"` : `#${s.name}`;
+    onInput(`${value.slice(0, value.length - word.length)}${neg}${tag} `);
+  };
+
+  const showList = open && suggestions.length > 0;
+  return (
+    <div class="search" role="search">
+      <input
+        ref={inputRef}
+        type="search"
+        role="combobox"
+        aria-label={t('libSearch')}
+        aria-expanded={showList}
+        aria-controls="search-suggestions"
+        aria-autocomplete="list"
+        aria-activedescendant={showList && active >= 0 ? `sugg-${active}` : undefined}
+        placeholder={t('libSearchPlaceholder')}
+        value={value}
+        onInput={(e) => {
+          setOpen(true);
+          setActive(-1);
+          onInput((e.target as HTMLInputElement).value);
+        }}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onKeyDown={(e) => {
+          if (!showList) return;
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            e.stopPropagation();
+            setActive((a) => Math.min(a + 1, suggestions.length - 1));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            e.stopPropagation();
+            setActive((a) => Math.max(a - 1, -1));
+          } else if ((e.key === 'Enter' || e.key === 'Tab') && active >= 0) {
+            e.preventDefault();
+            apply(suggestions[active]!);
+          } else if (e.key === 'Escape') {
+            setOpen(false);
+          }
+        }}
+      />
+      {showList && (
+        <ul id="search-suggestions" role="listbox" class="suggestions">
+          {suggestions.map((s, i) => (
+            <li
+              key={i}
+              id={`sugg-${i}`}
+              role="option"
+              aria-selected={i === active}
+              class={i === active ? 'active' : ''}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                apply(s);
+              }}
+            >
+              {s.kind === 'tag' ? (
+                <>
+                  <span>#{s.name}</span>
+                  <span class="hint">{s.count}</span>
+                </>
+              ) : (
+                <>
+                  <span>{t('libGoToCollection', s.title)}</span>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p class="hint search-help">{t('libSearchHelp')}</p>
+    </div>
+  );
+}

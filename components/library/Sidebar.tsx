@@ -1,0 +1,174 @@
+// The library's sidebar: All / Unsorted / Trash, the collection tree (expand, counts, shared
+// marked), drop targets for bookmarks and collections, and the collection actions.
+import { useState } from 'preact/hooks';
+import { ALL_COLLECTIONS, TRASH, UNSORTED } from '../../lib/api/constants.js';
+import { t } from '../../lib/i18n.js';
+import type { LibraryCollection } from '../../lib/library/types.js';
+
+export const DRAG_BOOKMARKS = 'application/x-tidemark-bookmarks';
+export const DRAG_COLLECTION = 'application/x-tidemark-collection';
+
+interface Props {
+  collections: LibraryCollection[];
+  current: number;
+  tab: 'bookmarks' | 'highlights';
+  onSelect: (id: number) => void;
+  onHighlights: () => void;
+  /** Bookmarks (their ids) dropped on a collection. */
+  onDropBookmarks: (to: number) => void;
+  onNestCollection: (id: number, parentId: number | null) => void;
+  onCreate: (parentId: number | null) => void;
+  onRename: (c: LibraryCollection) => void;
+  onDelete: (c: LibraryCollection) => void;
+  onShare: (c: LibraryCollection) => void;
+  onMerge: (c: LibraryCollection) => void;
+  onSort: (sort: string) => void;
+}
+
+export function Sidebar(p: Props) {
+  const [collapsed, setCollapsed] = useState<Set<number>>(new Set());
+  const [over, setOver] = useState<number | null>(null);
+  const [menu, setMenu] = useState<number | null>(null);
+  const children = new Map<number | null, LibraryCollection[]>();
+  const known = new Set(p.collections.map((c) => c.id));
+  for (const c of p.collections) {
+    const parent = c.parentId !== null && known.has(c.parentId) ? c.parentId : null;
+    const list = children.get(parent);
+    if (list) list.push(c);
+    else children.set(parent, [c]);
+  }
+
+  const dropProps = (id: number, acceptsCollections: boolean) => ({
+    onDragOver: (e: DragEvent) => {
+      const types = e.dataTransfer?.types ?? [];
+      if ((id !== -2 && types.includes(DRAG_BOOKMARKS)) || (acceptsCollections && types.includes(DRAG_COLLECTION))) {
+        e.preventDefault();
+        setOver(id);
+      }
+    },
+    onDragLeave: () => setOver((o) => (o === id ? null : o)),
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      setOver(null);
+      const dragged = e.dataTransfer?.getData(DRAG_COLLECTION);
+      if (dragged) {
+        const draggedId = Number(dragged);
+        if (draggedId !== id) p.onNestCollection(draggedId, id > 0 ? id : null);
+        return;
+      }
+      if (id !== -2 && e.dataTransfer?.getData(DRAG_BOOKMARKS)) p.onDropBookmarks(id);
+    },
+  });
+
+  const system = (id: number, label: string, icon: string) => (
+    <li>
+      <button
+        type="button"
+        class={`nav-item${p.tab === 'bookmarks' && p.current === id ? ' current' : ''}${over === id ? ' drop' : ''}`}
+        aria-current={p.tab === 'bookmarks' && p.current === id ? 'page' : undefined}
+        onClick={() => p.onSelect(id)}
+        {...(id !== ALL_COLLECTIONS ? dropProps(id, id === ALL_COLLECTIONS) : {})}
+      >
+        <span aria-hidden="true" class="nav-icon">{icon}</span>
+        <span class="nav-title">{label}</span>
+      </button>
+    </li>
+  );
+
+  const node = (c: LibraryCollection, depth: number) => {
+    const kids = children.get(c.id) ?? [];
+    const open = !collapsed.has(c.id);
+    const canEdit = c.level >= 3;
+    const isOwner = c.level === 4;
+    return (
+      <li key={c.id} role="treeitem" aria-expanded={kids.length ? open : undefined} aria-level={depth + 1}>
+        <div class={`nav-row${p.tab === 'bookmarks' && p.current === c.id ? ' current' : ''}${over === c.id ? ' drop' : ''}`} style={{ paddingLeft: `${depth * 14}px` }}>
+          {kids.length ? (
+            <button
+              type="button"
+              class="twisty"
+              aria-label={open ? t('libCollapse', c.title) : t('libExpand', c.title)}
+              onClick={() => setCollapsed((s) => {
+                const n = new Set(s);
+                if (open) n.add(c.id);
+                else n.delete(c.id);
+                return n;
+              })}
+            >
+              {open ? '▾' : '▸'}
+            </button>
+          ) : (
+            <span class="twisty" aria-hidden="true" />
+          )}
+          <button
+            type="button"
+            class="nav-item"
+            draggable={isOwner}
+            aria-current={p.tab === 'bookmarks' && p.current === c.id ? 'page' : undefined}
+            onClick={() => p.onSelect(c.id)}
+            onDragStart={(e) => e.dataTransfer?.setData(DRAG_COLLECTION, String(c.id))}
+            {...(canEdit ? dropProps(c.id, isOwner) : {})}
+          >
+            <span class="nav-title">{c.title}</span>
+            {c.shared && (
+              <span class="shared-mark" title={c.foreign ? t('libSharedWithYou', roleName(c.level)) : t('libSharedByYou')}>
+                {c.foreign ? roleName(c.level) : t('libShared')}
+              </span>
+            )}
+            <span class="count">{c.count}</span>
+          </button>
+          {canEdit && (
+            <button type="button" class="more" aria-label={t('libCollectionActions', c.title)} aria-expanded={menu === c.id} onClick={() => setMenu(menu === c.id ? null : c.id)}>
+              ⋯
+            </button>
+          )}
+        </div>
+        {menu === c.id && (
+          <div class="menu" role="menu">
+            <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onCreate(c.id); }}>{t('libNewInside')}</button>
+            {isOwner && <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onRename(c); }}>{t('libRename')}</button>}
+            <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onShare(c); }}>{t('libShare')}</button>
+            {isOwner && <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onMerge(c); }}>{t('libMerge')}</button>}
+            {isOwner && c.parentId !== null && <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onNestCollection(c.id, null); }}>{t('libMoveToTop')}</button>}
+            {isOwner && <button type="button" role="menuitem" class="danger" onClick={() => { setMenu(null); p.onDelete(c); }}>{t('libDelete')}</button>}
+          </div>
+        )}
+        {kids.length > 0 && open && <ul role="group">{kids.map((k) => node(k, depth + 1))}</ul>}
+      </li>
+    );
+  };
+
+  return (
+    <nav class="sidebar" aria-label={t('libCollections')}>
+      <ul class="nav-list">
+        {system(ALL_COLLECTIONS, t('libAll'), '▤')}
+        {system(UNSORTED, t('collectionUnsorted'), '◌')}
+        <li>
+          <button type="button" class={`nav-item${p.tab === 'highlights' ? ' current' : ''}`} aria-current={p.tab === 'highlights' ? 'page' : undefined} onClick={p.onHighlights}>
+            <span aria-hidden="true" class="nav-icon">✎</span>
+            <span class="nav-title">{t('libAllHighlights')}</span>
+          </button>
+        </li>
+        {system(TRASH, t('libTrash'), '⌫')}
+      </ul>
+      <div class="nav-heading">
+        <h2>{t('libCollections')}</h2>
+        <select aria-label={t('libSortCollections')} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) p.onSort(v); (e.target as HTMLSelectElement).value = ''; }}>
+          <option value="">{t('libSortCollections')}</option>
+          <option value="title">{t('libSortAZ')}</option>
+          <option value="-title">{t('libSortZA')}</option>
+          <option value="-count">{t('libSortCount')}</option>
+        </select>
+        <button type="button" class="icon" aria-label={t('libNewCollection')} title={t('libNewCollection')} onClick={() => p.onCreate(null)}>+</button>
+      </div>
+      <ul class="nav-list tree" role="tree" aria-label={t('libCollections')} {...dropProps(-2, true)}>
+        {(children.get(null) ?? []).map((c) => node(c, 0))}
+      </ul>
+      {p.collections.length === 0 && <p class="hint pad">{t('libNoCollections')}</p>}
+    </nav>
+  );
+}
+
+export function roleName(level: number): string {
+  return level === 4 ? t('libRoleOwner') : level === 3 ? t('libRoleMember') : level === 2 ? t('libRoleViewer') : t('libRolePublic');
+}

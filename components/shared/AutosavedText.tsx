@@ -1,0 +1,65 @@
+// A note field that saves by itself: after a pause in typing, and when it loses focus. The text is
+// kept exactly as typed (plain text, no Markdown, nothing trimmed). Shows an error under the field
+// when a save fails, and leaves what was typed in place.
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+interface Props {
+  id: string;
+  label: string;
+  value: string;
+  save: (text: string) => Promise<unknown>;
+  rows?: number;
+  focus?: boolean;
+  delayMs?: number;
+}
+
+export function AutosavedText({ id, label, value, save, rows = 2, focus = false, delayMs = 600 }: Props) {
+  const [text, setText] = useState(value);
+  const [error, setError] = useState('');
+  const saved = useRef(value);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const field = useRef<HTMLTextAreaElement>(null);
+  // A change made elsewhere (the page, the popup) shows here unless the user is typing in this field.
+  useEffect(() => {
+    if (value !== saved.current && document.activeElement !== field.current) {
+      saved.current = value;
+      setText(value);
+    }
+  }, [value]);
+  useEffect(() => {
+    if (focus) field.current?.focus();
+  }, [focus]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const flush = (next: string) => {
+    clearTimeout(timer.current);
+    if (next === saved.current) return;
+    saved.current = next;
+    save(next).then(
+      () => setError(''),
+      (err: Error) => setError(err.message),
+    );
+  };
+  return (
+    <div class="field note-field">
+      <label for={id}>{label}</label>
+      <textarea
+        id={id}
+        ref={field}
+        rows={rows}
+        value={text}
+        onInput={(e) => {
+          const next = (e.target as HTMLTextAreaElement).value;
+          setText(next);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => flush(next), delayMs);
+        }}
+        onBlur={() => flush(text)}
+      />
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

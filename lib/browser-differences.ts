@@ -1,0 +1,62 @@
+// What differs between Chrome and Firefox, in one place. Everything else in the extension uses the
+// same WebExtension API in both; the manifest's differences (Chrome's `key`, Firefox's gecko id and
+// minimum version) are in wxt.config.ts. Checked in both browsers by the end-to-end lanes.
+import { browser } from 'wxt/browser';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from './extension-id.js';
+
+export type BrowserName = 'chrome' | 'firefox';
+
+/** The browser this build is for (WXT sets it at build time; the other browser's branches are dropped). */
+export const BROWSER: BrowserName = import.meta.env.FIREFOX ? 'firefox' : 'chrome';
+
+/**
+ * How the background runs. Chrome: a service worker (no DOM, stopped when idle, woken by events).
+ * Firefox: an event page (`background.scripts`; a window, also unloaded when idle). The code in
+ * lib/background is written for the stricter of the two: listeners registered synchronously at
+ * start, all state in storage, nothing that needs a DOM.
+ */
+export const BACKGROUND_KIND: 'service-worker' | 'event-page' = BROWSER === 'firefox' ? 'event-page' : 'service-worker';
+
+/**
+ * Where the OAuth sign-in window ends: `identity.getRedirectURL('oauth')`. Chrome:
+ * https://<extension id>.chromiumapp.org/oauth (the id is pinned by the manifest key); Firefox:
+ * https://<SHA-1 of the add-on id>.extensions.allizom.org/oauth (the add-on id is pinned by the
+ * gecko settings). The server registers both for the extension's OAuth client.
+ */
+export function oauthRedirectUrl(): string {
+  return browser.identity.getRedirectURL('oauth');
+}
+
+/** The redirect URL the server must have registered for this browser (lib/extension-id.ts). */
+export const EXPECTED_OAUTH_REDIRECT_URL = BROWSER === 'firefox' ? FIREFOX_REDIRECT_URL : CHROME_REDIRECT_URL;
+
+/**
+ * Opens the authorization page in the browser's sign-in window and resolves with the URL it was
+ * redirected to. Chrome opens its own window; Firefox opens a popup window and stops it at the
+ * redirect URL. Both reject when the user closes the window.
+ */
+export function launchAuthFlow(url: string): Promise<string> {
+  return browser.identity.launchWebAuthFlow({ url, interactive: true }) as Promise<string>;
+}
+
+/**
+ * The storage area for the short-lived access token. storage.session (kept in memory, cleared when
+ * the browser closes) exists from Chrome 102 and Firefox 115, below both minimum versions. Chrome
+ * lets only trusted contexts read it by default; Firefox never exposes it to content scripts.
+ */
+export const SESSION_AREA = 'session' as const;
+
+/** Whether storage.session is there (always, on the supported versions: checked at the background's start). */
+export function hasSessionStorage(): boolean {
+  return typeof (browser.storage as { session?: unknown }).session === 'object';
+}
+
+/**
+ * Opens the browser's keyboard-shortcut settings. Firefox has commands.openShortcutSettings()
+ * (about:addons -> Manage Extension Shortcuts); Chrome has no API for it, so its page is opened.
+ */
+export async function openShortcutSettings(): Promise<void> {
+  const commands = browser.commands as { openShortcutSettings?: () => Promise<void> };
+  if (commands.openShortcutSettings) await commands.openShortcutSettings();
+  else await browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
+}

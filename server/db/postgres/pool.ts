@@ -1,0 +1,69 @@
+import pg from 'pg';
+
+// bigint columns (ids, epoch milliseconds, byte counts) as JavaScript numbers, as SQLite gives them:
+// every value Tidemark stores is far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** PostgreSQL could not be reached or refused us: the message names the server and what to check. */
+export class DatabaseUnreachableError extends Error {}
+
+/** `host:port/database` of a connection URL, without the password, for messages. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
+    return `${user}${u.hostname || 'localhost'}:${u.port || '5432'}${u.pathname || '/'}`;
+  } catch {
+    return 'the configured server';
+  }
+}
+
+/** True for a `postgres://` or `postgresql://` URL. */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
+
+/** Turns a connection failure into words a person can act on. */
+export function explainConnectError(url: string, err: unknown): DatabaseUnreachableError {
+  const where = describeDatabaseUrl(url);
+  const e = err as { code?: string; message?: string };
+  let what: string;
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      what = 'nothing is listening there. Check that PostgreSQL is running, and the host and port in the URL';
+      break;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      what = 'the host name does not resolve. Check the host in the URL';
+      break;
+    case 'ETIMEDOUT':
+      what = 'the connection timed out. Check the host, port and any firewall between here and the server';
+      break;
+    case '28P01':
+    case '28000':
+      what = 'the server refused the user name or password. Check the credentials in the URL and pg_hba.conf';
+      break;
+    case '3D000':
+      what = 'that database does not exist. Create it first (createdb) or fix its name in the URL';
+      break;
+    default:
+      what = `${e.message ?? String(err)}. Check that PostgreSQL is running and the URL is right`;
+  }
+  return new DatabaseUnreachableError(`Cannot connect to PostgreSQL at ${where}: ${what}.`);
+}
+
+/** A pool on `url`, after one successful round trip (so a wrong URL fails here, clearly). */
+export async function connectPool(url: string, opts: { max?: number; connectTimeoutMs?: number } = {}): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 });
+  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {
+    /* the broken client is dropped by the pool; the next query opens a new connection */
+  });
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw explainConnectError(url, err);
+  }
+  return pool;
+}

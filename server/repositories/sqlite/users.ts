@@ -1,0 +1,82 @@
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../clock.js';
+import { isoNow } from '../../clock.js';
+import type { PublicUser, User, UserConfig, UserGroup } from '../../../lib/api/types.js';
+import { DEFAULT_BOOKMARK_SORT } from '../../../lib/api/constants.js';
+import { md5 } from '../../services/secrets.js';
+import { DEFAULT_USER_CONFIG, DuplicateEmailError, FILE_QUOTA, type UserRow, type UsersRepository } from '../types.js';
+
+export class SqliteUsersRepository implements UsersRepository {
+  constructor(private db: Db, private clock: Clock) {}
+
+  async create(input: { email: string; passwordHash: string | null; fullName?: string; pro?: boolean }): Promise<UserRow> {
+    const now = isoNow(this.clock);
+    try {
+      const info = this.db
+        .prepare(
+          `INSERT INTO users (email, password_hash, full_name, pro, config, files_size, files_checkpoint, registered)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          input.email.trim(),
+          input.passwordHash,
+          input.fullName ?? '',
+          input.pro ? 1 : 0,
+          JSON.stringify(DEFAULT_USER_CONFIG),
+          input.pro ? FILE_QUOTA.pro : FILE_QUOTA.free,
+          now,
+          now,
+        );
+      return (await this.byId(Number(info.lastInsertRowid)))!;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEmailError(input.email);
+      throw err;
+    }
+  }
+
+  async byId(id: number): Promise<UserRow | undefined> {
+    return this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  }
+
+  async byEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.prepare('SELECT * FROM users WHERE email = ?').get(email.trim()) as UserRow | undefined;
+  }
+
+  async count(): Promise<number> {
+    return (this.db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+  }
+
+  async update(
+    id: number,
+    changes: { fullName?: string; config?: Partial<UserConfig>; groups?: UserGroup[]; email?: string; passwordHash?: string },
+  ): Promise<UserRow> {
+    const tx = this.db.transaction(() => {
+      const row = this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow;
+      const config = changes.config ? { ...JSON.parse(row.config), ...changes.config } : JSON.parse(row.config);
+      try {
+        this.db
+          .prepare(
+            `UPDATE users SET full_name = ?, config = ?, groups_json = ?, email = ?, password_hash = ? WHERE id = ?`,
+          )
+          .run(
+            changes.fullName ?? row.full_name,
+            JSON.stringify(config),
+            changes.groups ? JSON.stringify(changes.groups) : row.groups_json,
+            changes.email ?? row.email,
+            changes.passwordHash ?? row.password_hash,
+            id,
+          );
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEmailError(changes.email!);
+        throw err;
+      }
+    });
+    tx();
+    return (await this.byId(id))!;
+  }
+
+  /** Records that the user's bookmarks changed (shown as `changedBookmarksDate` in stats). */
+  async touchBookmarks(id: number): Promise<void> {
+    this.db.prepare('UPDATE users SET changed_bookmarks_at = ? WHERE id = ?').run(isoNow(this.clock), id);
+  }
+}

@@ -1,0 +1,45 @@
+// What a Firefox test runs against: the same real server and test site as the Chromium lane
+// (tests/e2e/helpers), one user with a test token, and Firefox with the built Firefox extension.
+import { ensureExtensionBuilt } from '../../e2e/helpers/extension-build.js';
+import { TestSite } from '../../e2e/helpers/test-pages.js';
+import { TidemarkServer } from '../../e2e/helpers/tidemark-server.js';
+import { FirefoxExtension } from './firefox-extension.js';
+
+export interface Backend {
+  server: TidemarkServer;
+  site: TestSite;
+  token: string;
+}
+
+export async function startBackend(user: { email: string; name: string }): Promise<Backend> {
+  const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start(), ensureExtensionBuilt('firefox')]);
+  try {
+    const { token } = await server.createUser(user.email, 'correct horse battery', user.name);
+    return { server, site, token };
+  } catch (err) {
+    await closeAll(site, server);
+    throw err;
+  }
+}
+
+/** Firefox with the built extension, not signed in (a fresh profile each time). */
+export async function launchFirefox(): Promise<FirefoxExtension> {
+  return FirefoxExtension.launch(await ensureExtensionBuilt('firefox'));
+}
+
+/** Firefox with the built extension, signed in to `server` with `token` through the options page. */
+export async function launchSignedIn(server: TidemarkServer, token: string): Promise<FirefoxExtension> {
+  const ff = await launchFirefox();
+  try {
+    await ff.signInWithTestToken(server.origin, token);
+  } catch (err) {
+    await ff.close();
+    throw err;
+  }
+  return ff;
+}
+
+/** Closes what a test file started, in the order given, skipping what never started. */
+export async function closeAll(...started: ({ close(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const s of started) await s?.close();
+}

@@ -1,0 +1,108 @@
+// Highlighting in Firefox: a real mouse drag over the text shows the highlight toolbar, a click on a
+// colour stores the highlight on the server and paints it with the CSS Custom Highlight API (no
+// rangy in the Firefox build); a fresh profile signed in as the same user (another device) paints it
+// in the same place.
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
+import { dragAcross, paintedInPage, phraseBoxInPage, scrollToPhraseInPage } from '../e2e/helpers/page-reading.js';
+import { ARTICLE } from '../e2e/fixtures/highlight/article.js';
+import type { TestSite } from '../e2e/helpers/test-pages.js';
+import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
+import type { Bookmark, Highlight } from '../../lib/api/types.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let token: string;
+let ff: FirefoxExtension;
+let tab: Page;
+let url: string;
+
+beforeAll(async () => {
+  ({ server, site, token } = await startBackend({ email: 'marker@example.test', name: 'Mara Marker' }));
+  ff = await launchSignedIn(server, token);
+  tab = await ff.browser.newPage();
+});
+
+afterAll(() => closeAll(ff, site, server));
+
+async function highlightsOf(link: string): Promise<Highlight[]> {
+  const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Bookmark[];
+  const mine = items.filter((i) => i.link === link);
+  if (mine.length > 1) throw new Error(`${link} is saved ${mine.length} times`);
+  if (!mine.length) return [];
+  return ((await server.api('GET', `/bookmark/${mine[0]._id}`, token)).body.item as Bookmark).highlights ?? [];
+}
+
+/** The toolbar's buttons (in the highlighter's open shadow root) by their accessible name, with where they are. */
+function toolbarButtons(page: Page): Promise<{ name: string; x: number; y: number }[]> {
+  return page.evaluate(() => {
+    const bar = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('[role="toolbar"]');
+    if (!bar || !(bar as HTMLElement).checkVisibility()) return [];
+    return [...bar.querySelectorAll('button')].map((b) => {
+      const r = b.getBoundingClientRect();
+      return { name: b.getAttribute('aria-label') ?? '', x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    });
+  });
+}
+
+async function clickToolbarButton(page: Page, name: string): Promise<void> {
+  const button = await waitFor(`the toolbar's ${name} button`, async () => (await toolbarButtons(page)).find((b) => b.name === name));
+  await page.mouse.click(button.x, button.y);
+}
+
+test('a mouse-drag selection shows the toolbar; a colour click stores the highlight and paints it', async () => {
+  url = site.add('/firefox-tides', { title: 'Tides', body: ARTICLE.body });
+  // The highlighter's loader is registered for the pages the extension may read (here: localhost).
+  await waitFor('the highlighter loader to be registered', async () => {
+    const ids = await ff.inExtension(async (ext) => (await ext.scripting.getRegisteredContentScripts()).map((s) => s.id));
+    return ids.includes('tidemark-highlighter') ? ids : undefined;
+  });
+  await tab.bringToFront();
+  await tab.goto(url);
+  const quote = ARTICLE.quotes.harbour;
+  await tab.evaluate(scrollToPhraseInPage, quote);
+  await dragAcross(tab.mouse, await tab.evaluate(phraseBoxInPage, quote));
+  expect(await tab.evaluate(() => getSelection()?.toString())).toBe(quote);
+
+  const shown = await waitFor('the highlight toolbar', async () => {
+    const names = (await toolbarButtons(tab)).map((b) => b.name);
+    return names.length ? names : undefined;
+  });
+  expect(shown).toContain('More colours');
+  await clickToolbarButton(tab, 'More colours');
+  await clickToolbarButton(tab, 'Green');
+
+  const [h] = await waitFor('the highlight on the server', async () => {
+    const hs = await highlightsOf(url);
+    return hs.length ? hs : undefined;
+  });
+  expect(h).toMatchObject({ text: quote, color: 'green', position: 0 });
+  expect(h.prefix).toBe('e sun. In the old harbour the fishermen '.slice(-32));
+  await waitFor('the highlight to be painted', async () =>
+    JSON.stringify(await tab.evaluate(paintedInPage, false)) === JSON.stringify({ green: [quote] }) ? true : undefined,
+  );
+  // Painted with CSS highlights: the page's DOM holds no highlight ids or wrapped text.
+  const dom = await tab.evaluate(() => document.body.outerHTML);
+  expect(dom).not.toContain(h._id);
+  expect(dom).not.toContain('tidemark-hl-');
+});
+
+test('a fresh profile signed in as the same user (another device) paints the highlight in the same place', async () => {
+  const other = await launchSignedIn(server, token);
+  try {
+    await waitFor('the highlighter loader to be registered', async () =>
+      (await other.inExtension(async (ext) => (await ext.scripting.getRegisteredContentScripts()).length)) ? true : undefined,
+    );
+    const page = await other.browser.newPage();
+    await page.goto(url);
+    await waitFor(
+      'the repaint',
+      async () => (JSON.stringify(await page.evaluate(paintedInPage, false)) === JSON.stringify({ green: [ARTICLE.quotes.harbour] }) ? true : undefined),
+      15_000,
+    );
+  } finally {
+    await other.close();
+  }
+});

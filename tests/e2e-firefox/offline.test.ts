@@ -1,0 +1,64 @@
+// The offline queue in Firefox: a save made while the server is down waits in the queue (the popup
+// says so and lists it), survives the background page being restarted (the temporary add-on
+// reloaded, as about:debugging's Reload does) while the server is down, and is delivered exactly once
+// when the server is back (and not again after another restart).
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
+import type { TestSite } from '../e2e/helpers/test-pages.js';
+import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
+import type { Bookmark } from '../../lib/api/types.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let token: string;
+let ff: FirefoxExtension;
+let tab: Page;
+
+beforeAll(async () => {
+  ({ server, site, token } = await startBackend({ email: 'offline-fox@example.test', name: 'Otto Fox' }));
+  ff = await launchSignedIn(server, token);
+  tab = await ff.browser.newPage();
+});
+
+afterAll(() => closeAll(ff, site, server));
+
+const saved = async (link: string) =>
+  ((await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Bookmark[]).filter((i) => i.link === link);
+
+test('a save made offline is queued, survives a background restart, and is delivered once when the server is back', async () => {
+  const url = site.add('/offline-fox', { title: 'Read later, offline', ogTitle: 'Offline foxes' });
+  await tab.goto(url);
+  await server.stop();
+
+  const popup = await ff.pressToolbarButton(tab);
+  await popup.waitForStatus('Queued offline: it will be sent when the server is reachable');
+  await waitFor('the queue in the popup', async () => ((await popup.text()).includes('Waiting to be sent (1)') ? true : undefined));
+  expect(await popup.text()).toContain('Offline foxes');
+  await ff.closePopup();
+  expect(await ff.inExtension((ext) => ext.alarms.get('queue-drain'))).toMatchObject({ name: 'queue-drain' });
+
+  // The background restarts while the server is still down: the queued save is still there.
+  await ff.reloadExtension();
+  const waiting = await ff.inExtension(async (ext) => ((await ext.storage.local.get('queue')).queue as { entries: unknown[] }).entries.length);
+  expect(waiting).toBe(1);
+
+  await server.start();
+  // The drain alarm's handler (the same function the alarm listener calls) delivers it.
+  await ff.fireAlarm('queue-drain');
+  await waitFor('the queued save on the server', async () => ((await saved(url)).length ? true : undefined), 15_000);
+  expect(await saved(url)).toMatchObject([{ link: url, title: 'Offline foxes' }]);
+
+  // Draining again sends nothing more, no retry alarm is left, and another restart re-sends nothing.
+  await ff.fireAlarm('queue-drain');
+  await waitFor('the drain alarm to be cleared', async () => ((await ff.inExtension((ext) => ext.alarms.get('queue-drain'))) ? undefined : true));
+  await ff.reloadExtension();
+  await ff.fireAlarm('queue-drain');
+  expect(await saved(url)).toHaveLength(1);
+  // Still signed in after the restart, and the page shows as saved.
+  const again = await ff.pressToolbarButton(tab);
+  await again.waitForStatus('Already saved: editing it');
+  await ff.closePopup();
+  await waitFor('the saved badge', async () => ((await ff.badgeOfActiveTab()).text === '✓' ? true : undefined));
+});

@@ -1,0 +1,111 @@
+// Saving in Firefox, as a user does: sign in with a test token on the options page, press the
+// toolbar button on a page, and the real popup stores the bookmark once with its title, description
+// and image; a collection and a tag picked in the popup reach the server; the badge shows the page saved.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
+import type { TestSite } from '../e2e/helpers/test-pages.js';
+import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
+import type { Bookmark } from '../../lib/api/types.js';
+import { ROOT } from '../../scripts/build-extension.js';
+
+const SHOTS = path.join(ROOT, 'test-results', 'firefox');
+
+let server: TidemarkServer;
+let site: TestSite;
+let token: string;
+let ff: FirefoxExtension;
+let tab: Page;
+let url: string;
+
+beforeAll(async () => {
+  ({ server, site, token } = await startBackend({ email: 'fox@example.test', name: 'Fern Fox' }));
+  ff = await launchSignedIn(server, token);
+  tab = await ff.browser.newPage();
+});
+
+afterAll(() => closeAll(ff, site, server));
+
+const bookmarks = async () => (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Bookmark[];
+
+test('the options page says who is signed in, on which server', async () => {
+  const options = await ff.openExtensionPage('options.html');
+  const account = await options.$eval('[data-testid="account"]', (el) => el.textContent);
+  expect(account).toContain('Fern Fox');
+  expect(account).toContain(server.origin);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await options.screenshot({ path: path.join(SHOTS, 'options-signed-in.png'), fullPage: true });
+  await options.close();
+  // The access token is in storage.session (memory, gone when Firefox closes), never in storage.local.
+  const { session, local } = await ff.inExtension(async (ext) => ({
+    session: await ext.storage.session.get(null),
+    local: await ext.storage.local.get(null),
+  }));
+  expect(session).toMatchObject({ accessToken: { token } });
+  expect(JSON.stringify(local)).not.toContain(token);
+});
+
+test('"Open shortcut settings" on the options page opens Firefox\'s shortcut settings (about:addons)', async () => {
+  const options = await ff.openExtensionPage('options.html');
+  await options.click('::-p-text(Open shortcut settings)');
+  await waitFor('about:addons', async () => ((await ff.browser.pages()).some((p) => p.url().startsWith('about:addons')) ? true : undefined));
+  for (const p of await ff.browser.pages()) if (p.url().startsWith('about:addons')) await p.close();
+  expect(await options.$('[role="alert"]')).toBeNull();
+  await options.close();
+});
+
+test('pressing the toolbar button on a page saves it once, with its title, description and image', async () => {
+  url = site.add('/firefox-article', {
+    title: 'Plain title',
+    ogTitle: 'Foxes at the Shore',
+    description: 'What the tide leaves for a fox.',
+    image: `${site.origin}/fox.png`,
+  });
+  await tab.goto(url);
+  const popup = await ff.pressToolbarButton(tab);
+  await popup.waitForStatus('Saved');
+  const items = await bookmarks();
+  expect(items).toHaveLength(1);
+  expect(items[0]).toMatchObject({
+    link: url,
+    title: 'Foxes at the Shore',
+    excerpt: 'What the tide leaves for a fox.',
+    cover: `${site.origin}/fox.png`,
+    collectionId: -1,
+  });
+  expect(await popup.value('Title')).toBe('Foxes at the Shore');
+  // For people to look at (test-results/ is not committed): the popup and options as Firefox draws them.
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await popup.screenshot(path.join(SHOTS, 'popup-saved.png'));
+  // The badge shows the page saved.
+  await waitFor('the saved badge', async () => ((await ff.badgeOfActiveTab()).text === '✓' ? true : undefined));
+});
+
+test('in the popup, a collection and a tag are picked; they reach the server and nothing is duplicated', async () => {
+  const reading = (await server.api('POST', '/collection', token, { title: 'Reading' })).body.item._id as number;
+  const shore = (await server.api('POST', '/collection', token, { title: 'Shore', parent: { $id: reading } })).body.item._id as number;
+  await server.api('POST', '/bookmark', token, { link: 'https://elsewhere.example/', tags: ['tides'] });
+
+  const popup = await ff.pressToolbarButton(tab);
+  await popup.waitForStatus('Already saved: editing it');
+  await popup.type('#collection-input', 'sho');
+  await popup.chooseOption('Reading / Shore');
+  expect(await popup.value('Collection')).toBe('Reading / Shore');
+  await popup.type('#tags-input', 'tid');
+  await popup.chooseOption(/tides/);
+  await popup.type('#tags-input', 'foxes');
+  await popup.press('#tags-input', 'Enter');
+  await popup.waitForStatus('Saved');
+
+  const mine = (await bookmarks()).find((b) => b.link === url)!;
+  await waitFor('the edits on the server', async () => {
+    const item = (await server.api('GET', `/bookmark/${mine._id}`, token)).body.item as Bookmark;
+    return item.collectionId === shore && JSON.stringify([...item.tags].sort()) === '["foxes","tides"]' ? item : undefined;
+  });
+  expect((await bookmarks()).filter((b) => b.link === url)).toHaveLength(1);
+  await ff.closePopup();
+  expect((await ff.badgeOfActiveTab()).text).toBe('✓');
+});

@@ -1,0 +1,90 @@
+// What the browser tests read from a web page and how they drag the mouse over it, written once for
+// both drivers: the functions ending in InPage run inside the page (Playwright's and Puppeteer's
+// evaluate both send them), dragAcross takes either driver's mouse. Used by highlighting.ts (Chromium)
+// and the Firefox lane (tests/e2e-firefox).
+
+/** Runs in the page (any driver's evaluate): what `painted` answers. */
+export function paintedInPage(withNotes: boolean): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const registry = (CSS as unknown as { highlights?: Map<string, Set<AbstractRange>> }).highlights;
+  for (const [name, h] of registry ?? []) {
+    if (!name.startsWith('tidemark-') || name === 'tidemark-flash' || (name === 'tidemark-note' && !withNotes)) continue;
+    const texts = [...h].map((r) => {
+      const range = document.createRange();
+      range.setStart(r.startContainer, r.startOffset);
+      range.setEnd(r.endContainer, r.endOffset);
+      return range.toString().replace(/\s+/g, ' ');
+    });
+    if (texts.length) out[name.slice('tidemark-'.length)] = texts.sort();
+  }
+  return out;
+}
+
+export interface PhraseBox {
+  /** Viewport points at the first and last character (their inner edges). */
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  /** The centre of a character in the middle of the phrase (inside it even when it wraps). */
+  middle: { x: number; y: number };
+  /** The first character's top in the document. */
+  docTop: number;
+}
+
+/** Runs in the page (any driver's evaluate): what `phraseBox` answers. */
+export function phraseBoxInPage(text: string): PhraseBox {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const i = (n.nodeValue ?? '').indexOf(text);
+    if (i < 0) continue;
+    const charBox = (at: number) => {
+      const r = document.createRange();
+      r.setStart(n!, at);
+      r.setEnd(n!, at + 1);
+      return r.getBoundingClientRect();
+    };
+    const first = charBox(i);
+    const last = charBox(i + text.length - 1);
+    let m = Math.floor(text.length / 2);
+    while (m < text.length - 1 && /\s/.test(text[m])) m++;
+    const mid = charBox(i + m);
+    return {
+      x1: first.left + 1,
+      y1: first.top + first.height / 2,
+      x2: last.right - 1,
+      y2: last.top + last.height / 2,
+      middle: { x: mid.left + mid.width / 2, y: mid.top + mid.height / 2 },
+      docTop: first.top + window.scrollY,
+    };
+  }
+  throw new Error(`"${text}" is not on the page`);
+}
+
+/** Runs in the page (any driver's evaluate): scrolls `text` into the middle of the view. */
+export function scrollToPhraseInPage(text: string): void {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if ((n.nodeValue ?? '').includes(text)) {
+      n.parentElement!.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
+      return;
+    }
+  }
+  throw new Error(`"${text}" is not on the page`);
+}
+
+/** What `dragAcross` needs of a mouse: Playwright's and Puppeteer's both have it. */
+export interface DraggingMouse {
+  move(x: number, y: number, options?: { steps?: number }): Promise<void>;
+  down(): Promise<void>;
+  up(): Promise<void>;
+}
+
+/** A real mouse drag from the first to the last character of a phrase's box. */
+export async function dragAcross(mouse: DraggingMouse, box: PhraseBox): Promise<void> {
+  await mouse.move(box.x1, box.y1);
+  await mouse.down();
+  await mouse.move((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, { steps: 4 });
+  await mouse.move(box.x2, box.y2, { steps: 4 });
+  await mouse.up();
+}

@@ -1,0 +1,259 @@
+// The library page end to end in Chromium against the real server: opened from the popup, search
+// with the full language checked against the API's own answer, bulk move and Undo, a highlight
+// opened from the highlights view scrolled to on its page, the omnibox handler, and export +
+// re-import. With LIBRARY_SHOTS=<dir> it also saves a screenshot of every view there.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+let library: Page;
+const ids: Record<string, number> = {};
+const SHOTS = process.env.LIBRARY_SHOTS;
+
+test.describe.configure({ mode: 'serial' });
+
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** Titles of the rows the list shows, in order. */
+const shownTitles = (page: Page) => page.locator('.bookmark .title').allTextContents();
+
+async function allOfApi(search: string, collectionId = 0): Promise<string[]> {
+  const res = await server.api('GET', `/bookmarks/${collectionId}?search=${encodeURIComponent(search)}&sort=score&perpage=50`, token);
+  expect(res.status).toBe(200);
+  return res.body.items.map((b: { title: string }) => b.title);
+}
+
+test.beforeAll(async () => {
+  ({ server, site, token } = await startBackend({ email: 'librarian@example.test', name: 'Lib Rarian' }));
+  const make = async (title: string, body: Record<string, unknown>) => {
+    const res = await server.api('POST', '/collection', token, { title, ...body });
+    expect(res.status).toBe(200);
+    return res.body.item._id as number;
+  };
+  ids.research = await make('Research', {});
+  ids.papers = await make('Papers', { parent: { $id: ids.research } });
+  ids.recipes = await make('Recipes', {});
+  const long = `${'<p>Filler paragraph to push the quote far down the page.</p>'.repeat(120)}<p id="quote">The tide waits for no one, and the moon keeps its own time.</p>`;
+  const highlightPage = site.add('/tides', { title: 'Tide tables', body: long });
+  const items = [
+    { link: highlightPage, title: 'Tide tables', tags: ['ocean', 'science'], collectionId: ids.papers, created: '2024-06-02T10:00:00Z', important: true, note: 'Keep for the trip' },
+    { link: 'https://essays.example/storms', title: 'Storm season', tags: ['ocean', 'storm'], collectionId: ids.papers, created: '2024-07-01T10:00:00Z' },
+    { link: 'https://essays.example/currents', title: 'Currents & <eddies>', tags: ['ocean'], collectionId: ids.research, created: '2024-08-15T10:00:00Z', excerpt: 'How the tide moves water' },
+    { link: 'https://other.example/bread', title: 'Sourdough basics', tags: ['baking'], collectionId: ids.recipes, created: '2023-03-01T10:00:00Z' },
+    { link: 'https://other.example/soup', title: 'Fish soup', tags: ['ocean', 'cooking'], collectionId: ids.recipes, created: '2024-09-01T10:00:00Z' },
+    ...Array.from({ length: 8 }, (_, i) => ({
+      link: `https://loose.example/note-${i}`,
+      title: `Loose note ${i}`,
+      tags: i % 2 ? ['misc'] : [],
+      collectionId: -1,
+      created: `2024-0${(i % 9) + 1}-0${(i % 8) + 1}T09:00:00Z`,
+    })),
+  ];
+  const res = await server.api('POST', '/bookmarks', token, { items });
+  expect(res.status).toBe(200);
+  for (const b of res.body.items) ids[b.title] = b._id;
+  const hl = await server.api('PUT', `/bookmark/${ids['Tide tables']}`, token, {
+    highlights: [{ text: 'the moon keeps its own time', color: 'blue', note: 'Lovely line' }],
+  });
+  expect(hl.status).toBe(200);
+  await server.api('PUT', `/bookmark/${ids['Storm season']}`, token, { highlights: [{ text: 'Storm season', color: 'red' }] });
+  browser = await launchSignedIn(server, token);
+});
+
+test.afterAll(() => closeAll(browser, site, server));
+
+test('opens from the popup and shows the first page of the list', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.add('/start', { title: 'Start page' }));
+  const popup = await browser.openPopup(page);
+  await popup.getByRole('button', { name: 'Open library' }).click();
+  library = await browser.waitForPage(browser.url('library.html'));
+  await library.setViewportSize({ width: 1280, height: 800 });
+  await expect(library.locator('.count-line')).toHaveText(/^1[45] bookmarks$/);
+  const api = await server.api('GET', '/bookmarks/0?perpage=50', token);
+  await expect(library.locator('.bookmark')).toHaveCount(api.body.count);
+  expect(await shownTitles(library)).toEqual(api.body.items.map((b: { title: string }) => b.title));
+  // The sidebar: system collections and the nested tree with counts.
+  await expect(library.getByRole('treeitem', { name: /Research/ })).toBeVisible();
+  await expect(library.getByRole('treeitem', { name: /Papers/ })).toContainText('2');
+  await shot(library, '01-list');
+  await library.getByRole('button', { name: 'Compact' }).click();
+  await expect(library).toHaveURL(/view=compact/);
+  await shot(library, '02-compact');
+  await library.getByRole('button', { name: 'List' }).click();
+});
+
+test('searches with the full language; the list is the API\'s answer; the query lives in the address', async () => {
+  const query = '#ocean -storm domain:essays.example created:>2024-01 "tide" ';
+  await library.keyboard.press('/');
+  await expect(library.getByRole('combobox', { name: 'Search the library' })).toBeFocused();
+  await library.keyboard.type(query);
+  const expected = await allOfApi(query.trim());
+  expect(expected).toEqual(['Currents & <eddies>']);
+  await expect.poll(() => shownTitles(library)).toEqual(expected);
+  await expect(library).toHaveURL(/q=%23ocean/);
+
+  // Five more operators at once: favourite, highlights, note, tag, negated word.
+  const second = '❤️ highlights:true note:true #science -storm';
+  await library.getByRole('combobox', { name: 'Search the library' }).fill(second);
+  const expected2 = await allOfApi(second);
+  expect(expected2).toEqual(['Tide tables']);
+  await expect.poll(() => shownTitles(library)).toEqual(expected2);
+
+  // Reload and back keep the search.
+  await library.reload();
+  await expect(library.getByRole('combobox', { name: 'Search the library' })).toHaveValue(second);
+  await expect.poll(() => shownTitles(library)).toEqual(expected2);
+
+  // Nothing matches: it says so and offers to clear the search.
+  await library.getByRole('combobox', { name: 'Search the library' }).fill('zzzunmatched');
+  await expect(library.getByText('Nothing matches “zzzunmatched”.')).toBeVisible();
+  await shot(library, '03-empty-result');
+  await library.getByRole('button', { name: 'Clear the search' }).click();
+  await expect(library.locator('.bookmark')).toHaveCount((await server.api('GET', '/bookmarks/0', token)).body.count);
+  await expect(library).not.toHaveURL(/q=/);
+});
+
+test('bulk moves 3 bookmarks in one call and Undo puts them back', async () => {
+  const unsorted = (await server.api('GET', '/bookmarks/-1', token)).body.count as number;
+  await library.getByRole('button', { name: /^Unsorted/ }).click();
+  await expect(library.locator('.bookmark')).toHaveCount(unsorted);
+  const before = server.requests.length;
+  const rows = library.locator('.bookmark');
+  await rows.nth(0).getByRole('checkbox').check();
+  await rows.nth(2).getByRole('checkbox').click({ modifiers: ['Shift'] });
+  await expect(library.getByText('3 selected')).toBeVisible();
+  await shot(library, '04-bulk-bar');
+  const moved = (await shownTitles(library)).slice(0, 3);
+  await library.getByRole('combobox', { name: 'Move to' }).selectOption({ label: 'Recipes' });
+  await expect(library.locator('.bookmark')).toHaveCount(unsorted - 3);
+  const calls = server.requests.slice(before).filter((r) => r.startsWith('PUT /rest/v1/bookmarks/'));
+  expect(calls).toEqual(['PUT /rest/v1/bookmarks/-1']);
+  const inRecipes = (await server.api('GET', `/bookmarks/${ids.recipes}?perpage=50`, token)).body.items.map((b: { title: string }) => b.title);
+  for (const title of moved) expect(inRecipes).toContain(title);
+
+  await library.getByRole('button', { name: 'Undo' }).click();
+  await expect(library.locator('.bookmark')).toHaveCount(unsorted);
+  const back = (await server.api('GET', '/bookmarks/-1?perpage=50', token)).body.items.map((b: { title: string }) => b.title);
+  for (const title of moved) expect(back).toContain(title);
+});
+
+test('the detail pane edits a bookmark; Trash restores; viewers-only controls stay away', async () => {
+  await library.getByRole('button', { name: /^All bookmarks/ }).click();
+  await library.locator('.bookmark', { hasText: 'Fish soup' }).click();
+  const detail = library.getByRole('complementary', { name: 'Bookmark' });
+  await detail.getByLabel('Note').fill('Needs saffron');
+  await detail.getByLabel('Note').blur();
+  await expect(detail.getByRole('status')).toHaveText('Saved');
+  await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Fish soup']}`, token)).body.item.note).toBe('Needs saffron');
+  await shot(library, '05-detail');
+  // Delete key trashes the focused bookmark.
+  await library.locator('.bookmark', { hasText: 'Fish soup' }).click();
+  await library.locator('body').press('Escape');
+  await library.locator('body').press('Delete');
+  await expect(library.getByText('1 bookmarks moved to Trash.')).toBeVisible();
+  await library.getByRole('button', { name: /^Trash/ }).click();
+  await expect(library.locator('.bookmark', { hasText: 'Fish soup' })).toBeVisible();
+  await expect(library.getByRole('button', { name: 'Empty Trash' })).toBeVisible();
+  await library.locator('.bookmark', { hasText: 'Fish soup' }).getByRole('checkbox').check();
+  await shot(library, '06-trash');
+  await library.getByRole('button', { name: 'Restore' }).click();
+  await expect(library.getByText('Trash is empty.')).toBeVisible();
+  expect((await server.api('GET', `/bookmark/${ids['Fish soup']}`, token)).body.item.collectionId).toBe(-1);
+});
+
+test('opens a highlight from the highlights view, scrolled to on its page', async () => {
+  await library.getByRole('button', { name: 'All highlights' }).click();
+  await expect(library.locator('.hl-group')).toHaveCount(2);
+  await library.getByRole('button', { name: 'Blue' }).click();
+  await expect(library.locator('.hl-group')).toHaveCount(1);
+  await expect(library).toHaveURL(/color=blue/);
+  await shot(library, '07-highlights');
+  await library.getByRole('button', { name: /Open the page at “the moon keeps its own time”/ }).click();
+  const tab = await browser.waitForPage(`${site.origin}/tides`);
+  await tab.waitForLoadState();
+  await expect.poll(() => tab.evaluate(() => {
+    const r = document.getElementById('quote')!.getBoundingClientRect();
+    return window.scrollY > 1000 && r.top >= 0 && r.bottom <= window.innerHeight;
+  }), { timeout: 20_000 }).toBe(true);
+  await tab.close();
+});
+
+test('the omnibox handler suggests bookmarks (escaped) and opens the library with a search', async () => {
+  const worker = await browser.worker();
+  const suggestions = await worker.evaluate(async () => {
+    const out: { content: string; description: string }[][] = [];
+    await (globalThis as any).tidemark.omnibox.onInputChanged('currents', (s: { content: string; description: string }[]) => out.push(s));
+    return out[0];
+  });
+  expect(suggestions).toEqual([{ content: 'https://essays.example/currents', description: 'Currents &amp; &lt;eddies&gt; <dim>— essays.example</dim>' }]);
+  const url = await worker.evaluate(() => (globalThis as any).tidemark.omnibox.onInputEntered('#ocean soup', 'currentTab'));
+  expect(url).toBe(`${browser.url('library.html')}?q=%23ocean+soup`);
+  await expect(library).toHaveURL(/q=%23ocean\+soup/);
+  await expect.poll(() => shownTitles(library)).toEqual(await allOfApi('#ocean soup'));
+  // Enter on a suggestion opens its page.
+  const link = `${site.origin}/tides`;
+  await worker.evaluate((l) => (globalThis as any).tidemark.omnibox.onInputEntered(l, 'newForegroundTab'), link);
+  const opened = await browser.waitForPage(link);
+  await opened.close();
+});
+
+test('exports the collection from the library and the file re-imports as the same tree', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${browser.url('library.html')}?c=${ids.research}`);
+  await expect(page.locator('.view-title')).toHaveText('Research');
+  // Keep a copy of what the page hands to the download (Playwright's copy of a download made from an
+  // extension page is sometimes empty when other tabs were opened by the extension earlier).
+  await page.evaluate(() => {
+    const original = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = (blob: Blob) => {
+      (globalThis as any).lastExport = blob;
+      return original(blob);
+    };
+  });
+  const download = page.waitForEvent('download');
+  await page.getByRole('combobox', { name: 'Export' }).selectOption('html');
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^Research-\d{4}-\d{2}-\d{2}\.html$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Exported Research-' })).toBeVisible();
+  const html = await page.evaluate(() => ((globalThis as any).lastExport as Blob).text());
+  await page.close();
+  expect(html).toContain('<!DOCTYPE NETSCAPE-Bookmark-file-1>');
+  const fresh = await server.createUser('fresh-import@example.test', 'long enough password');
+  const form = new FormData();
+  form.append('import', new Blob([html], { type: 'text/html' }), 'research.html');
+  const converted = (await (await fetch(`http://127.0.0.1:${server.port}/rest/v1/import/file`, { method: 'POST', headers: { authorization: `Bearer ${fresh.token}` }, body: form })).json()) as any;
+  expect(converted.items.map((f: any) => [f.title, f.folders.map((c: any) => c.title)])).toEqual([['Research', ['Papers']]]);
+  const papers = converted.items[0].folders[0].bookmarks;
+  expect(papers.map((b: any) => b.title).sort()).toEqual(['Storm season', 'Tide tables']);
+  expect(papers.find((b: any) => b.title === 'Tide tables')).toMatchObject({ note: 'Keep for the trip', tags: ['ocean', 'science'], important: true });
+});
+
+test('offline: the last loaded list stays, marked offline', async () => {
+  library ??= await browser.context.newPage();
+  await library.goto(`${browser.url('library.html')}?c=${ids.research}`);
+  await expect(library.locator('.bookmark')).toHaveCount(1);
+  await server.stop();
+  try {
+    await library.reload();
+    await expect(library.locator('.offline-badge')).toBeVisible({ timeout: 20_000 });
+    await expect(library.locator('.bookmark')).toHaveCount(1);
+    await expect(library.getByRole('treeitem', { name: /Papers/ })).toBeVisible();
+    await expect(library.locator('.view-title')).toHaveText('Research');
+    await shot(library, '08-offline');
+  } finally {
+    await server.start();
+  }
+});
