@@ -415,12 +415,14 @@ export class HighlightsService {
 
   async recolorInTab(tabId: number, key: string, color: HighlightColor): Promise<HighlightListView> {
     await this.change(await this.tabUrl(tabId), key, { color });
+    // Saved; a tab without the highlighter (not injected yet, closed) has nothing to repaint.
     await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
     return this.list(tabId);
   }
 
   async removeInTab(tabId: number, key: string): Promise<HighlightListView> {
     await this.remove(await this.tabUrl(tabId), key);
+    // As above: nothing to repaint without the highlighter.
     await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
     return this.list(tabId);
   }
@@ -431,6 +433,7 @@ export class HighlightsService {
     if (!item) throw new UserFacingError(t('errorNothingToUndo'), 'not-found');
     const { note: _note, key: _key, ...h } = item;
     await this.add(tabId, await this.tabUrl(tabId), { ...h, restore: key });
+    // As above: nothing to repaint without the highlighter.
     await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
     return this.list(tabId);
   }

@@ -453,7 +453,7 @@ export function startBackground() {
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClicked(info, tab));
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
   browser.alarms.onAlarm.addListener((alarm) => void onAlarm(alarm));
-  browser.omnibox?.setDefaultSuggestion({ description: t('omniboxDefault') });
+  void browser.omnibox?.setDefaultSuggestion({ description: t('omniboxDefault') });
   browser.omnibox?.onInputChanged.addListener((text, suggest) => void omnibox.onInputChanged(text, suggest));
   browser.omnibox?.onInputEntered.addListener((text, disposition) => void omnibox.onInputEntered(text, disposition));
   browser.tabs.onActivated.addListener(({ tabId }) => void badge.showForTab(tabId));

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
-import type { Collection, CollectionUpdate } from '../../../lib/api/types.js';
 import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
 import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
