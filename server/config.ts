@@ -37,6 +37,8 @@ export interface ServerConfig {
     maxFailuresPerAccount: number;
     maxFailuresPerIp: number;
     throttleWindowMs: number;
+    /** Sign-up attempts allowed per IP address within `throttleWindowMs` (default 20). */
+    maxSignupsPerIp?: number;
   };
   /** Outside providers users can connect (client id/secret per provider); unset ones answer 400. */
   oauthProviders: ProvidersConfig;

@@ -2,7 +2,7 @@
  * Benchmark code that runs inside the page (bundled to an IIFE by run.ts). Exposes `window.tidemarkBench`.
  */
 import * as textQuote from 'dom-anchor-text-quote';
-import { TextIndex, anchorAll, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
+import { TextIndex, anchorAll, anchorAllSliced, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { HIGHLIGHT_COLORS, createPainter, type HighlightColor } from '../../lib/painting/index.js';
 import type { SpanSpec } from './article.js';
 
@@ -191,4 +191,88 @@ const bench = {
   },
 };
 
+/** Long tasks (> 50 ms) of the page's main thread while `fn` runs, from a PerformanceObserver. */
+async function watchingLongTasks<T>(fn: () => Promise<T>): Promise<{ value: T; longTasks: number[] }> {
+  const longTasks: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longTasks.push(Math.round(e.duration));
+  });
+  observer.observe({ type: 'longtask' });
+  const value = await fn();
+  // Long-task entries are delivered after the task: let them arrive.
+  await new Promise((r) => setTimeout(r, 100));
+  for (const e of observer.takeRecords()) longTasks.push(Math.round(e.duration));
+  observer.disconnect();
+  return { value, longTasks };
+}
+
+const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+/**
+ * The page is idle: it has rendered and the main thread has nothing to do. Headless Chromium may leave
+ * a freshly set page's style uncomputed until something asks for it; a shown page has it computed for
+ * its first paint, so the page's own style and layout are forced here, before the measured work.
+ */
+const idle = async () => {
+  void document.body.offsetHeight;
+  await nextFrame();
+  await nextFrame();
+  await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 }));
+};
+
+const longPage = {
+  /**
+   * What the highlighter does on a saved page once it is idle: build the index in slices, anchor every
+   * highlight in slices, paint them; timed to the next frame, with the long tasks seen meanwhile.
+   */
+  async paintAll(descriptors: HighlightDescriptor[]) {
+    await idle();
+    const painter = await createPainter(document);
+    const { value, longTasks } = await watchingLongTasks(async () => {
+      const t0 = performance.now();
+      const index = await TextIndex.build(document);
+      const tIndex = performance.now() - t0;
+      const results = await anchorAllSliced(index, descriptors);
+      const tAnchor = performance.now() - t0 - tIndex;
+      painter.paintMany(
+        results.flatMap((r, i) => (r.status === 'anchored' ? [{ key: `h${i}`, ranges: r.range, color: HIGHLIGHT_COLORS[i % 12], hasNote: false }] : [])),
+      );
+      await nextFrame();
+      const total = performance.now() - t0;
+      (window as unknown as { keptIndex: TextIndex }).keptIndex = index;
+      return { total, tIndex, tAnchor, painted: painter.keys().length, results: results.map((r): Found => (r.status === 'anchored' ? { start: r.start, end: r.end } : null)) };
+    });
+    (window as unknown as { keptPainter: unknown }).keptPainter = painter;
+    return { ...value, longTasks };
+  },
+
+  /**
+   * Creating highlights on the painted page, as the highlighter does for the context-menu command:
+   * describe the selection with the kept index, paint it; ms per highlight from the command to the
+   * next frame.
+   */
+  async create(spans: SpanSpec[]) {
+    const index = (window as unknown as { keptIndex: TextIndex }).keptIndex;
+    const painter = (window as unknown as { keptPainter: Awaited<ReturnType<typeof createPainter>> }).keptPainter;
+    const starts = sentenceStarts(index);
+    const ms: number[] = [];
+    const frameMs: number[] = [];
+    let long = 0;
+    for (const [i, s] of spans.entries()) {
+      const { start, end } = spanOffsets(starts, s);
+      const range = index.rangeFor(start, end);
+      await idle();
+      const t0 = performance.now();
+      const d = describeOffsets(index, start, end);
+      if (!d) throw new Error('empty highlight');
+      painter.paint(`new${i}`, range, { color: 'yellow' });
+      ms.push(performance.now() - t0);
+      await nextFrame();
+      frameMs.push(performance.now() - t0);
+      if (d.prefix!.length > 32 || d.suffix!.length > 32) long++;
+    }
+    return { ms, frameMs, long };
+  },
+};
+
 (window as unknown as { tidemarkBench: typeof bench }).tidemarkBench = bench;
+(window as unknown as { tidemarkLongPage: typeof longPage }).tidemarkLongPage = longPage;

@@ -58,7 +58,9 @@ function withServer(run: (origin: string) => Promise<void>, report: typeof messa
   }
   const permission = needsHostPermission(origin) ? requestHostPermission(origin) : Promise.resolve(true);
   busy.value = true;
-  report.value = null;
+  // A new attempt: what earlier attempts said (an error, "Signed out") no longer applies.
+  message.value = null;
+  tokenMessage.value = null;
   permission
     .then(async (granted) => {
       if (!granted) throw new Error(t('errorHostDenied', origin));

@@ -50,7 +50,8 @@ let windowId: number | undefined;
 const saver = new AutoSaver(
   async (changes) => {
     const append = partial.value;
-    const result = await send('updateBookmark', { ref: draft.value!.ref, changes, ...(append ? { append } : {}) });
+    const d = draft.value!;
+    const result = await send('updateBookmark', { ref: d.ref, changes, label: d.title.slice(0, 500), ...(append ? { append } : {}) });
     // The server answered with the whole bookmark: from now on the form edits what is stored.
     if (append && result.state === 'saved' && result.bookmark && !saver.hasPending) {
       partial.value = false;

@@ -11,9 +11,10 @@ interface Props {
   rows?: number;
   focus?: boolean;
   delayMs?: number;
+  placeholder?: string;
 }
 
-export function AutosavedText({ id, label, value, save, rows = 2, focus = false, delayMs = 600 }: Props) {
+export function AutosavedText({ id, label, value, save, rows = 2, focus = false, delayMs = 600, placeholder }: Props) {
   const [text, setText] = useState(value);
   const [error, setError] = useState('');
   const saved = useRef(value);
@@ -46,6 +47,7 @@ export function AutosavedText({ id, label, value, save, rows = 2, focus = false,
         id={id}
         ref={field}
         rows={rows}
+        placeholder={placeholder}
         value={text}
         onInput={(e) => {
           const next = (e.target as HTMLTextAreaElement).value;

@@ -55,7 +55,15 @@ export function HighlightItem({ item, found, focus, actions }: { item: Highlight
             ))}
           </div>
         )}
-        <AutosavedText id={`hl-note-${item.key}`} label={t('popupHighlightNote')} value={item.note} focus={focus} save={(note) => actions.saveNote(item.key, note)} />
+        <AutosavedText
+          id={`hl-note-${item.key}`}
+          label={t('popupHighlightNote')}
+          value={item.note}
+          rows={item.note ? 2 : 1}
+          placeholder={t('panelNotePlaceholder')}
+          focus={focus}
+          save={(note) => actions.saveNote(item.key, note)}
+        />
         <div class="hl-actions">
           <button type="button" class="link" onClick={() => actions.copy(item)}>
             {t('highlightCopy')}

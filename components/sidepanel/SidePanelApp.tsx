@@ -39,7 +39,8 @@ const notice = signal('');
 let asked = 0;
 
 const saver = new AutoSaver(
-  (changes: BookmarkChanges) => send('updateBookmark', { ref: draft.value!.ref, changes, ...(partial.value ? { append: true } : {}) }),
+  (changes: BookmarkChanges) =>
+    send('updateBookmark', { ref: draft.value!.ref, changes, label: draft.value!.title.slice(0, 500), ...(partial.value ? { append: true } : {}) }),
   (s, error) => {
     saveState.value = s;
     saveError.value = error ?? '';

@@ -5,14 +5,15 @@
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
  */
-import { MAX_CONTEXT } from './context.js';
+import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindow, suffixSimilarity } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
-import { exactCandidates, exactNearAnchors, uniqueInContext, whitespaceCandidates } from './search-exact.js';
+import { exactCandidates, exactNearAnchors, whitespaceCandidates } from './search-exact.js';
 import { fuzzyBySeeds, fuzzyNearAnchors, maxErrorsFor } from './search-fuzzy.js';
 import { textSearchOf } from './search-text.js';
-import { TextIndex, type TextIndexOptions } from './text-index.js';
+import { DEFAULT_SLICE_MS, TextIndex, yieldToPage, type SliceOptions, type TextIndexOptions } from './text-index.js';
+import type { TextSearch } from './search-text.js';
 import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.js';
 
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
@@ -20,14 +21,125 @@ const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRat
 type Placed = Extract<Decision, { ok: true }>;
 type Failure = Extract<Decision, { ok: false }>;
 
-function toQuery(d: HighlightDescriptor): Query {
-  // Context beyond 32 characters adds little and is not compared (see MAX_CONTEXT).
+/** The query, plus the whole stored context when it was stored long (the page repeats itself there). */
+interface LongQuery extends Query {
+  storedPrefix: string;
+  storedSuffix: string;
+  /** Per side, the window that tells the place from its twins (see describe.ts), or null. */
+  prefixWindow: number | null;
+  suffixWindow: number | null;
+  /** The context was stored long: a twin of the place existed when it was highlighted. */
+  long: boolean;
+}
+
+function toQuery(d: HighlightDescriptor): LongQuery {
+  const storedPrefix = normalizeFragment(typeof d.prefix === 'string' ? d.prefix : '');
+  const storedSuffix = normalizeFragment(typeof d.suffix === 'string' ? d.suffix : '');
   return {
     quote: normalizeText(typeof d.text === 'string' ? d.text : ''),
-    prefix: normalizeFragment(typeof d.prefix === 'string' ? d.prefix : '').slice(-MAX_CONTEXT),
-    suffix: normalizeFragment(typeof d.suffix === 'string' ? d.suffix : '').slice(0, MAX_CONTEXT),
+    // The near 32 characters drive the search and the usual scoring (see MAX_CONTEXT).
+    prefix: storedPrefix.slice(-MAX_CONTEXT),
+    suffix: storedSuffix.slice(0, MAX_CONTEXT),
     position: d.position,
+    storedPrefix,
+    storedSuffix,
+    prefixWindow: separatingWindow(storedPrefix),
+    suffixWindow: separatingWindow(storedSuffix),
+    long: storedPrefix.length > MAX_CONTEXT || storedSuffix.length > MAX_CONTEXT,
   };
+}
+
+function hasPosition(q: Query): q is Query & { position: number } {
+  return typeof q.position === 'number' && Number.isInteger(q.position) && q.position >= 0;
+}
+
+/** First index in ascending `xs` whose value is >= x. */
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Gives candidates found without one (near the stored context) their occurrence rank, so the stored position can count. */
+function rankCandidates(search: TextSearch, quote: string, cands: Candidate[]): Candidate[] {
+  if (cands.length === 0 || cands.every((c) => c.rank !== undefined)) return cands;
+  const all = search.findAll(quote);
+  for (const c of cands) {
+    const i = lowerBound(all, c.start);
+    if (all[i] === c.start) c.rank = i;
+  }
+  return cands;
+}
+
+/** Most hits of the quote in its full stored context examined for the stored position. */
+const CONTEXT_HITS_LIMIT = 1024;
+
+/**
+ * The unchanged-page case: the quote in its whole stored context occurs verbatim once, or several
+ * times and the stored position names one of them. Returns the quote's start, or -1.
+ */
+function verbatimInContext(search: TextSearch, q: LongQuery): number {
+  const prefix = q.storedPrefix;
+  const suffix = q.storedSuffix;
+  const hits = search.findFirstPass(prefix + q.quote + suffix, CONTEXT_HITS_LIMIT);
+  if (hits.length === 1) return hits[0] + prefix.length;
+  if (hits.length < 2 || hits.length > CONTEXT_HITS_LIMIT || !hasPosition(q)) return -1;
+  const all = search.findAll(q.quote);
+  for (const h of hits) {
+    const i = lowerBound(all, h + prefix.length);
+    if (i === q.position && all[i] === h + prefix.length) return h + prefix.length;
+  }
+  return -1;
+}
+
+/**
+ * Where the context was stored long, every twin of the place differed from it by at least
+ * TWIN_SEPARATION edits on a side, within that side's stored window, when it was highlighted. A place
+ * is then trusted when its context on such a side is within LONG_CONTEXT_EDITS edits of the stored
+ * window (a twin cannot get that close) and its other side does not contradict it outright.
+ */
+const LONG_CONTEXT_EDITS = 3;
+/** Near-context similarity the other side must keep (unrelated prose is about 0.3). */
+const OTHER_SIDE_MIN = 0.45;
+
+const REASON_TWIN =
+  'The highlighted text was not found in its original surroundings; a similar passage elsewhere on the page was not used, because it may not be the one highlighted.';
+
+/** Decision for a long-context query: a candidate that a separating side places within the allowed edits. */
+function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decision {
+  const limit = LONG_CONTEXT_EDITS;
+  const fits: Array<{ c: Candidate; d: number }> = [];
+  const pw = q.prefixWindow;
+  const sw = q.suffixWindow;
+  for (const c of candidates) {
+    if (c.errors > limit) continue;
+    let d = Infinity;
+    if (pw !== null && suffixSimilarity(q.suffix, text, c.end) >= OTHER_SIDE_MIN) {
+      const pd = c.errors + boundedAnchoredDistance(q.storedPrefix.slice(-pw), text, c.start, true, limit - c.errors);
+      if (pd <= limit) d = pd;
+    }
+    if (sw !== null && prefixSimilarity(q.prefix, text, c.start) >= OTHER_SIDE_MIN) {
+      const sd = c.errors + boundedAnchoredDistance(q.storedSuffix.slice(0, sw), text, c.end, false, limit - c.errors);
+      if (sd <= limit && sd < d) d = sd;
+    }
+    if (d === Infinity && c.errors === 0 && text.startsWith(q.storedSuffix, c.end) && c.start >= q.storedPrefix.length && text.startsWith(q.storedPrefix, c.start - q.storedPrefix.length)) d = 0;
+    if (d <= limit) fits.push({ c, d });
+  }
+  if (fits.length === 0) return { ok: false, status: 'orphan', reason: REASON_TWIN };
+  fits.sort((a, b) => a.d - b.d || a.c.start - b.c.start);
+  const best = fits[0];
+  const rival = fits.find((f) => f.c.start >= best.c.end || f.c.end <= best.c.start);
+  if (rival && rival.d === best.d) {
+    const byRank = hasPosition(q) ? fits.find((f) => f.d === best.d && f.c.rank === q.position) : undefined;
+    if (!byRank) return { ok: false, status: 'ambiguous', reason: REASON_TWIN };
+    return { ok: true, start: byRank.c.start, end: byRank.c.end, score: 0.9 };
+  }
+  return { ok: true, start: best.c.start, end: best.c.end, score: Math.round((1 - best.d / (2 * MAX_CONTEXT + q.quote.length)) * 1000) / 1000 };
 }
 
 /** A test for "overlaps any of these spans" that stays fast with thousands of spans. */
@@ -80,11 +192,13 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   });
   let firstFailure: Failure | null = null;
 
-  // 1. Unchanged page: the quote with its whole stored context occurs verbatim, once.
+  // 1. Unchanged page: the quote with its whole stored context occurs verbatim, once (or the stored
+  // position names one of its verbatim occurrences).
   if (hasContext) {
-    const at = uniqueInContext(search, q);
+    const at = verbatimInContext(search, q);
     if (at >= 0) return found(at, at + q.quote.length, 'exact', 1);
   }
+  if (q.long) return anchorLong(index, search, q, opts, found);
 
   // 2. Exact occurrences (for a very common quote, those its stored context leads to).
   // Where the stored context puts the quote, computed at most once.
@@ -95,6 +209,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
     // A very common quote (a short word) is only judged where its stored context leads to it: a place
     // none of whose context halves survived verbatim could not be told from the many others anyway.
     exact = exactNearAnchors(text, q, anchors());
+    if (hasPosition(q)) rankCandidates(search, q.quote, exact);
   }
   exact ??= exactCandidates(search, q.quote) ?? [];
   let exactPick: Placed | null = null;
@@ -158,6 +273,36 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   return { status: 'orphan', reason: REASON_NOT_FOUND };
 }
 
+type Found = (start: number, end: number, method: Strategy, score: number) => AnchorResult;
+
+/**
+ * A quote whose context was stored long (its page repeats itself there): only a place whose whole
+ * context nearly agrees is trusted; a twin passage is never taken for the highlighted one.
+ */
+function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Required<AnchorOptions>, found: Found): AnchorResult {
+  const text = index.text;
+  const anchors = contextAnchors(search, q);
+  let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
+  if (exact === null) exact = rankCandidates(search, q.quote, exactNearAnchors(text, q, anchors));
+  let d = decideLong(text, q, exact);
+  if (d.ok) return found(d.start, d.end, 'exact', d.score);
+  if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
+  const near = anchors.length > 0 ? anchors : undefined;
+  const spaced = whitespaceCandidates(search, q.quote, near);
+  d = decideLong(text, q, spaced);
+  if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
+  if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
+  if (q.quote.length >= opts.fuzzyMinLength && anchors.length > 0) {
+    const k = Math.min(LONG_CONTEXT_EDITS, maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate));
+    if (k > 0) {
+      d = decideLong(text, q, fuzzyNearAnchors(text, q, k, anchors));
+      if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
+      if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
+    }
+  }
+  return { status: d.status, reason: d.reason };
+}
+
 /**
  * Anchors many descriptors against one page state, building the text index once.
  * Results are in the order of `descriptors`.
@@ -169,4 +314,28 @@ export function anchorAll(
 ): AnchorResult[] {
   const index = rootOrIndex instanceof TextIndex ? rootOrIndex : new TextIndex(rootOrIndex, options);
   return descriptors.map((d) => anchor(index, d, options));
+}
+
+/**
+ * anchorAll in slices of about `sliceMs` of work, yielding to the page between them, so that anchoring
+ * many highlights on a long page never blocks it. The page must not change meanwhile (the caller
+ * watches for mutations and starts again with a new index).
+ */
+export async function anchorAllSliced(
+  index: TextIndex,
+  descriptors: readonly HighlightDescriptor[],
+  options: AnchorOptions & SliceOptions = {},
+): Promise<AnchorResult[]> {
+  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  const pause = options.yieldToPage ?? yieldToPage;
+  const out: AnchorResult[] = [];
+  let until = performance.now() + sliceMs;
+  for (const d of descriptors) {
+    if (performance.now() >= until) {
+      await pause();
+      until = performance.now() + sliceMs;
+    }
+    out.push(anchor(index, d, options));
+  }
+  return out;
 }

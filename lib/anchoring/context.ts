@@ -10,6 +10,23 @@
 const SLACK = 8;
 /** Longest context compared (one 32-bit word of the bit-parallel algorithm). */
 export const MAX_CONTEXT = 32;
+/** Longest context stored on one side where the page repeats itself (the API accepts 200). */
+export const LONG_CONTEXT_MAX = 200;
+/** A long context side is its compared window plus this many characters (see describe.ts). */
+export const LONG_CONTEXT_SLACK = 8;
+/** Shortest side of a long context that separates the place from its twins. */
+export const LONG_SIDE_MIN = MAX_CONTEXT + LONG_CONTEXT_SLACK;
+
+/**
+ * The compared window of one stored side of a long context, or null when that side does not tell the
+ * place from its twins (stored at LONG_CONTEXT_MAX, or short).
+ */
+export function separatingWindow(side: string): number | null {
+  if (side.length < LONG_SIDE_MIN || side.length >= LONG_CONTEXT_MAX) return null;
+  return side.length - LONG_CONTEXT_SLACK;
+}
+/** Edits (prefix + suffix together) by which every twin's context must differ from a stored long context. */
+export const TWIN_SEPARATION = 8;
 
 const peqAscii = new Int32Array(256);
 
@@ -131,4 +148,58 @@ export function contextScore(
   if (s === null) return { prefix: p, suffix: null, mean: p, best: p };
   const mean = (p * prefix.length + s * suffix.length) / (prefix.length + suffix.length);
   return { prefix: p, suffix: s, mean, best: Math.max(p, s) };
+}
+
+/**
+ * Like anchoredDistance for contexts of any length (the long contexts stored where a page repeats
+ * itself), counting only up to `limit`: the answer is min(distance, limit + 1). A banded dynamic
+ * program (|i - j| <= limit), so its cost grows with the pattern length times the limit.
+ */
+export function boundedAnchoredDistance(pattern: string, text: string, anchor: number, backwards: boolean, limit: number): number {
+  const m = pattern.length;
+  if (m === 0) return 0;
+  const avail = backwards ? anchor : text.length - anchor;
+  const w = Math.min(m + limit, avail);
+  const band = 2 * limit + 1;
+  const over = limit + 1;
+  // row[d] holds D[i][i + d - limit]; cells outside the band or the text count as `over`.
+  let prev = new Int32Array(band);
+  let cur = new Int32Array(band);
+  for (let d = 0; d < band; d++) {
+    const j = d - limit;
+    prev[d] = j >= 0 && j <= w ? Math.min(j, over) : over;
+  }
+  // Both read outwards from the anchor.
+  const pc = new Uint16Array(m);
+  for (let i = 0; i < m; i++) pc[i] = backwards ? pattern.charCodeAt(m - 1 - i) : pattern.charCodeAt(i);
+  const tc = new Uint16Array(w);
+  for (let j = 0; j < w; j++) tc[j] = backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j);
+  for (let i = 1; i <= m; i++) {
+    const c = pc[i - 1];
+    let rowMin = over;
+    for (let d = 0; d < band; d++) {
+      const j = i + d - limit;
+      if (j < 0 || j > w) {
+        cur[d] = over;
+        continue;
+      }
+      // D[i][j] = min(D[i-1][j-1] + cost, D[i-1][j] + 1, D[i][j-1] + 1)
+      let v = j === 0 ? i : prev[d] + (tc[j - 1] === c ? 0 : 1); // diagonal: same d in the previous row
+      if (d + 1 < band && prev[d + 1] + 1 < v) v = prev[d + 1] + 1; // from D[i-1][j]
+      if (d > 0 && j > 0 && cur[d - 1] + 1 < v) v = cur[d - 1] + 1; // from D[i][j-1]
+      if (v > over) v = over;
+      cur[d] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin >= over) return over;
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+  let best = over;
+  for (let d = 0; d < band; d++) {
+    const j = m + d - limit;
+    if (j >= 0 && j <= w && prev[d] < best) best = prev[d];
+  }
+  return best;
 }

@@ -13,11 +13,12 @@
  * AnchorResult is `{ status: 'anchored', range, start, end, method, score }` with method
  * 'exact' | 'whitespace' | 'fuzzy', or `{ status: 'orphan' | 'ambiguous', reason }`: a quote that cannot
  * be placed with confidence is reported, never guessed. After the page re-renders (SPA), build a new
- * TextIndex and anchor again.
+ * TextIndex and anchor again. On long pages, `await TextIndex.build(root)` and `anchorAllSliced` do the
+ * same work in slices of a few ms, yielding to the page in between (no long task).
  */
-export { TextIndex, type TextIndexOptions, type DomPoint } from './text-index.js';
+export { TextIndex, yieldToPage, type TextIndexOptions, type SliceOptions, type DomPoint } from './text-index.js';
 export { describeRange, describeOffsets, CONTEXT_LENGTH } from './describe.js';
-export { anchor, anchorAll } from './anchor.js';
+export { anchor, anchorAll, anchorAllSliced } from './anchor.js';
 export { normalizeText } from './normalize.js';
 export type {
   HighlightDescriptor,

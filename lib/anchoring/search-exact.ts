@@ -13,15 +13,6 @@ const WHITESPACE_MIN = 6;
 const DRIFT = 8;
 
 /**
- * Start of the quote when prefix + quote + suffix occurs verbatim exactly once (the unchanged-page
- * case, settled by one string search), else -1.
- */
-export function uniqueInContext(search: TextSearch, q: Query): number {
-  const at = search.findUnique(q.prefix + q.quote + q.suffix);
-  return at === -1 ? -1 : at + q.prefix.length;
-}
-
-/**
  * Occurrences of the quote where its stored context puts it (see contextAnchors), allowing it to
  * have moved by a few characters (small edits in the context next to it).
  */
@@ -53,12 +44,7 @@ export function exactCandidates(search: TextSearch, quote: string, limit = MAX_O
 
 /** Number of occurrences of `quote` that start before `offset` (the descriptor's `position`). */
 export function occurrencesBefore(search: TextSearch, quote: string, offset: number): number {
-  let n = 0;
-  for (const h of search.findAll(quote)) {
-    if (h >= offset) break;
-    n++;
-  }
-  return n;
+  return search.countBefore(quote, offset);
 }
 
 /**

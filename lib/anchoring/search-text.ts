@@ -93,9 +93,13 @@ function charCommonness(c: number): number {
   return 0;
 }
 
+/** Complete occurrence lists kept per needle (describing and anchoring ask for the same quote several times). */
+const CACHE_MAX = 64;
+
 export class TextSearch {
   private scans = 0;
   private words: WordIndex | null = null;
+  private cache = new Map<string, number[]>();
 
   constructor(readonly text: string) {}
 
@@ -120,6 +124,31 @@ export class TextSearch {
    */
   findAll(needle: string, limit = Infinity): number[] {
     if (needle.length === 0) return [];
+    const cached = this.cache.get(needle);
+    if (cached) return cached.length > limit ? cached.slice(0, limit + 1) : cached.slice();
+    if (limit === Infinity) {
+      const all = this.findAllUncached(needle, limit);
+      if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(needle, all);
+      return all.slice();
+    }
+    return this.findAllUncached(needle, limit);
+  }
+
+  /** Number of occurrences of `needle` starting before `offset`. */
+  countBefore(needle: string, offset: number): number {
+    const all = this.cache.get(needle) ?? this.findAll(needle);
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (all[mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private findAllUncached(needle: string, limit: number): number[] {
     const words = this.wordIndex();
     if (words) {
       const hits = this.lookup(words, needle, limit);

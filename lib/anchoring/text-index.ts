@@ -17,6 +17,7 @@ import { CHAR_SPACE, DROPPED_CHARS, OTHER_SPACE_CHARS, classifyChar } from './no
 import {
   STYLE_INVISIBLE,
   STYLE_NONE,
+  HidingRules,
   createStyleCheck,
   isBlockTag,
   isSkippedTag,
@@ -30,6 +31,35 @@ export interface TextIndexOptions {
    * 'auto' (default): when the root's window provides getComputedStyle.
    */
   computedStyle?: boolean | 'auto';
+}
+
+/** How sliced work (TextIndex.build, anchorAllSliced) shares the main thread with the page. */
+export interface SliceOptions {
+  /** Work done before yielding to the page, in ms (default 8). */
+  sliceMs?: number;
+  /** How to yield (default: a macrotask through MessageChannel, or scheduler.yield where it exists). */
+  yieldToPage?: () => Promise<void>;
+}
+
+export const DEFAULT_SLICE_MS = 8;
+
+/** Lets the page run (input, rendering, its own tasks) before the next slice of work. */
+export function yieldToPage(): Promise<void> {
+  const sched = (globalThis as unknown as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (sched && typeof sched.yield === 'function') return sched.yield();
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
+function newBuilder(doc: Document, options: TextIndexOptions): IndexBuilder {
+  const styleCheck = createStyleCheck(doc, options.computedStyle ?? 'auto');
+  return new IndexBuilder(styleCheck, styleCheck ? new HidingRules(doc) : null);
 }
 
 /** A boundary point in the DOM. */
@@ -108,16 +138,22 @@ export class TextIndex {
   private readonly runSrc: Int32Array;
   private readonly runCount: number;
 
-  constructor(root: Node, options: TextIndexOptions = {}) {
+  /**
+   * Builds the index of `root` in one task. On long pages prefer `TextIndex.build`, which walks the
+   * page in slices and lets the page run in between.
+   */
+  constructor(root: Node, options: TextIndexOptions = {}, walked?: IndexBuilder, normalised?: Normaliser) {
     this.root = root;
     this.doc = ownerDocumentOf(root);
-    const b = new IndexBuilder(createStyleCheck(this.doc, options.computedStyle ?? 'auto'));
-    b.walk(root);
+    let b = walked;
+    if (!b) {
+      b = newBuilder(this.doc, options);
+      b.walk(root);
+    }
     this.nodes = b.nodes;
     this.nodeStart = b.nodeStart;
     this.nodeEnd = b.nodeEnd;
-    const raw = b.parts.join('');
-    const n = new Normaliser(raw);
+    const n = normalised ?? new Normaliser(b.parts.join(''));
     this.text = n.text;
     this.runStart = n.runStart;
     this.runEnd = n.runEnd;
@@ -125,6 +161,32 @@ export class TextIndex {
     this.runOut = n.runOut;
     this.runSrc = n.runSrc;
     this.runCount = n.count;
+  }
+
+  /**
+   * Builds the index of `root` in slices of about `sliceMs` of work, yielding to the page between
+   * them (no long task on long pages). The page must not change meanwhile: a caller watching for
+   * mutations discards an index whose build overlapped one.
+   */
+  static async build(root: Node, options: TextIndexOptions & SliceOptions = {}): Promise<TextIndex> {
+    const b = newBuilder(ownerDocumentOf(root), options);
+    const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+    const pause = options.yieldToPage ?? yieldToPage;
+    b.begin(root);
+    for (;;) {
+      const until = performance.now() + sliceMs;
+      if (b.run(() => performance.now() >= until)) break;
+      await pause();
+    }
+    await pause();
+    const n = new Normaliser(b.parts.join(''), true);
+    for (;;) {
+      const until = performance.now() + sliceMs;
+      if (n.run(() => performance.now() >= until)) break;
+      await pause();
+    }
+    n.finish();
+    return new TextIndex(root, options, b, n);
   }
 
   private get nodeIds(): Map<Text, number> {
@@ -371,7 +433,6 @@ function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
  * normalizeText(raw)), recording the special runs the offset map needs.
  */
 class Normaliser {
-  text: string;
   runStart = new Int32Array(256);
   runEnd = new Int32Array(256);
   runNorm = new Int32Array(256);
@@ -379,38 +440,65 @@ class Normaliser {
   runSrc = new Int32Array(256);
   count = 0;
 
-  constructor(raw: string) {
-    const parts: string[] = [];
+  text = '';
+  private readonly raw: string;
+  private readonly parts: string[] = [];
+  private rawPos = 0;
+  private normLen = 0;
+  /** Own copies of the shared patterns: two normalisers may run interleaved (sliced builds). */
+  private readonly special = new RegExp(SPECIAL);
+  private readonly wsChar = new RegExp(WS_CHAR);
+
+  /** Normalises `raw` at once; `sliced` leaves the work to run() (and the result to finish()). */
+  constructor(raw: string, sliced = false) {
+    this.raw = raw;
+    this.special.lastIndex = 0;
+    if (!sliced) {
+      this.run(() => false);
+      this.finish();
+    }
+  }
+
+  /** Works on until done (true) or until `stop()`, asked every few hundred runs, says so (false). */
+  run(stop: () => boolean): boolean {
+    const raw = this.raw;
     const n = raw.length;
-    let rawPos = 0;
-    let normLen = 0;
-    SPECIAL.lastIndex = 0;
-    for (let m = SPECIAL.exec(raw); m !== null; m = SPECIAL.exec(raw)) {
+    const special = this.special;
+    const parts = this.parts;
+    let k = 0;
+    for (let m = special.exec(raw); m !== null; m = special.exec(raw)) {
       const at = m.index;
-      const end = SPECIAL.lastIndex;
-      if (at > rawPos) {
-        parts.push(raw.slice(rawPos, at));
-        normLen += at - rawPos;
+      const end = special.lastIndex;
+      if (at > this.rawPos) {
+        parts.push(raw.slice(this.rawPos, at));
+        this.normLen += at - this.rawPos;
       }
       // The run's space stands for its first whitespace character (none: only dropped characters).
       let src = at;
       if (classifyChar(raw.charCodeAt(at)) !== CHAR_SPACE) {
-        WS_CHAR.lastIndex = at;
-        const ws = WS_CHAR.exec(raw);
+        this.wsChar.lastIndex = at;
+        const ws = this.wsChar.exec(raw);
         src = ws !== null && ws.index < end ? ws.index : -1;
       }
-      const out = src >= 0 && normLen > 0 && end < n ? 1 : 0;
+      const out = src >= 0 && this.normLen > 0 && end < n ? 1 : 0;
       if (out === 1) parts.push(' ');
-      this.push(at, end, normLen, out, src);
-      normLen += out;
-      rawPos = end;
+      this.push(at, end, this.normLen, out, src);
+      this.normLen += out;
+      this.rawPos = end;
+      if ((++k & 511) === 0 && stop()) return false;
     }
-    if (rawPos === 0) {
+    return true;
+  }
+
+  /** Makes the normalised text (after run() returned true). */
+  finish(): void {
+    const raw = this.raw;
+    if (this.rawPos === 0) {
       this.text = raw;
       return;
     }
-    if (rawPos < n) parts.push(raw.slice(rawPos));
-    this.text = parts.join('');
+    if (this.rawPos < raw.length) this.parts.push(raw.slice(this.rawPos));
+    this.text = this.parts.join('');
   }
 
   private push(start: number, end: number, norm: number, out: number, src: number): void {
@@ -456,9 +544,21 @@ class IndexBuilder {
   private cursor = 0;
   private from = -1;
 
-  constructor(private readonly styleCheck: StyleCheck | null) {}
+  constructor(
+    private readonly styleCheck: StyleCheck | null,
+    private readonly hidingRules: HidingRules | null,
+  ) {}
 
+  private stack: Frame[] = [];
+
+  /** Walks the whole root in one go. */
   walk(root: Node): void {
+    this.begin(root);
+    this.run(() => false);
+  }
+
+  /** Prepares a walk of `root` (run() does it, in one or several calls). */
+  begin(root: Node): void {
     let top: Node | null = root;
     if (root.nodeType === DOCUMENT_NODE) {
       const doc = root as Document;
@@ -470,15 +570,20 @@ class IndexBuilder {
       return;
     }
     this.light = top.textContent ?? '';
-    const stack: Frame[] = [];
     if (top.nodeType === ELEMENT_NODE) {
       const frame = this.enter(top as Element, true, false, false);
-      if (!frame) return;
-      stack.push(frame);
+      if (frame) this.stack.push(frame);
     } else {
-      stack.push({ next: top.firstChild, list: null, i: 0, block: false, textShown: true, checked: false, direct: false });
+      this.stack.push({ next: top.firstChild, list: null, i: 0, block: false, textShown: true, checked: false, direct: false });
     }
+  }
+
+  /** Walks on until done (true) or until `stop()`, asked every few hundred nodes, says so (false). */
+  run(stop: () => boolean): boolean {
+    const stack = this.stack;
+    let n = 0;
     while (stack.length > 0) {
+      if ((++n & 31) === 0 && stop()) return false;
       const f = stack[stack.length - 1];
       let node: Node | null;
       if (f.list) node = f.i < f.list.length ? f.list[f.i++] : null;
@@ -505,6 +610,7 @@ class IndexBuilder {
       }
     }
     this.flush();
+    return true;
   }
 
   /** Decides whether to walk into `el`; returns its frame, or null to skip it. */
@@ -524,7 +630,7 @@ class IndexBuilder {
     if (hasAttributes && el.hasAttribute('hidden')) return null;
     let textShown = parentShown;
     let checked = false;
-    if (this.styleCheck && !(parentChecked && mayInheritVisibility(el, name, hasAttributes))) {
+    if (this.styleCheck && !(parentChecked && mayInheritVisibility(el, name, hasAttributes, this.hidingRules ?? undefined))) {
       const s = this.styleCheck(el);
       if (s === STYLE_NONE) return null;
       textShown = s !== STYLE_INVISIBLE;

@@ -44,9 +44,79 @@ const BARE_INLINE_TAGS = new Set([
   'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var',
 ]);
 
-export function mayInheritVisibility(el: Element, localName: string, hasAttributes: boolean): boolean {
-  if (!BARE_INLINE_TAGS.has(localName)) return false;
+/** Block elements the browser's own style sheet never hides: bare ones may share their parent's visibility too. */
+const BARE_BLOCK_TAGS = new Set([
+  'p', 'li', 'ul', 'ol', 'dl', 'dd', 'dt', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'caption',
+  'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'section', 'article', 'div', 'figure', 'figcaption', 'header', 'footer',
+  'main', 'aside', 'nav', 'address', 'hgroup',
+]);
+
+export function mayInheritVisibility(el: Element, localName: string, hasAttributes: boolean, rules?: HidingRules): boolean {
+  if (!BARE_INLINE_TAGS.has(localName) && !(rules && BARE_BLOCK_TAGS.has(localName) && rules.sparesBareTag(localName))) return false;
   return !hasAttributes || !el.matches(STYLED);
+}
+
+/** Declarations that hide an element or give it back its visibility. */
+function hidesOrShows(style: CSSStyleDeclaration): boolean {
+  const d = style.getPropertyValue('display');
+  const v = style.getPropertyValue('visibility');
+  const cv = style.getPropertyValue('content-visibility');
+  return d === 'none' || d.includes('var(') || v !== '' || cv === 'hidden';
+}
+
+/**
+ * What the page's style sheets can do to elements without class, id or style attribute: the tag names
+ * that a rule hiding (or showing) elements names as its subject. Such "bare" elements of other tags,
+ * inside an element whose style was checked, share its visibility, so indexing a long page reads the
+ * computed style of far fewer elements. Rules the check cannot read (cross-origin sheets) or whose
+ * subject is not a plain tag (`*`, `[attr]`, `:nth-child()`) make every tag count as named.
+ */
+export class HidingRules {
+  private readonly tags = new Set<string>();
+  private all = false;
+
+  constructor(doc: Document) {
+    const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...(doc.adoptedStyleSheets ?? [])];
+    for (const sheet of sheets) {
+      let rules: CSSRuleList;
+      try {
+        rules = sheet.cssRules;
+      } catch {
+        this.all = true; // a cross-origin sheet: its rules cannot be read
+        return;
+      }
+      this.scan(rules);
+      if (this.all) return;
+    }
+  }
+
+  /** True when no readable rule hides or shows bare `localName` elements by themselves. */
+  sparesBareTag(localName: string): boolean {
+    return !this.all && !this.tags.has(localName);
+  }
+
+  private scan(rules: CSSRuleList): void {
+    for (const rule of Array.from(rules)) {
+      if (this.all) return;
+      const grouped = (rule as CSSGroupingRule).cssRules;
+      if (grouped) this.scan(grouped);
+      const style = (rule as CSSStyleRule).style;
+      const selector = (rule as CSSStyleRule).selectorText;
+      if (!style || typeof selector !== 'string' || !hidesOrShows(style)) continue;
+      for (const one of selector.split(',')) {
+        const parts = one.trim().split(/\s*[\s>+~]\s*/);
+        const subject = parts[parts.length - 1] ?? '';
+        const tag = /^[a-zA-Z][a-zA-Z0-9-]*/.exec(subject)?.[0];
+        if (tag) {
+          // `p.note` or `p#x` cannot match a bare <p>; `p`, `p:first-child`, `p[lang]` can.
+          if (!/^[a-zA-Z][a-zA-Z0-9-]*[.#]/.test(subject)) this.tags.add(tag.toLowerCase());
+        } else if (!/^[.#]/.test(subject)) {
+          this.all = true; // `*`, `[attr]`, `:not(...)`: may match any bare element
+          return;
+        }
+      }
+    }
+  }
 }
 
 /** Attributes that may give an element its own visibility (one selector test instead of three calls). */

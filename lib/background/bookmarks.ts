@@ -239,7 +239,7 @@ export class BookmarksService {
       let out = body;
       if (append && !isEmptyAppend(append)) {
         // Reading what is stored failed: the write itself was never sent, so the queue may still merge later edits into it.
-        const stored = await this.deps.api.getBookmark(id).catch((err: unknown) => {
+        const stored = await this.deps.api.getBookmark(id, { retries: 1 }).catch((err: unknown) => {
           throw new NotSentError(err);
         });
         out = appendedUpdate(stored, body, append);

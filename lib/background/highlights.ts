@@ -23,13 +23,16 @@ import type {
   TabCommand,
 } from '../messaging/protocol.js';
 import { UserFacingError } from '../messaging/router.js';
+import { frameLacksHighlightApi } from '../painting/fallback-probe.js';
 import { autoPaintAskedItem, highlightColorsItem, highlightIdsItem, highlightsCacheItem } from '../storage/items.js';
 import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue.js';
 import { isOffline, savedIdOf, userError } from './server-answers.js';
 
 /** Built by WXT from entrypoints/highlighter-loader.ts and entrypoints/highlighter.ts. */
 export const LOADER_FILE = '/highlighter-loader.js';
-export const HIGHLIGHTER_FILE = '/highlighter.js';
+export const HIGHLIGHTER_FILE = '/highlighter.js' as const;
+/** The rangy painter, injected before the highlighter only where the CSS Custom Highlight API is missing. */
+export const FALLBACK_PAINTER_FILE = '/highlighter-fallback-painter.js' as const;
 export const LOADER_SCRIPT_ID = 'tidemark-highlighter';
 /** What automatic painting asks for (optional host permission). */
 export const AUTO_PAINT_ORIGINS = ['http://*/*', 'https://*/*'];
@@ -364,7 +367,10 @@ export class HighlightsService {
 
   /** Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. */
   async inject(tabId: number, frameId = 0): Promise<void> {
-    await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [HIGHLIGHTER_FILE] });
+    const target = { tabId, frameIds: [frameId] };
+    const [probe] = await browser.scripting.executeScript({ target, func: frameLacksHighlightApi });
+    const files = probe?.result === true ? [FALLBACK_PAINTER_FILE, HIGHLIGHTER_FILE] : [HIGHLIGHTER_FILE];
+    await browser.scripting.executeScript({ target, files });
   }
 
   /** Sends a command to the tab's highlighter, injecting it first when it is not there. */

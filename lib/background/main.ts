@@ -312,8 +312,8 @@ export function startBackground() {
       return result;
     },
     saveTab: ({ tabId }) => bookmarks.openForTab(tabId, { create: true }),
-    updateBookmark: async ({ ref, changes, append }) => {
-      const result = await bookmarks.update(ref, changes, '', { append });
+    updateBookmark: async ({ ref, changes, append, label }) => {
+      const result = await bookmarks.update(ref, changes, label ?? '', { append });
       emit('bookmarkWritten', { ref, result });
       return result;
     },

@@ -3,12 +3,14 @@
 // navigations, and answers the background's commands (context menu, keyboard command, popup list).
 // It never sees tokens or notes: only what painting needs. Keys live in memory, never in the DOM.
 import { browser } from 'wxt/browser';
-import { anchorAll, describeRange, TextIndex, type AnchorResult } from '../anchoring/index.js';
+import { anchorAllSliced, describeRange, TextIndex, type AnchorResult } from '../anchoring/index.js';
+import { PageIndex } from './page-index.js';
 import type { HighlightColor } from '../api/constants.js';
 import { t } from '../i18n.js';
 import { send } from '../messaging/client.js';
 import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from '../messaging/protocol.js';
-import { createPainter, type Painter } from '../painting/index.js';
+import { framePainter } from '../painting/fallback-slot.js';
+import type { Painter } from '../painting/types.js';
 import { Toolbar, type Marker } from '../../components/highlighter/toolbar.js';
 import { copyText } from './clipboard.js';
 import { highlightableSelection } from './editable.js';
@@ -35,6 +37,13 @@ export class Highlighter {
   private markersFrame = 0;
   private url = location.href;
   private ready: Promise<void>;
+  /** The page's text index, kept between highlights and re-anchors until the page's text changes. */
+  private pageIndex = new PageIndex(
+    () => document.body ?? document.documentElement,
+    () => this.pageChanged(this.observer?.takeRecords() ?? []),
+  );
+  /** Counts paintAll runs: a run overtaken by a newer one (the page changed again) stops. */
+  private paintRun = 0;
 
   constructor() {
     this.toolbar = new Toolbar({
@@ -47,7 +56,7 @@ export class Highlighter {
       show: (key) => void this.show(key),
     });
     // Registered at once, not after the painter loads: the background sends its command as soon as
-    // the injection returns, and the fallback painter is a dynamic import. Commands wait for `ready`.
+    // the injection returns. Commands wait for `ready`.
     browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string; tab?: unknown }) => {
       if (sender.id !== browser.runtime.id || sender.tab) return undefined;
       const cmd = message as TabCommand;
@@ -58,7 +67,7 @@ export class Highlighter {
   }
 
   private async start() {
-    this.painter = await createPainter(document);
+    this.painter = framePainter(document);
     this.listen();
     // refresh() fails only when the background cannot be reached (the extension was reloaded): the page stays as it is.
     await this.refresh().catch(() => {});
@@ -83,7 +92,7 @@ export class Highlighter {
   async refresh(): Promise<void> {
     this.url = location.href;
     this.setView(await send('pageHighlights', null));
-    this.paintAll();
+    await this.paintAll();
   }
 
   private unpaint(key: string) {
@@ -91,12 +100,23 @@ export class Highlighter {
     this.results.delete(key);
   }
 
-  /** Anchors every highlight in the page as it is now and paints those found. */
-  paintAll(): void {
-    const root = document.body ?? document.documentElement;
+  /**
+   * Anchors every highlight in the page as it is now and paints those found. On long pages the index
+   * is built and the highlights anchored in slices (no long task); a page change meanwhile starts over.
+   */
+  async paintAll(): Promise<void> {
+    const run = ++this.paintRun;
     const list = [...this.items.values()];
-    const index = new TextIndex(root);
-    const results = list.length ? anchorAll(index, list.map(({ text, position, prefix, suffix }) => ({ text, position, prefix, suffix }))) : [];
+    let results: AnchorResult[] = [];
+    if (list.length) {
+      for (;;) {
+        const { index, generation } = await this.pageIndex.current();
+        if (run !== this.paintRun) return;
+        results = await anchorAllSliced(index, list.map(({ text, position, prefix, suffix }) => ({ text, position, prefix, suffix })));
+        if (run !== this.paintRun) return;
+        if (this.pageIndex.generation === generation) break; // else the page changed while anchoring
+      }
+    }
     this.withoutObserving(() => {
       this.painter.clear();
       this.results.clear();
@@ -136,8 +156,17 @@ export class Highlighter {
   // --- page changes ---
 
   private withoutObserving(fn: () => void) {
+    this.pageChanged(this.observer?.takeRecords() ?? []); // the page's own changes before ours
     fn();
-    this.observer?.takeRecords(); // our own work is not a page change
+    const ours = this.observer?.takeRecords() ?? []; // our own work is not a page change...
+    // ...but the fallback painter splits text nodes, so an index kept from before no longer fits.
+    if (ours.length > 0 && this.painter.kind === 'class-applier') this.pageIndex.stale();
+  }
+
+  /** The page changed (records from the MutationObserver): anchor again if its text may have. */
+  private pageChanged(records: readonly MutationRecord[]) {
+    const theirs = records.filter((r) => !this.ours(r));
+    if (theirs.length > 0 && this.pageIndex.invalidate(theirs)) this.schedule();
   }
 
   private listen() {
@@ -153,9 +182,8 @@ export class Highlighter {
     });
     window.addEventListener('scroll', () => this.toolbar.hide(), { passive: true });
     window.addEventListener('popstate', () => this.schedule());
-    this.observer = new MutationObserver((records) => {
-      if (records.some((r) => !this.ours(r))) this.schedule();
-    });
+    // Only changes that can touch the page's text make the index stale (scripts, styles, comments do not).
+    this.observer = new MutationObserver((records) => this.pageChanged(records));
     this.observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
     new ResizeObserver(() => this.relayoutMarkers()).observe(document.documentElement);
   }
@@ -173,7 +201,7 @@ export class Highlighter {
     this.timer = setTimeout(() => {
       // As above: without the background there is nothing to repaint with.
       if (location.href !== this.url) void this.refresh().catch(() => {});
-      else if (this.items.size) this.paintAll();
+      else if (this.items.size) void this.paintAll();
     }, REANCHOR_DELAY_MS);
   }
 
@@ -196,8 +224,8 @@ export class Highlighter {
   }
 
   /** Where each highlight was found (for the popup's list in page order). */
-  status(): AnchorStatus[] {
-    const index = new TextIndex(document.body ?? document.documentElement);
+  async status(): Promise<AnchorStatus[]> {
+    const { index } = await this.pageIndex.current();
     const out: AnchorStatus[] = [];
     for (const [key, r] of this.results) {
       if (r.status !== 'anchored') out.push({ key, status: r.status, start: -1 });
@@ -235,7 +263,8 @@ export class Highlighter {
     const sel = highlightableSelection();
     if (!sel) return this.fail(t('errorNoSelection'));
     const range = sel.getRangeAt(0).cloneRange();
-    const index = new TextIndex(document.body ?? document.documentElement);
+    // The kept index when the page's text has not changed since (one pass over a long page otherwise).
+    const index = this.pageIndex.now();
     const descriptor = describeRange(index, range);
     if (!descriptor) return this.fail(t('errorNoSelection'));
     const offsets = index.offsetsOf(range);
@@ -306,7 +335,7 @@ export class Highlighter {
         run: async () => {
           const res = await send('addHighlight', { text, position, prefix, suffix, color, restore: key });
           this.setView(res);
-          this.paintAll();
+          await this.paintAll();
           this.toolbar.notify(t('highlightUndone'));
         },
       };

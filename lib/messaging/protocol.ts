@@ -137,7 +137,8 @@ export interface ProtocolMap {
   /** The popup's Save button (when "save on open" is off). */
   saveTab: Message<{ tabId: number }, PopupOpenResult>;
   /** `append`: the popup's draft is partial (see PopupOpenResult): tags and note are additions. */
-  updateBookmark: Message<{ ref: BookmarkRef; changes: BookmarkChanges; append?: boolean }, WriteResult>;
+  /** `label`: how the offline queue names the write (the bookmark's title). */
+  updateBookmark: Message<{ ref: BookmarkRef; changes: BookmarkChanges; append?: boolean; label?: string }, WriteResult>;
   removeBookmark: Message<{ ref: BookmarkRef }, WriteResult>;
   /** Undo of Remove: moves the bookmark back out of Trash. */
   restoreBookmark: Message<{ ref: BookmarkRef; collectionId: number }, WriteResult>;
@@ -235,7 +236,7 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   getStatus: { from: ['page'], data: v.nothing },
   popupOpened: { from: ['page'], data: tabId },
   saveTab: { from: ['page'], data: tabId },
-  updateBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, changes, append: v.optional(v.bool) }) },
+  updateBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, changes, append: v.optional(v.bool), label: v.optional(v.str(500)) }) },
   removeBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef }) },
   restoreBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, collectionId: v.int() }) },
   listCollections: { from: ['page'], data: v.object({ refresh: v.bool }) },

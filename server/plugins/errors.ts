@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { EMAIL_ADDRESS_PATTERN } from '../../lib/api/email.js';
 import { ApiError } from '../errors.js';
 
 function envelope(status: number, errorMessage: string, extra: Record<string, unknown> = {}) {
@@ -14,6 +15,9 @@ function describeValidation(err: FastifyError): string {
   const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
   const field = [where, path, missing].filter(Boolean).join('.');
   if (missing) return `${field} is required`;
+  if (first.keyword === 'pattern' && (first.params as { pattern?: string }).pattern === EMAIL_ADDRESS_PATTERN) {
+    return `${field} must be an email address, like ann@example.com`;
+  }
   const allowed = (first.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
   if (allowed) return `${field} must be one of ${allowed.join(', ')}`;
   return `${field} ${first.message ?? 'is invalid'}`;

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import { DECIMAL_ID_PATTERN } from '../../lib/api/schemas/common.js';
 
 /**
  * Two validators: query strings, params and headers are text on the wire, so they are coerced
@@ -10,9 +11,38 @@ export function installValidators(app: FastifyInstance): void {
   const shared = { allErrors: false, useDefaults: true, removeAdditional: true as const, strict: false };
   const coercing = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
   const strict = addFormats(new Ajv({ ...shared, coerceTypes: false }));
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(boundIntegers(schema) as object),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const validate = (httpPart === 'body' ? strict : coercing).compile(boundIntegers(schema) as object) as Validate;
+    return httpPart === 'params' ? strictPathIntegers(schema, validate) : validate;
+  });
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/**
+ * Path parameters are text; an integer one must be written in decimal (its schema's `pattern`,
+ * else DECIMAL_ID_PATTERN) before it is coerced. Otherwise `0x10`, `+2`, `1e1` or `2\n` would be
+ * read as numbers.
+ */
+function strictPathIntegers(schema: unknown, validate: Validate): Validate {
+  const properties = (schema as { properties?: Record<string, { type?: unknown; pattern?: string }> }).properties ?? {};
+  const checks = Object.entries(properties)
+    .filter(([, p]) => p.type === 'integer')
+    .map(([name, p]) => [name, new RegExp(p.pattern ?? DECIMAL_ID_PATTERN)] as const);
+  if (checks.length === 0) return validate;
+  const strict: Validate = (data) => {
+    for (const [name, pattern] of checks) {
+      const value = (data as Record<string, unknown> | null)?.[name];
+      if (typeof value === 'string' && !pattern.test(value)) {
+        strict.errors = [{ instancePath: `/${name}`, schemaPath: `#/properties/${name}/pattern`, keyword: 'pattern', params: { pattern: pattern.source }, message: 'must be a whole number written in decimal digits' }];
+        return false;
+      }
+    }
+    const ok = validate(data);
+    strict.errors = validate.errors;
+    return ok;
+  };
+  return strict;
 }
 
 /**

@@ -910,6 +910,8 @@ export interface OAuthCodesRepository {
    * already been used). Atomic: of two concurrent exchanges of one code, only one sees it unused.
    */
   consume(code: string): Promise<OAuthCodeRow | undefined>;
+  /** The code's row without using it up (the exchange checks client, redirect URI and PKCE first). */
+  find(code: string): Promise<OAuthCodeRow | undefined>;
   /** Forgets codes that expired more than a day ago (they can no longer be reused anyway). */
   purgeExpired(): Promise<number>;
 }
@@ -1132,6 +1134,17 @@ export interface UsersRepository {
   touchBookmarks(id: number): Promise<void>;
 }
 
+/**
+ * One-time OAuth consent hand-offs (the 303 after the consent form, then a 307 to the app), kept in
+ * the database so the follow-up request may reach any instance. Ids are stored hashed.
+ */
+export interface OAuthHandoffsRepository {
+  /** Stores a hand-off under a new random id (answered), valid for `ttlMs`; forgets expired ones. */
+  create(input: { userId: number; location: string; ttlMs: number }): Promise<string>;
+  /** The hand-off's location, once: only for its user and before it expires (then it is gone). */
+  take(id: string, userId: number): Promise<string | undefined>;
+}
+
 /** The repositories of web sign-ins and OAuth: `app.repos.oauth` in the service. */
 export interface OAuthRepositories {
   sessions: SessionsRepository;
@@ -1139,6 +1152,7 @@ export interface OAuthRepositories {
   codes: OAuthCodesRepository;
   grants: OAuthGrantsRepository;
   connections: OAuthConnectionsRepository;
+  handoffs: OAuthHandoffsRepository;
 }
 
 /** Every data access the service makes, on whichever backend was opened (repositories/open.ts). */

@@ -4,6 +4,9 @@ import { ApiError } from '../errors.js';
 import { LoginThrottle, type ThrottleVerdict } from '../web/throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
+/** Sign-up attempts allowed per IP address within the throttle window, unless configured. */
+export const DEFAULT_SIGNUPS_PER_IP = 20;
+
 export type PasswordCheck = { kind: 'ok' } | { kind: 'wrong' } | ({ kind: 'blocked' } & Extract<ThrottleVerdict, { blocked: true }>);
 
 /**
@@ -14,11 +17,25 @@ export type PasswordCheck = { kind: 'ok' } | { kind: 'wrong' } | ({ kind: 'block
  */
 export class PasswordGate {
   private readonly throttle: LoginThrottle;
+  /** Sign-ups per IP address (every attempt counts), so accounts cannot be made or probed in bulk. */
+  private readonly signups: LoginThrottle;
   /** Verified against when the account has no password or is unknown, so every refusal takes as long. */
   private dummyHash: Promise<string> | undefined;
 
   constructor(clock: Clock, settings: ServerConfig['web']) {
     this.throttle = new LoginThrottle(clock, settings);
+    this.signups = new LoginThrottle(clock, {
+      maxFailuresPerAccount: Number.MAX_SAFE_INTEGER,
+      maxFailuresPerIp: settings.maxSignupsPerIp ?? DEFAULT_SIGNUPS_PER_IP,
+      throttleWindowMs: settings.throttleWindowMs,
+    });
+  }
+
+  /** Counts a sign-up attempt from `ip`; answers whether it is over the limit (then nothing is created). */
+  signupAttempt(ip: string): ThrottleVerdict {
+    const verdict = this.signups.check('', ip);
+    if (!verdict.blocked) this.signups.recordFailure('', ip);
+    return verdict;
   }
 
   /** Whether checks for this account or address are refused right now (sign-up uses the address part). */

@@ -14,7 +14,7 @@ export function queryText(request: FastifyRequest, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export { isEmailAddress } from '../../lib/api/email.js';
 
 /**
  * Where to go after signing in: only a path on this site. Anything else (another origin,

@@ -90,3 +90,17 @@ test('a page title longer than Tidemark keeps is cut, and the popup says so next
   expect(sizes.smallest).toBeGreaterThanOrEqual(13);
   await popup.close();
 });
+
+test('the library uses the same type scale: no text under 13 px', async () => {
+  const library = await browser.context.newPage();
+  await library.goto(browser.url('library.html'));
+  await expect(library.locator('.bookmark').first()).toBeVisible();
+  const small = await library.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((el) => el.children.length === 0 && (el.textContent ?? '').trim() && parseFloat(getComputedStyle(el).fontSize) < 13)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${getComputedStyle(el).fontSize}`),
+  );
+  expect(small).toEqual([]);
+  expect(parseFloat(await library.evaluate(() => getComputedStyle(document.body).fontSize))).toBeGreaterThanOrEqual(13);
+  await library.close();
+});

@@ -189,7 +189,7 @@ export function notTidemarkMessage(res: Pick<Response, 'headers'>, body: unknown
         : typeof body === 'string'
           ? 'it returned text that is not JSON'
           : 'it returned JSON of another shape';
-  return `This address did not answer like a Tidemark server (${what}). Check the server URL in Tidemark's options.`;
+  return `This address did not answer like a Tidemark server (${what}). Check the server URL.`;
 }
 
 /** The answer's JSON, its text when it is not JSON, or undefined when empty or unreadable. */

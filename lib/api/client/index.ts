@@ -33,8 +33,8 @@ export class TidemarkApi {
     return (await this.http<{ item: Collection }>('POST', '/collection', { body, ...opts })).item;
   }
 
-  async getBookmark(id: number): Promise<Bookmark> {
-    return (await this.http<{ item: Bookmark }>('GET', `/bookmark/${id}`)).item;
+  async getBookmark(id: number, opts: Pick<RequestOptions, 'retries'> = {}): Promise<Bookmark> {
+    return (await this.http<{ item: Bookmark }>('GET', `/bookmark/${id}`, opts)).item;
   }
 
   async createBookmark(body: BookmarkCreate, opts: WriteOptions = {}): Promise<Bookmark> {

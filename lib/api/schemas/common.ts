@@ -38,7 +38,17 @@ export const PagingQuery = Type.Object({
   perpage: Type.Optional(Type.Integer({ minimum: 1, description: 'items per page, at most 50' })),
 });
 
-export const IdParam = Type.Object({ id: Type.Integer() });
+/**
+ * How an id is written in a path: decimal digits, an optional minus for the system collections,
+ * no leading zeros, no `+`, hex, exponent or whitespace (`/bookmark/0x10` is not bookmark 16).
+ */
+export const DECIMAL_ID_PATTERN = '^(0|-?[1-9][0-9]{0,15})$';
+
+/** An id in a path (`{id}`, `{collectionId}`, `{userId}`), written as DECIMAL_ID_PATTERN says. */
+export const PathId = (options: { minimum?: number; description?: string } = {}) =>
+  Type.Integer({ ...options, pattern: DECIMAL_ID_PATTERN, maximum: Number.MAX_SAFE_INTEGER });
+
+export const IdParam = Type.Object({ id: PathId() });
 /** `{collectionId}` in a path: a collection's id, or 0 / -1 / -99 for all, Unsorted and Trash. */
-export const CollectionIdParam = Type.Object({ collectionId: Type.Integer() });
+export const CollectionIdParam = Type.Object({ collectionId: PathId() });
 export const IdList = Type.Array(Type.Integer(), { description: 'ids, at most 100' });

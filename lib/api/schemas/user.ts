@@ -1,5 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from './common.js';
+import { EMAIL_ADDRESS_PATTERN, EMAIL_MAX_LENGTH } from '../email.js';
+
+/** An email address (lib/api/email.ts: the same rule as web sign-up). */
+export const EmailAddress = Type.String({ pattern: EMAIL_ADDRESS_PATTERN, maxLength: EMAIL_MAX_LENGTH, description: 'an email address' });
 
 export const UserConfig = Type.Object({
   broken_level: Type.String(),
@@ -59,7 +63,7 @@ export const UserUpdate = Type.Object(
     groups: Type.Optional(Type.Array(UserGroup, { maxItems: 1000 })),
     config: Type.Optional(Type.Partial(UserConfig)),
     fullName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+    email: Type.Optional(EmailAddress),
     newpassword: Type.Optional(Type.String({ minLength: 8, maxLength: 1000 })),
     oldpassword: Type.Optional(Type.String({ maxLength: 1000 })),
   },

@@ -20,6 +20,7 @@ const ORDER = [
   'oauth_grants',
   'oauth_refresh_tokens',
   'user_connections',
+  'oauth_handoffs',
   'collections',
   'collaborators',
   'invitations',

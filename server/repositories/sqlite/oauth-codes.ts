@@ -41,6 +41,10 @@ export class SqliteOAuthCodesRepository implements OAuthCodesRepository {
     return tx.immediate();
   }
 
+  async find(code: string): Promise<OAuthCodeRow | undefined> {
+    return this.db.prepare('SELECT * FROM oauth_codes WHERE code_hash = ?').get(hashSecret(code)) as OAuthCodeRow | undefined;
+  }
+
   /** Forgets codes that expired more than a day ago (they can no longer be reused anyway). */
   async purgeExpired(): Promise<number> {
     return this.db

@@ -4,6 +4,7 @@ import { SqliteOAuthClientsRepository } from './oauth-clients.js';
 import { SqliteOAuthCodesRepository } from './oauth-codes.js';
 import { SqliteOAuthConnectionsRepository } from './oauth-connections.js';
 import { SqliteOAuthGrantsRepository } from './oauth-grants.js';
+import { SqliteOAuthHandoffsRepository } from './oauth-handoffs.js';
 import { SqliteSessionsRepository } from './sessions.js';
 import type { OAuthRepositories } from '../types.js';
 
@@ -15,5 +16,6 @@ export function createOAuthRepositories(db: Db, clock: Clock): OAuthRepositories
     codes: new SqliteOAuthCodesRepository(db, clock),
     grants: new SqliteOAuthGrantsRepository(db, clock),
     connections: new SqliteOAuthConnectionsRepository(db, clock),
+    handoffs: new SqliteOAuthHandoffsRepository(db, clock),
   };
 }

@@ -1,3 +1,4 @@
+import { PathId } from '../../../lib/api/schemas/common.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ALL_COLLECTIONS, TRASH, UNSORTED } from '../../../lib/api/constants.js';
@@ -6,7 +7,7 @@ import { errorReplies } from '../error-replies.js';
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, exportStream } from '../../services/export/index.js';
 
 const ExportParams = Type.Object({
-  collectionId: Type.Integer(),
+  collectionId: PathId(),
   format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { description: 'html, csv or md' }),
 });
 

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Collaborator, CollaboratorList, ShareRoleChange } from '../../../lib/api/schemas/collaborator.js';
-import { IdParam, ItemEnvelope, OkEnvelope } from '../../../lib/api/schemas/common.js';
+import { IdParam, ItemEnvelope, OkEnvelope, PathId } from '../../../lib/api/schemas/common.js';
 import type { Collaborator as CollaboratorRecord } from '../../../lib/api/types.js';
 import { ApiError, badRequest, notFound } from '../../errors.js';
 import { toCollaborator, treeOf } from './context.js';
 
 const tags = ['Sharing'];
 const config = { bucket: 'small' as const };
-const UserParams = Type.Object({ id: Type.Integer(), userId: Type.Integer() });
+const UserParams = Type.Object({ id: PathId(), userId: PathId() });
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -5,7 +5,7 @@ import { ItemsEnvelope, OkEnvelope, Tag, TagSuggestion, TagsRemove, TagsRename }
 import { badRequest } from '../../errors.js';
 import type { Need } from '../../services/permissions.js';
 import { bookmarkScope } from '../bookmark-scope.js';
-import { CollectionIdParam } from '../../../lib/api/schemas/common.js';
+import { CollectionIdParam, PathId } from '../../../lib/api/schemas/common.js';
 
 
 /** Tag names as sent, trimmed; empty ones are refused. */
@@ -101,7 +101,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           "From the caller's own tags (for a bookmark in a collection shared with the caller too): those used on bookmarks of the same domain, those whose words appear in the " +
           "bookmark's title, excerpt or link, and those of similar bookmarks. Tags the bookmark has are left out.",
-        params: Type.Object({ bookmarkId: Type.Integer() }),
+        params: Type.Object({ bookmarkId: PathId() }),
         response: { 200: ItemsEnvelope(TagSuggestion) },
       },
     },

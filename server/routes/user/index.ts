@@ -1,3 +1,4 @@
+import { PathId } from '../../../lib/api/schemas/common.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TRASH, UNSORTED } from '../../../lib/api/constants.js';
@@ -49,7 +50,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user/:id',
-    { schema: { tags: ['user'], params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), response: { 200: PublicUserEnvelope } } },
+    { schema: { tags: ['user'], params: Type.Object({ id: PathId({ minimum: 1 }) }), response: { 200: PublicUserEnvelope } } },
     async (request) => {
       const row = await app.repos.users.byId(request.params.id);
       if (!row) throw notFound();

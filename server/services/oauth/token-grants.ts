@@ -79,13 +79,17 @@ export async function exchangeCode(app: FastifyInstance, params: TokenParams, au
   const code = text(params, 'code');
   if (!code) throw badCode('code is required: send the code your redirect URL received.');
   const store = app.repos.oauth;
-  const row = await store.codes.consume(code);
+  // Everything about the presentation is checked before the code is used up: only a correct
+  // exchange by the client it was issued to consumes it, so a wrong redirect_uri, another
+  // client or a wrong code_verifier cannot burn the code of the real app.
+  const row = await store.codes.find(code);
   if (!row) throw badCode('The authorization code is unknown. Start the authorization again.');
-  if (row.used_at !== null) {
-    await store.grants.revokeByCode(row.id);
-    throw badCode('The authorization code was already used; the tokens issued from it have been revoked. Start the authorization again.');
-  }
   if (row.client_pk !== client.id) throw badCode('The authorization code was issued to another application.');
+  const reused = async () => {
+    await store.grants.revokeByCode(row.id);
+    return badCode('The authorization code was already used; the tokens issued from it have been revoked. Start the authorization again.');
+  };
+  if (row.used_at !== null) throw await reused();
   if (row.expires_at <= app.config.clock.now()) {
     throw badCode('The authorization code has expired (codes last 10 minutes). Start the authorization again.');
   }
@@ -99,6 +103,9 @@ export async function exchangeCode(app: FastifyInstance, params: TokenParams, au
   } else if (verifier) {
     throw badCode('code_verifier was sent, but the authorization request had no code_challenge.');
   }
+  // Atomic: of two concurrent correct exchanges, one gets the tokens and the other counts as reuse.
+  const consumed = await store.codes.consume(code);
+  if (!consumed || consumed.used_at !== null) throw await reused();
   const pair = await store.grants.createFromCode({
     clientPk: client.id,
     clientId: client.client_id,

@@ -54,25 +54,21 @@ export function authorizeRoutes(app: FastifyInstance): void {
   // The consent answer is a form post. Its answer is a 303 to a one-time hand-off URL of ours,
   // which then sends the browser on to the app with the 307 the spec names. A 307 straight from
   // the post would make the browser post the form (CSRF token included) on to the app (RFC 9700 4.12).
-  const handoffs = new Map<string, { location: string; userId: number; expires: number }>();
   const HANDOFF_TTL_MS = 60_000;
-  function handOff(reply: FastifyReply, userId: number, location: string): FastifyReply {
-    const now = app.config.clock.now();
-    for (const [id, h] of handoffs) if (h.expires <= now) handoffs.delete(id);
-    const id = newSecret(18);
-    handoffs.set(id, { location, userId, expires: now + HANDOFF_TTL_MS });
+  // In the database, not in this process: the continue request may reach another instance.
+  async function handOff(reply: FastifyReply, userId: number, location: string): Promise<FastifyReply> {
+    const id = await store.handoffs.create({ userId, location, ttlMs: HANDOFF_TTL_MS });
     return reply.redirect(`/oauth/authorize/continue?id=${id}`, 303);
   }
 
   app.get('/oauth/authorize/continue', async (request, reply) => {
     const id = (request.query as { id?: unknown } | undefined)?.id;
-    const h = typeof id === 'string' ? handoffs.get(id) : undefined;
     const user = webState(request).user;
-    if (!h || h.expires <= app.config.clock.now() || !user || user.id !== h.userId) {
+    const location = typeof id === 'string' && user ? await store.handoffs.take(id, user.id) : undefined;
+    if (!location) {
       return errorPage(request, reply, 400, 'This link has expired', 'Go back to the application and start signing in again.');
     }
-    handoffs.delete(id as string);
-    return reply.redirect(h.location, 307);
+    return reply.redirect(location, 307);
   });
 
   async function check(request: FastifyRequest, reply: FastifyReply, params: Record<string, unknown>): Promise<AuthorizeRequest | undefined> {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { changeEmail, changePassword } from '../../services/accounts.js';
 import { isProvider, PROVIDERS, providerSettings } from '../../services/oauth/providers.js';
-import { EMAIL_PATTERN, field, queryText } from '../forms.js';
+import { isEmailAddress, field, queryText } from '../forms.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, notice, requireSignedIn, sendPage } from '../layout.js';
 import { csrfOk, webState } from '../session.js';
@@ -124,7 +124,7 @@ export function accountPages(app: FastifyInstance): void {
     if (!guard(request, reply)) return reply;
     if (!csrfOk(request)) return csrfFailure(request, reply);
     const email = field(request, 'email', 400).trim();
-    if (!EMAIL_PATTERN.test(email) || email.length > 320) return failed(request, reply, 'email', 'Enter a valid email address, like ann@example.com.');
+    if (!isEmailAddress(email)) return failed(request, reply, 'email', 'Enter a valid email address, like ann@example.com.');
     try {
       await changeEmail(app, webState(request).user!.id, { email, oldpassword: field(request, 'password'), ip: request.ip });
     } catch (err) {

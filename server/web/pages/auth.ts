@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DuplicateEmailError } from '../../repositories/index.js';
 import { hashPassword } from '../../services/passwords.js';
-import { EMAIL_PATTERN, field, queryText, safeNext } from '../forms.js';
+import { isEmailAddress, field, queryText, safeNext } from '../forms.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, layout, notice, sendPage } from '../layout.js';
 import { csrfOk, signIn, signOut, webState } from '../session.js';
@@ -106,9 +106,15 @@ export function authPages(app: FastifyInstance): void {
     const email = field(request, 'email', 400).trim();
     const password = field(request, 'password');
     const fail = (error: string) => sendPage(reply, 400, signUpForm(request, next, { email, name, error }));
+    const limit = gate.signupAttempt(request.ip);
+    if (limit.blocked) {
+      const minutes = Math.ceil(limit.retryAfterSeconds / 60);
+      reply.header('retry-after', String(limit.retryAfterSeconds));
+      return sendPage(reply, 429, signUpForm(request, next, { email, name, error: `Too many sign-ups from your network. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` }));
+    }
     if (!name) return fail('Enter your name.');
     if (name.length > 200) return fail('The name is longer than 200 characters.');
-    if (!EMAIL_PATTERN.test(email) || email.length > 320) return fail('Enter a valid email address, like ann@example.com.');
+    if (!isEmailAddress(email)) return fail('Enter a valid email address, like ann@example.com.');
     if (password.length < 8) return fail('The password must be at least 8 characters.');
     let user;
     try {

@@ -1,0 +1,31 @@
+/**
+ * Where the separately injected fallback painter (entrypoints/highlighter-fallback-painter.ts, rangy's
+ * class applier) hands itself to the highlighter. Both scripts run in the extension's isolated world
+ * of the same frame, so a property of that world's global object connects them; the page's own
+ * scripts cannot see it. The background injects the fallback script first, and only into pages where
+ * the CSS Custom Highlight API is missing, so rangy is never parsed where it is not needed.
+ */
+import { HighlightApiPainter, supportsHighlightApi } from './highlight-api-painter.js';
+import type { Painter } from './types.js';
+
+const SLOT = '__tidemarkFallbackPainter';
+
+export type PainterFactory = (doc: Document) => Painter;
+
+/** Called by the fallback script: registers the class-applier painter for this frame. */
+export function provideFallbackPainter(factory: PainterFactory): void {
+  (globalThis as unknown as Record<string, unknown>)[SLOT] = factory;
+}
+
+/**
+ * The painter for this frame: the Highlight API where it exists, else the injected fallback. Throws
+ * an error a reader can act on when neither is there.
+ */
+export function framePainter(doc: Document): Painter {
+  if (supportsHighlightApi(doc)) return new HighlightApiPainter(doc);
+  const factory = (globalThis as unknown as Record<string, unknown>)[SLOT];
+  if (typeof factory !== 'function') {
+    throw new Error('Tidemark could not load its highlight painter for this page. Reload the page and try again.');
+  }
+  return (factory as PainterFactory)(doc);
+}
