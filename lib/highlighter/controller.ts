@@ -3,7 +3,7 @@
 // navigations, and answers the background's commands (context menu, keyboard command, popup list).
 // It never sees tokens or notes: only what painting needs. Keys live in memory, never in the DOM.
 import { browser } from 'wxt/browser';
-import { anchorAllSliced, describeRange, TextIndex, type AnchorResult } from '../anchoring/index.js';
+import { anchorAllSliced, describeRange, type AnchorResult } from '../anchoring/index.js';
 import { PageIndex } from './page-index.js';
 import type { HighlightColor } from '../api/constants.js';
 import { t } from '../i18n.js';
