@@ -2,7 +2,7 @@ import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { FIREFOX_ADDON_ID } from './lib/api/extension-identity.js';
 import { EXTENSION_PUBLIC_KEY } from './lib/extension-id.js';
-import { firefoxWithoutRangyFallback, preactWithoutInnerHtml } from './scripts/vite/lint-clean-bundles.js';
+import { preactWithoutInnerHtml } from './scripts/vite/preact-without-inner-html.js';
 
 // The extension build (Chrome and Firefox, MV3). Entry points live in entrypoints/, UI in
 // components/, logic in lib/. `npm run build` builds both; scripts/build-extension.ts does the same
@@ -12,8 +12,8 @@ export default defineConfig({
   // No auto-imports: every global (browser, storage, defineBackground...) is an explicit import.
   imports: false,
   manifestVersion: 3,
-  vite: (env) => ({
-    plugins: [preact(), preactWithoutInnerHtml(), ...(env.browser === 'firefox' ? [firefoxWithoutRangyFallback()] : [])],
+  vite: () => ({
+    plugins: [preact(), preactWithoutInnerHtml()],
     build: { sourcemap: false },
   }),
   manifest: ({ browser }) => ({

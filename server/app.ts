@@ -6,6 +6,7 @@ import type { ServerConfig } from './config.js';
 import type { Store } from './db/store.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
+import { installDeclaredErrors } from './plugins/declared-errors.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
@@ -58,6 +59,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   // The file storage is tried before anything is served: a wrong bucket or key stops the start with a message.
   app.addHook('onReady', async () => {
     await app.services.files.check();
+    app.log.info({ files: app.services.files.description }, 'file storage ready');
     app.services.jobs.start();
   });
 
@@ -96,6 +98,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
 
   await app.register(
     async (scope) => {
+      installDeclaredErrors(scope);
       installAuth(scope);
       installApiRateLimit(scope);
       installIdempotency(scope);

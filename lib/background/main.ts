@@ -8,7 +8,7 @@ import { draftOf, serverIdOf, type Account, type BookmarkRef } from '../model.js
 import { emit } from '../messaging/client.js';
 import { classifySender, createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
 import { isEnvelope } from '../messaging/protocol.js';
-import { openSidePanel } from '../side-panel.js';
+import { openSidePanel } from '../browser-differences.js';
 import { panelState } from './panel.js';
 import { autoPaintAskedItem, badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
 import { Auth } from './auth.js';

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { EMAIL_ADDRESS_PATTERN } from '../../lib/api/email.js';
 import { ApiError } from '../errors.js';
+import { installMethodNotAllowed } from './declared-errors.js';
 
 function envelope(status: number, errorMessage: string, extra: Record<string, unknown> = {}) {
   return { result: false as const, status, errorMessage, ...extra };
@@ -25,6 +26,7 @@ function describeValidation(err: FastifyError): string {
 
 /** Every failure answers `{result: false, status, errorMessage}` with the matching HTTP status. */
 export function installErrorHandling(app: FastifyInstance): void {
+  const methods = installMethodNotAllowed(app);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ApiError) {
       if (err.status === 429 && err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
@@ -50,16 +52,22 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(status).send(envelope(status, err.message));
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     // Unknown routes count against the caller's IP like any other answer (and carry the headers).
     try {
-      app.rateLimit(request, reply, `ip${request.ip}`, 'main');
+      await app.rateLimit(request, reply, `ip${request.ip}`, 'main');
     } catch (err) {
-      const e = err as ApiError;
-      reply.header('retry-after', String(e.extra.retryAfter));
-      return reply.status(429).send(envelope(429, e.message));
+      if (!(err instanceof ApiError)) throw err;
+      reply.header('retry-after', String(err.extra.retryAfter));
+      return reply.status(429).send(envelope(429, err.message));
     }
-    reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${request.url.split('?')[0]}`));
+    const path = request.url.split('?')[0]!;
+    const allowed = methods.allowedFor(path);
+    if (allowed.length && !allowed.includes(request.method)) {
+      reply.header('allow', allowed.join(', '));
+      return reply.status(405).send(envelope(405, `${request.method} is not supported on ${path}: use ${allowed.join(', ')}.`));
+    }
+    return reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${path}`));
   });
 }
 

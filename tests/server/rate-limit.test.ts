@@ -89,3 +89,15 @@ describe('rate limits on every answer', () => {
     clock.advance(61_000);
   });
 });
+
+describe('unsupported methods', () => {
+  it('a known path with a method it does not take answers 405, the envelope and Allow', async () => {
+    const res = await s.api('PATCH', '/bookmark/1', { token: null });
+    expect(res.status).toBe(405);
+    expect(res.body).toMatchObject({ result: false, status: 405 });
+    expect(res.headers.get('allow')).toBe('DELETE, GET, HEAD, PUT');
+    expect(res.headers.get('x-ratelimit-limit')).toBe(String(MAIN));
+    const unknown = await s.api('PATCH', '/no/such/thing', { token: null });
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -15,7 +15,8 @@ export const ErrorEnvelope = Type.Object(
     errorMessage: Type.String(),
     error: Type.Optional(Type.String()),
   },
-  { $id: 'ErrorEnvelope' },
+  // Some failures add fields (`unsent` on a 502 of sharing, OAuth `error` codes): they pass through.
+  { $id: 'ErrorEnvelope', additionalProperties: true },
 );
 
 /** `{ result: true, item }` */
