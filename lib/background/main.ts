@@ -51,7 +51,7 @@ export function startBackground() {
       emit('queueChanged', view);
       void scheduleDrain(pending > 0);
     },
-    onBulkDelivered: () => void index.sync().catch(() => {}),
+    onBulkDelivered: () => void index.sync().catch(reportError('saved-link index sync')),
     onDelivered: (write, bookmark, id) => {
       if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
       else noteSaved(bookmark);
