@@ -14,8 +14,8 @@ import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
-import { renderPage, type SpanSpec } from './article.js';
-import { buildApiScenario } from './api-reference.js';
+import { renderPage, type SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
+import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { buildScenario } from './scenario.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 

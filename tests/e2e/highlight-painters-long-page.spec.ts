@@ -14,8 +14,8 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
-import { buildApiScenario } from '../../bench/anchoring/api-reference.js';
-import { renderPage } from '../../bench/anchoring/article.js';
+import { buildApiScenario } from '../anchoring/fixtures/api-reference.js';
+import { renderPage } from '../anchoring/fixtures/article-model.js';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { bookmarkOf, dragSelect, painted } from './helpers/highlighting.js';
