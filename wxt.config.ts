@@ -1,7 +1,7 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { EXTENSION_PUBLIC_KEY, FIREFOX_ADDON_ID } from './lib/extension-id';
-import { firefoxWithoutRangyFallback, preactWithoutInnerHtml } from './scripts/vite/lint-clean-bundles';
+import { preactWithoutInnerHtml } from './scripts/vite/preact-without-inner-html';
 
 // The extension build (Chrome and Firefox, MV3). Entry points live in entrypoints/, UI in
 // components/, logic in lib/. `npm run build` builds both; scripts/build-extension.ts does the same
@@ -9,8 +9,8 @@ import { firefoxWithoutRangyFallback, preactWithoutInnerHtml } from './scripts/v
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   manifestVersion: 3,
-  vite: (env) => ({
-    plugins: [preact(), preactWithoutInnerHtml(), ...(env.browser === 'firefox' ? [firefoxWithoutRangyFallback()] : [])],
+  vite: () => ({
+    plugins: [preact(), preactWithoutInnerHtml()],
     build: { sourcemap: false },
   }),
   manifest: ({ browser }) => ({

@@ -1,5 +1,6 @@
-// What differs between Chrome and Firefox, in one place. Everything else in the extension uses the
-// same WebExtension API in both; the manifest's differences (Chrome's `key`, Firefox's gecko id and
+// What differs between Chrome and Firefox, in one place: background kind, the highlight painting
+// fallback, OAuth redirect and sign-in window, storage.session, shortcut settings, side panel vs sidebar. Everything else in the extension
+// uses the same WebExtension API in both; the manifest's differences (Chrome's `key`, Firefox's gecko id and
 // minimum version) are in wxt.config.ts. Checked in both browsers by the end-to-end lanes.
 import { browser } from 'wxt/browser';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from './extension-id.js';
@@ -16,6 +17,13 @@ export const BROWSER: BrowserName = import.meta.env.FIREFOX ? 'firefox' : 'chrom
  * start, all state in storage, nothing that needs a DOM.
  */
 export const BACKGROUND_KIND: 'service-worker' | 'event-page' = BROWSER === 'firefox' ? 'event-page' : 'service-worker';
+
+/**
+ * Whether every page this build can run in has the CSS Custom Highlight API: Firefox from 140 (the
+ * build's strict_min_version), so the Firefox build ships no rangy fallback painter and never probes
+ * for it; Chrome has it from 105, but the fallback stays for pages whose frames lack it.
+ */
+export const ALWAYS_HAS_HIGHLIGHT_API = BROWSER === 'firefox';
 
 /**
  * Where the OAuth sign-in window ends: `identity.getRedirectURL('oauth')`. Chrome:
@@ -59,4 +67,49 @@ export async function openShortcutSettings(): Promise<void> {
   const commands = browser.commands as { openShortcutSettings?: () => Promise<void> };
   if (commands.openShortcutSettings) await commands.openShortcutSettings();
   else await browser.tabs.create({ url: 'chrome://extensions/shortcuts' });
+}
+
+interface ChromeSidePanel {
+  open(options: { windowId?: number; tabId?: number }): Promise<void>;
+}
+interface FirefoxSidebar {
+  open(): Promise<void>;
+}
+
+const chromeSidePanel = () => (browser as unknown as { sidePanel?: ChromeSidePanel }).sidePanel;
+const firefoxSidebar = () => (browser as unknown as { sidebarAction?: FirefoxSidebar }).sidebarAction;
+
+/**
+ * Whether this browser has a side panel Tidemark can open: Chrome's side panel (`side_panel`,
+ * chrome.sidePanel, Chrome 116+) or Firefox's sidebar (`sidebar_action`, sidebarAction). WXT
+ * writes the right manifest key for each from entrypoints/sidepanel.
+ */
+export function hasSidePanel(): boolean {
+  return BROWSER === 'firefox' ? !!firefoxSidebar() : !!chromeSidePanel();
+}
+
+/**
+ * Opens the side panel: in `windowId` on Chrome (the panel then follows that window's active tab),
+ * in the current window on Firefox. Both browsers refuse unless the user's click or key press is
+ * still being handled: call this straight from the event's handler, before any await. Resolves
+ * false when the browser has no panel or refused.
+ */
+export function openSidePanel(windowId: number | undefined): Promise<boolean> {
+  let opening: Promise<void> | undefined;
+  try {
+    if (BROWSER === 'firefox') opening = firefoxSidebar()?.open();
+    else if (windowId !== undefined) opening = chromeSidePanel()?.open({ windowId });
+  } catch (err) {
+    return Promise.resolve(sidePanelRefused(err));
+  }
+  if (!opening) return Promise.resolve(false);
+  return opening.then(
+    () => true,
+    (err: unknown) => sidePanelRefused(err),
+  );
+}
+
+function sidePanelRefused(err: unknown): false {
+  console.warn(`Tidemark: the side panel did not open: ${(err as Error)?.message ?? String(err)}`);
+  return false;
 }

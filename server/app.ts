@@ -73,6 +73,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   // The file storage is tried before anything is served: a wrong bucket or key stops the start with a message.
   app.addHook('onReady', async () => {
     await app.services.files.check();
+    app.log.info({ files: app.services.files.description }, 'file storage ready');
     app.services.jobs.start();
   });
 

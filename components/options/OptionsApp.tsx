@@ -10,6 +10,7 @@ import { onEvent, send } from '../../lib/messaging/client.js';
 import type { Account, CollectionOption } from '../../lib/model.js';
 import { badgeEnabledItem, defaultCollectionItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
 import { needsHostPermission, requestHostPermission, TABS_PERMISSION } from './permissions.js';
+import { askSiteAccess, hasSiteAccess, SITE_ACCESS } from '../shared/site-access.js';
 
 const account = signal<Account | null>(null);
 const signedOutReason = signal<string | null>(null);
@@ -21,6 +22,8 @@ const testToken = signal('');
 const saveOnOpen = signal(true);
 const badgeEnabled = signal(true);
 const tabsGranted = signal(false);
+/** Tidemark may read the sites the user visits (highlight toolbar on selection, highlights shown on load). */
+const siteAccess = signal(false);
 const defaultCollection = signal<number | null>(null);
 const collections = signal<CollectionOption[]>([]);
 /** The advanced (test token) section is open. */
@@ -146,6 +149,12 @@ function toggleBadge(on: boolean) {
   }
 }
 
+function toggleSiteAccess(on: boolean) {
+  // In the click: the browser asks only during the user's gesture.
+  if (on) void askSiteAccess().then((granted) => (siteAccess.value = granted));
+  else browser.permissions.remove(SITE_ACCESS).then(() => (siteAccess.value = false), () => {});
+}
+
 function openShortcuts() {
   openShortcutSettings().catch((err: Error) => (message.value = { kind: 'error', text: err.message }));
 }
@@ -165,6 +174,7 @@ export function OptionsApp() {
     badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
     defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
     browser.permissions.contains(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
+    void hasSiteAccess().then((g) => (siteAccess.value = g));
     return onEvent('authChanged', () => void refresh());
   }, []);
 
@@ -272,6 +282,15 @@ export function OptionsApp() {
             </button>
           </p>
         )}
+      </section>
+
+      <section aria-labelledby="highlights-heading">
+        <h2 id="highlights-heading">{t('optionsHighlights')}</h2>
+        <div class="field inline">
+          <input id="site-access" type="checkbox" checked={siteAccess.value} onChange={(e) => toggleSiteAccess((e.target as HTMLInputElement).checked)} />
+          <label for="site-access">{t('fieldSiteAccess')}</label>
+        </div>
+        <p class="hint">{siteAccess.value ? t('siteAccessOn') : t('siteAccessOff')}</p>
       </section>
 
       <section aria-labelledby="shortcuts-heading">

@@ -7,7 +7,7 @@ import { t } from '../../lib/i18n.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { HighlightListView } from '../../lib/messaging/protocol.js';
 import { COLOR_VALUES } from '../../lib/painting/styles.js';
-import { hasSidePanel, openSidePanel } from '../../lib/side-panel.js';
+import { hasSidePanel, openSidePanel } from '../../lib/browser-differences.js';
 import { AutosavedText } from '../shared/AutosavedText.js';
 import { askSiteAccess, hasSiteAccess } from '../shared/site-access.js';
 

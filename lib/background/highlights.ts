@@ -23,6 +23,7 @@ import type {
   TabCommand,
 } from '../messaging/protocol.js';
 import { UserFacingError } from '../messaging/router.js';
+import { ALWAYS_HAS_HIGHLIGHT_API } from '../browser-differences.js';
 import { frameLacksHighlightApi } from '../painting/fallback-probe.js';
 import { autoPaintAskedItem, highlightColorsItem, highlightIdsItem, highlightsCacheItem } from '../storage/items.js';
 import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue.js';
@@ -367,7 +368,7 @@ export class HighlightsService {
   /** Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. */
   async inject(tabId: number, frameId = 0): Promise<void> {
     const target = { tabId, frameIds: [frameId] };
-    const [probe] = await browser.scripting.executeScript({ target, func: frameLacksHighlightApi });
+    const [probe] = ALWAYS_HAS_HIGHLIGHT_API ? [] : await browser.scripting.executeScript({ target, func: frameLacksHighlightApi });
     const files = probe?.result === true ? [FALLBACK_PAINTER_FILE, HIGHLIGHTER_FILE] : [HIGHLIGHTER_FILE];
     await browser.scripting.executeScript({ target, files });
   }

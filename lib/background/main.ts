@@ -8,7 +8,7 @@ import { draftOf, serverIdOf, type Account, type BookmarkRef } from '../model.js
 import { emit } from '../messaging/client.js';
 import { classifySender, createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
 import { isEnvelope } from '../messaging/protocol.js';
-import { openSidePanel } from '../side-panel.js';
+import { openSidePanel } from '../browser-differences.js';
 import { panelState } from './panel.js';
 import { autoPaintAskedItem, badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
 import { Auth } from './auth.js';
@@ -50,6 +50,7 @@ export function startBackground() {
       emit('queueChanged', view);
       void scheduleDrain(pending > 0);
     },
+    onBulkDelivered: () => void index.sync().catch(() => {}),
     onDelivered: (write, bookmark, id) => {
       if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
       else noteSaved(bookmark);
@@ -112,6 +113,11 @@ export function startBackground() {
     account,
     accessToken: () => auth.getAccessToken(),
     onChanged: () => void index.sync().catch(() => {}),
+    enqueueBulk: async (w) => {
+      const acc = await account();
+      if (!acc) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
+      await queue.enqueue({ op: 'bulk', ref: `b:${w.ids[0] ?? 0}`, ...w, key: crypto.randomUUID(), userId: acc.userId, serverUrl: acc.serverUrl });
+    },
   });
 
   const libraryPage = () => browser.runtime.getURL('/library.html');

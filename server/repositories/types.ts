@@ -1146,6 +1146,16 @@ export interface OAuthHandoffsRepository {
   take(id: string, userId: number): Promise<string | undefined>;
 }
 
+/**
+ * Fixed-window request counters for rate limits. On PostgreSQL they live in the database, so every
+ * instance counts into the same window; the embedded SQLite backend (one server process per data
+ * directory) keeps them in the process.
+ */
+export interface RateWindowsRepository {
+  /** Counts one request for `key` in its current window of `windowMs`: the window's start (epoch ms) and count so far. */
+  hit(key: string, windowMs: number): Promise<{ start: number; count: number }>;
+}
+
 /** The repositories of web sign-ins and OAuth: `app.repos.oauth` in the service. */
 export interface OAuthRepositories {
   sessions: SessionsRepository;
@@ -1175,4 +1185,5 @@ export interface Repositories {
   links: LinksRepository;
   idempotency: IdempotencyRepository;
   importRuns: ImportRunsRepository;
+  rateWindows: RateWindowsRepository;
 }

@@ -17,8 +17,10 @@ import { FIREFOX_ADDON_ID } from '../../../lib/extension-id.js';
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 /** The moz-extension:// host of the add-on in every test profile. */
 export const EXTENSION_UUID = '3f5b7c1e-2d4a-4e8b-9c6f-1a2b3c4d5e6f';
-/** Firefox's id for the toolbar widget of an add-on: its id, lower case, other characters as "_". */
-const WIDGET_ID = `${FIREFOX_ADDON_ID.toLowerCase().replace(/[^a-z0-9_-]/g, '_')}-browser-action`;
+/** Firefox's widget id of an add-on (its id, lower case, other characters as "_"); its toolbar button and sidebar are named after it. */
+const ADDON_WIDGET = FIREFOX_ADDON_ID.toLowerCase().replace(/[^a-z0-9_-]/g, '_');
+const WIDGET_ID = `${ADDON_WIDGET}-browser-action`;
+const SIDEBAR_ID = `${ADDON_WIDGET}-sidebar-action`;
 
 /** What a function run in an extension page sees as `browser` (the WebExtension API). */
 export type Ext = typeof ExtensionApi;
@@ -183,6 +185,22 @@ export class FirefoxExtension {
     return popup;
   }
 
+  /**
+   * Opens Tidemark's sidebar through Firefox's own sidebar UI (what choosing it in the sidebar
+   * menu does) and returns it. sidebarAction.open() itself needs a user's click or key press, which
+   * WebDriver cannot give an extension page.
+   */
+  async openSidebar(): Promise<Popup> {
+    await this.inBrowserWindow(`(async () => {
+      const controller = window.SidebarController ?? window.SidebarUI;
+      await controller.show(${JSON.stringify(SIDEBAR_ID)});
+      return true;
+    })()`);
+    const sidebar = new Popup(this, 'sidebar');
+    await waitFor('the sidebar to open', async () => ((await sidebar.readyState()) === 'complete' ? true : undefined));
+    return sidebar;
+  }
+
   /** Closes the popup panel when one is open. */
   async closePopup(): Promise<void> {
     await this.inBrowserWindow(`(() => {
@@ -255,18 +273,22 @@ export interface BackgroundHooks {
 }
 
 /**
- * The open toolbar popup. Its document is reached from the control tab through
- * extension.getViews({type: 'popup'}); interactions are DOM events (focus, input, key, click) sent
+ * The open toolbar popup (or the sidebar). Its document is reached from the control tab through
+ * extension.getViews({type}); interactions are DOM events (focus, input, key, click) sent
  * to the real elements, which the popup's handlers receive as they would from the user.
  */
 export class Popup {
-  constructor(private readonly ff: FirefoxExtension) {}
+  constructor(
+    private readonly ff: FirefoxExtension,
+    /** Which of the extension's views this is: the toolbar popup or the sidebar. */
+    readonly viewType: 'popup' | 'sidebar' = 'popup',
+  ) {}
 
-  /** Runs `fn(document, arg)` in the popup's document. */
+  /** Runs `fn(document, arg)` in the view's document. */
   async eval<R, A = undefined>(fn: (doc: Document, arg: A) => R | Promise<R>, arg?: A): Promise<R> {
     return this.ff.evaluateInControl(`(() => {
-      const [view] = globalThis.browser.extension.getViews({ type: 'popup' });
-      if (!view) throw new Error('No popup is open.');
+      const [view] = globalThis.browser.extension.getViews({ type: ${JSON.stringify(this.viewType)} });
+      if (!view) throw new Error('No ${this.viewType} is open.');
       return (${fn.toString()})(view.document, ${json(arg)});
     })()`);
   }
@@ -352,13 +374,16 @@ export class Popup {
   }
 
   /**
-   * A PNG of the popup as Firefox renders it in its panel (the panel is no BiDi context, so the
-   * window's own drawSnapshot of the popup's browser element is used). For looking at, not asserting.
+   * A PNG of the popup (or sidebar) as Firefox renders it (neither is a BiDi context, so the
+   * window's own drawSnapshot of its browser element is used). For looking at, not asserting.
    */
   async screenshot(file: string): Promise<void> {
     const dataUrl = (await this.ff.inBrowserWindow(`(async () => {
-      const b = [...document.querySelectorAll('browser')].find((x) => x.currentURI && x.currentURI.spec.endsWith('/popup.html'));
-      if (!b) throw new Error('No popup is open.');
+      const page = ${JSON.stringify(this.viewType === 'popup' ? '/popup.html' : '/sidepanel.html')};
+      // The popup's browser is in the window; the sidebar's inside the sidebar's own chrome document.
+      const docs = [document, document.getElementById('sidebar')?.contentDocument].filter(Boolean);
+      const b = docs.flatMap((d) => [...d.querySelectorAll('browser')]).find((x) => x.currentURI && x.currentURI.spec.endsWith(page));
+      if (!b) throw new Error('No ${this.viewType} is open.');
       const bitmap = await b.browsingContext.currentWindowGlobal.drawSnapshot(null, 2, 'white');
       const canvas = document.createElementNS('http://www.w3.org/1999/xhtml', 'canvas');
       canvas.width = bitmap.width;

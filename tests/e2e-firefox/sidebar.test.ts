@@ -1,0 +1,88 @@
+// Firefox's sidebar (the side panel's page as sidebar_action): it shows the highlights of the page in
+// the active tab in page order, the ones the page no longer contains apart, and follows tab switches.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { waitFor, type FirefoxExtension, type Popup } from './helpers/firefox-extension.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
+import type { TestSite } from '../e2e/helpers/test-pages.js';
+import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
+import { ROOT } from '../../scripts/build-extension.js';
+
+const SHOTS = path.join(ROOT, 'test-results', 'firefox');
+
+const Q = {
+  first: 'the ferry left the quay at dawn',
+  second: 'gulls followed the wake for a mile',
+  gone: 'a sentence the author removed later',
+};
+
+let server: TidemarkServer;
+let site: TestSite;
+let token: string;
+let ff: FirefoxExtension;
+let tab: Page;
+let url: string;
+
+beforeAll(async () => {
+  ({ server, site, token } = await startBackend({ email: 'sidebar@example.test', name: 'Sid Bar' }));
+  url = site.add('/ferry', { title: 'The morning ferry', body: `<p>At six ${Q.first} with the mail.</p><p>Behind it ${Q.second} and then turned back.</p>` });
+  // Saved on another device, out of page order, one no longer on the page.
+  const created = await server.api('POST', '/bookmark', token, { link: url, title: 'The morning ferry', collectionId: -1 });
+  expect(created.status).toBe(200);
+  const put = await server.api('PUT', `/bookmark/${created.body.item._id}`, token, {
+    highlights: [
+      { text: Q.gone, color: 'pink', note: 'from the first version' },
+      { text: Q.second, color: 'green' },
+      { text: Q.first, color: 'yellow' },
+    ],
+  });
+  expect(put.status).toBe(200);
+  ff = await launchSignedIn(server, token);
+  tab = await ff.browser.newPage();
+  await tab.goto(url);
+  await tab.bringToFront();
+});
+
+afterAll(() => closeAll(ff, site, server));
+
+/** What the sidebar lists: the highlights found on the page, in order, and those not found. */
+function listed(sidebar: Popup): Promise<{ found: string[]; notFound: string[] }> {
+  return sidebar.eval((doc) => {
+    const notFound = doc.querySelector('section[aria-label="Not found on this page"]');
+    const items = [...doc.querySelectorAll('section[aria-label="Highlights"] li')];
+    const text = (li: Element) => li.textContent ?? '';
+    return {
+      found: items.filter((li) => !notFound?.contains(li)).map(text),
+      notFound: items.filter((li) => notFound?.contains(li)).map(text),
+    };
+  });
+}
+
+test('the sidebar lists the active page\'s highlights in page order, the missing one apart', async () => {
+  const sidebar = await ff.openSidebar();
+  const seen = await waitFor('the highlights in the sidebar', async () => {
+    const l = await listed(sidebar);
+    return l.found.length === 2 && l.notFound.length === 1 ? l : undefined;
+  });
+  expect(seen.found[0]).toContain(Q.first);
+  expect(seen.found[1]).toContain(Q.second);
+  expect(seen.notFound[0]).toContain(Q.gone);
+  // For people to look at (test-results/ is not committed).
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await sidebar.screenshot(path.join(SHOTS, 'sidebar.png'));
+});
+
+test('the sidebar follows the active tab: an unsaved page shows as not saved', async () => {
+  const sidebar = await ff.openSidebar();
+  const other = await ff.browser.newPage();
+  await other.goto(site.add('/unsaved', { title: 'Not saved here' }));
+  await other.bringToFront();
+  await waitFor('the sidebar to show the unsaved page', async () => {
+    const text = await sidebar.text();
+    return text.includes('This page is not saved yet.') && !text.includes(Q.first) ? text : undefined;
+  });
+  await tab.bringToFront();
+  await waitFor('the sidebar to come back to the saved page', async () => ((await sidebar.text()).includes(Q.first) ? true : undefined));
+});
