@@ -3,7 +3,7 @@
 // uses the same WebExtension API in both; the manifest's differences (Chrome's `key`, Firefox's gecko id and
 // minimum version) are in wxt.config.ts. Checked in both browsers by the end-to-end lanes.
 import { browser } from 'wxt/browser';
-import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from './extension-id.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from './api/extension-identity.js';
 
 export type BrowserName = 'chrome' | 'firefox';
 

@@ -37,6 +37,7 @@ async function refresh() {
   signedOutReason.value = status.signedOutReason;
   serverUrl.value ||= status.serverUrl;
   if (status.account) {
+    // Failing, the default-collection picker keeps its choices; the account status above says when the server is unreachable.
     send('listCollections', { refresh: false }).then((c) => (collections.value = c.items), () => {});
   }
 }
@@ -145,6 +146,7 @@ function toggleBadge(on: boolean) {
   void badgeEnabledItem.setValue(on);
   // Seeing which page a tab shows needs the "tabs" permission: ask while the click lasts.
   if (on && !tabsGranted.value) {
+    // Refused or failed, tabsGranted stays false and the hint still says the permission is missing.
     browser.permissions.request(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
   }
 }
@@ -152,6 +154,7 @@ function toggleBadge(on: boolean) {
 function toggleSiteAccess(on: boolean) {
   // In the click: the browser asks only during the user's gesture.
   if (on) void askSiteAccess().then((granted) => (siteAccess.value = granted));
+  // Not removed (the browser refused): the switch stays on, which is the truth.
   else browser.permissions.remove(SITE_ACCESS).then(() => (siteAccess.value = false), () => {});
 }
 
@@ -169,10 +172,11 @@ const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
 export function OptionsApp() {
   useEffect(() => {
     void refresh();
-    serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
-    saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
-    badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
-    defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
+    void serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
+    void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
+    void badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
+    void defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
+    // Failing, the permission shows as not granted (the default).
     browser.permissions.contains(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
     void hasSiteAccess().then((g) => (siteAccess.value = g));
     return onEvent('authChanged', () => void refresh());

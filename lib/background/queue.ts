@@ -119,6 +119,7 @@ export class WriteQueue {
       }
       return out.value;
     });
+    // The lock goes on after a failed step; that step's caller gets its error from `run`.
     this.lock = run.catch(() => {});
     return run;
   }

@@ -4,7 +4,6 @@
 // the stored columns; flags are 0/1 numbers and list-valued columns JSON text, the same on every backend.
 import type {
   Bookmark,
-  Highlight,
   HighlightListItem,
   LinkEntry,
   Tag,
