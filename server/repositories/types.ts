@@ -1155,6 +1155,20 @@ export interface RateWindowsRepository {
   hit(key: string, windowMs: number): Promise<{ start: number; count: number }>;
 }
 
+/**
+ * Failed password checks per key (an account or an address), for the sign-in throttle. On
+ * PostgreSQL they live in the database, so the limit holds across instances; the embedded SQLite
+ * backend keeps them in the process.
+ */
+export interface SignInFailuresRepository {
+  /** Times (epoch ms) of the failures recorded for `key` after `since`, oldest first. */
+  recent(key: string, since: number): Promise<number[]>;
+  /** Records one failure at `at` for each key; failures older than `keepMs` before it may be forgotten. */
+  add(keys: string[], at: number, keepMs: number): Promise<void>;
+  /** Forgets the key's failures (a correct password for that account). */
+  clear(key: string): Promise<void>;
+}
+
 /** The repositories of web sign-ins and OAuth: `app.repos.oauth` in the service. */
 export interface OAuthRepositories {
   sessions: SessionsRepository;
@@ -1185,4 +1199,5 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   importRuns: ImportRunsRepository;
   rateWindows: RateWindowsRepository;
+  signInFailures: SignInFailuresRepository;
 }

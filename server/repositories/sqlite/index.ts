@@ -14,6 +14,7 @@ import { SqliteJobsRepository } from './jobs.js';
 import { SqliteLinksRepository } from './links.js';
 import { createOAuthRepositories } from './oauth.js';
 import { MemoryRateWindowsRepository } from './rate-windows.js';
+import { MemorySignInFailuresRepository } from './sign-in-failures.js';
 import type { Repositories } from '../types.js';
 import { SqliteSharingRepository } from './sharing.js';
 import { SqliteStatsRepository } from './stats.js';
@@ -43,5 +44,6 @@ export function createSqliteRepositories(db: Db, clock: Clock): Repositories {
     idempotency: new SqliteIdempotencyRepository(db),
     importRuns: new SqliteImportRunsRepository(db, clock),
     rateWindows: new MemoryRateWindowsRepository(clock),
+    signInFailures: new MemorySignInFailuresRepository(),
   };
 }
