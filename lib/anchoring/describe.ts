@@ -35,28 +35,34 @@ function closeTwins(search: TextSearch, text: string, start: number, end: number
   const L = end - start;
   let hits = search.findAll(quote);
   if (hits.length > ALL_OCCURRENCES_LIMIT) {
-    // A very common quote: only places where some 8 characters next to it agree with ours can be twins.
-    const keys = new Set<number>();
-    const probe = (key: string, offset: number) => {
-      if (key.length < 8) return;
-      for (const h of search.findAll(key, 4 * ALL_OCCURRENCES_LIMIT)) keys.add(h + offset);
-    };
-    probe(prefix.slice(-8), 8);
-    probe(prefix.slice(0, 8), prefix.length);
-    probe(suffix.slice(0, 8), -L);
-    probe(suffix.slice(-8), -L - suffix.length + 8);
-    hits = [...keys].filter((s) => s >= 0 && text.startsWith(quote, s));
+    // A very common quote: only places where some 8 characters next to it agree with ours can be
+    // twins. Checked on the (cached) occurrence list itself, not by searching the page for each key.
+    const at = (key: string, offset: number) => (h: number) => key.length >= 8 && text.startsWith(key, h + offset);
+    const near = [
+      at(prefix.slice(-8), -8),
+      at(prefix.slice(0, 8), -prefix.length),
+      at(suffix.slice(0, 8), L),
+      at(suffix.slice(-8), L + suffix.length - 8),
+    ];
+    hits = hits.filter((h) => near.some((agrees) => agrees(h)));
   }
   const scored: Array<[number, number]> = [];
+  let identical = 0;
   for (const h of hits) {
     if (h === start) continue;
     // A twin: a place anchoring would accept in 32-character mode if ours were gone (one side nearly
     // intact, or both mostly alike).
     // Bit-parallel: the 32-character sides fit one machine word.
-    const p = prefix.length === 0 ? 0 : anchoredDistance(prefix, text, h, true);
+    // An identical side (a plain comparison) is distance 0 without the edit-distance pass.
+    const p = h >= prefix.length && text.startsWith(prefix, h - prefix.length) ? 0 : anchoredDistance(prefix, text, h, true);
     if (p > TWIN_ONE_SIDE && p > TWIN_BOTH_SIDES) continue;
-    const s = suffix.length === 0 ? 0 : anchoredDistance(suffix, text, h + L, false);
-    if (p <= TWIN_ONE_SIDE || s <= TWIN_ONE_SIDE || p + s <= TWIN_BOTH_SIDES) scored.push([p + s, h]);
+    const s = text.startsWith(suffix, h + L) ? 0 : anchoredDistance(suffix, text, h + L, false);
+    if (p <= TWIN_ONE_SIDE || s <= TWIN_ONE_SIDE || p + s <= TWIN_BOTH_SIDES) {
+      scored.push([p + s, h]);
+      // TWINS_MAX twins whose context is identical to ours: no later one can be closer (ties keep
+      // page order), so the rest need not be scored. Repetitive pages stop here early.
+      if (p + s === 0 && ++identical === TWINS_MAX) break;
+    }
   }
   scored.sort((a, b) => a[0] - b[0]);
   return scored.slice(0, TWINS_MAX).map((x) => x[1]);
