@@ -1,5 +1,5 @@
 // UI text from _locales/<lang>/messages.json. Every string a person sees goes through here.
-import { browser } from 'wxt/browser';
+import { browser } from '@wxt-dev/browser';
 
 export function t(key: string, ...substitutions: (string | number)[]): string {
   const subs = substitutions.map(String);

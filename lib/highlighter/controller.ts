@@ -2,7 +2,7 @@
 // through the background, paints the page's highlights, re-anchors them after page changes and SPA
 // navigations, and answers the background's commands (context menu, keyboard command, popup list).
 // It never sees tokens or notes: only what painting needs. Keys live in memory, never in the DOM.
-import { browser } from 'wxt/browser';
+import { browser } from '@wxt-dev/browser';
 import { anchorAllSliced, describeRange, type AnchorResult } from '../anchoring/index.js';
 import { PageIndex } from './page-index.js';
 import type { HighlightColor } from '../api/constants.js';
@@ -17,6 +17,8 @@ import { highlightableSelection } from './editable.js';
 import { SELECTION_PENDING_GLOBAL } from './loader.js';
 
 const REANCHOR_DELAY_MS = 400;
+/** The browser's own `browser` namespace exists (the webextension-polyfill's own test): listeners may answer with a promise. */
+const PROMISE_LISTENERS = (globalThis as { browser?: { runtime?: { id?: string } } }).browser?.runtime?.id !== undefined;
 
 export type HighlightOutcome = { ok: true; key: string } | { ok: false; error: string };
 
@@ -57,12 +59,22 @@ export class Highlighter {
     });
     // Registered at once, not after the painter loads: the background sends its command as soon as
     // the injection returns. Commands wait for `ready`.
-    browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string; tab?: unknown }) => {
+    // The browser's own runtime (no webextension-polyfill in the injected script), answering the way
+    // the background's webextension-polyfill expects: where the browser has a native promise-based
+    // `browser` (Firefox), the polyfill steps aside and a returned promise is the answer; elsewhere
+    // (Chrome) the answer goes through sendResponse, a failure as the polyfill's rejection envelope,
+    // which its tabs.sendMessage turns back into a rejection with this message.
+    browser.runtime.onMessage.addListener(((message: unknown, sender: { id?: string; tab?: unknown }, sendResponse: (answer: unknown) => void) => {
       if (sender.id !== browser.runtime.id || sender.tab) return undefined;
       const cmd = message as TabCommand;
       if (!cmd || typeof cmd !== 'object' || typeof cmd.tidemark !== 'string') return undefined;
-      return this.ready.then(() => this.command(cmd));
-    });
+      const answer = this.ready.then(() => this.command(cmd));
+      if (PROMISE_LISTENERS) return answer;
+      answer.then(sendResponse, (err: unknown) => {
+        sendResponse({ __mozWebExtensionPolyfillReject__: true, message: err instanceof Error ? err.message : String(err) });
+      });
+      return true;
+    }) as Parameters<typeof browser.runtime.onMessage.addListener>[0]);
     this.ready = this.start();
   }
 

@@ -1,7 +1,7 @@
 // The eager part of the highlighter: tiny, runs on every page it is registered for. It only watches
 // for the end of a text selection and, on saved pages, asks for painting; the highlighter itself
 // (toolbar, anchoring, painting) is injected by the background when needed.
-import { browser } from 'wxt/browser';
+import { browser } from '@wxt-dev/browser';
 import { highlightableSelection } from './editable.js';
 
 /** Set in the content scripts' isolated world by the full highlighter once it runs. */

@@ -1,6 +1,6 @@
 // The pages' side of the protocol (popup, options): typed requests to the background, and the
 // background's broadcast events.
-import { browser } from 'wxt/browser';
+import { browser } from '@wxt-dev/browser';
 import type { DataOf, EventEnvelope, EventMap, MessageType, Reply, ResultOf } from './protocol.js';
 import { isEventEnvelope } from './protocol.js';
 

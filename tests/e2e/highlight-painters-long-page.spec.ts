@@ -11,7 +11,10 @@
 //   Long tasks are seen with a PerformanceObserver for `longtask` in the page; since this machine is
 //   shared, a task's wall time can be inflated by waiting for a CPU, so each one is also measured in
 //   CPU time from a trace of the renderer's main thread, which is what the assertion uses.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { buildApiScenario } from '../anchoring/fixtures/api-reference.js';
@@ -19,6 +22,7 @@ import { renderPage } from '../anchoring/fixtures/article-model.js';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { bookmarkOf, dragSelect, painted } from './helpers/highlighting.js';
+import { ensureExtensionBuilt } from './helpers/extension-build.js';
 import { bundleForPage } from './helpers/page-bundle.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
@@ -38,6 +42,14 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(() => closeAll(browser, site, server));
+
+test('the injected scripts stay small: the loader on every page, the highlighter where CSS highlights exist', async () => {
+  const dir = await ensureExtensionBuilt('chrome');
+  const gz = (file: string) => gzipSync(readFileSync(join(dir, file)), { level: 9 }).length;
+  // No webextension-polyfill in either (they use the browser's own runtime): 0.8 and 18.7 KB when written.
+  expect(gz('highlighter-loader.js')).toBeLessThanOrEqual(1024);
+  expect(gz('highlighter.js')).toBeLessThanOrEqual(19 * 1024);
+});
 
 /** Selects `phrase` from script. */
 async function scriptSelect(page: Page, phrase: string): Promise<void> {
