@@ -41,12 +41,11 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
       const message =
         status === 414 ? 'A part of the path is too long: ids are numbers, names at most 1000 characters.' : status === 400 ? 'The URL is malformed: check its percent-encoding.' : 'The request could not be routed.';
-      try {
-        app.rateLimit(request, reply, `ip${request.ip}`, 'main');
-      } catch {
-        /* over the limit: the refusal below still answers, with the headers already set */
-      }
-      void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
+      // Counted against the address's limit, then refused: rateLimit is async (its store may be
+      // PostgreSQL), so the refusal waits for the count and its headers. Over the limit it rejects
+      // with the 429; the refusal below still answers (the headers are set by then).
+      const refuse = () => void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
+      app.rateLimit(request, reply, `ip${request.ip}`, 'main').then(refuse, refuse);
     },
     maxParamLength: 1000,
   }).withTypeProvider<TypeBoxTypeProvider>();
