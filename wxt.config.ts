@@ -1,13 +1,16 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
-import { EXTENSION_PUBLIC_KEY, FIREFOX_ADDON_ID } from './lib/extension-id';
-import { preactWithoutInnerHtml } from './scripts/vite/preact-without-inner-html';
+import { FIREFOX_ADDON_ID } from './lib/api/extension-identity.js';
+import { EXTENSION_PUBLIC_KEY } from './lib/extension-id.js';
+import { preactWithoutInnerHtml } from './scripts/vite/preact-without-inner-html.js';
 
 // The extension build (Chrome and Firefox, MV3). Entry points live in entrypoints/, UI in
 // components/, logic in lib/. `npm run build` builds both; scripts/build-extension.ts does the same
 // from code (npm start, the end-to-end tests).
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
+  // No auto-imports: every global (browser, storage, defineBackground...) is an explicit import.
+  imports: false,
   manifestVersion: 3,
   vite: () => ({
     plugins: [preact(), preactWithoutInnerHtml()],

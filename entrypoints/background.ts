@@ -1,3 +1,4 @@
+import { defineBackground } from 'wxt/utils/define-background';
 import { startBackground } from '../lib/background/main.js';
 
 // The service worker (Chrome) / event page (Firefox). Everything lives in lib/background.

@@ -1,3 +1,4 @@
+import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { startLoader } from '../lib/highlighter/loader.js';
 
 // The small content script registered (scripting.registerContentScripts) for pages Tidemark may read:

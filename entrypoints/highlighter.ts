@@ -1,3 +1,4 @@
+import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { Highlighter } from '../lib/highlighter/controller.js';
 import { HIGHLIGHTER_GLOBAL } from '../lib/highlighter/loader.js';
 

@@ -27,7 +27,7 @@ export const ALWAYS_HAS_HIGHLIGHT_API = BROWSER === 'firefox';
  * https://<extension id>.chromiumapp.org/oauth (the id is pinned by the manifest key); Firefox:
  * https://<SHA-1 of the add-on id>.extensions.allizom.org/oauth (the add-on id is pinned by the
  * gecko settings). The server registers both for the extension's OAuth client (CHROME_REDIRECT_URL
- * and FIREFOX_REDIRECT_URL in lib/extension-id.ts); both end-to-end lanes sign in through them.
+ * and FIREFOX_REDIRECT_URL in lib/api/extension-identity.ts); both end-to-end lanes sign in through them.
  */
 export function oauthRedirectUrl(): string {
   return browser.identity.getRedirectURL('oauth');

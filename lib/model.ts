@@ -91,7 +91,9 @@ export interface AppendChanges {
 export type QueuedWrite =
   | { seq: number; op: 'create'; ref: `l:${string}`; body: BookmarkCreate; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
   | { seq: number; op: 'update'; ref: BookmarkRef; body: BookmarkUpdate; append?: AppendChanges; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
-  | { seq: number; op: 'remove'; ref: BookmarkRef; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number };
+  | { seq: number; op: 'remove'; ref: BookmarkRef; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number }
+  /** A library bulk change (PUT/DELETE /bookmarks/{collectionId} for `ids`); `ref` names its first bookmark. */
+  | { seq: number; op: 'bulk'; ref: BookmarkRef; method: 'PUT' | 'DELETE'; collectionId: number; ids: number[]; body: Record<string, unknown>; key: string; userId: number; serverUrl: string; label: string; queuedAt: number; attempts: number };
 
 /** A queued write the server refused for good (shown to the user, then dropped). */
 export interface FailedWrite {

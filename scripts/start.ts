@@ -5,7 +5,7 @@ import { buildApp, API_PREFIX } from '../server/app.js';
 import { defaultConfig } from '../server/config.js';
 import { openStore } from '../server/db/open-store.js';
 import { ensureExtensionClient } from '../server/services/oauth/extension-client.js';
-import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../lib/extension-id.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../lib/api/extension-identity.js';
 import { buildExtension } from './build-extension.js';
 
 async function main() {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
@@ -35,6 +35,20 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array' } },
+    // Requests the router itself refuses (a malformed URL, a path segment over maxParamLength)
+    // get the error envelope and rate-limit headers like every other answer.
+    frameworkErrors: (error, request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+      const message =
+        status === 414 ? 'A part of the path is too long: ids are numbers, names at most 1000 characters.' : status === 400 ? 'The URL is malformed: check its percent-encoding.' : 'The request could not be routed.';
+      try {
+        app.rateLimit(request, reply, `ip${request.ip}`, 'main');
+      } catch {
+        /* over the limit: the refusal below still answers, with the headers already set */
+      }
+      void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
+    },
+    maxParamLength: 1000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { repos } = store;
@@ -59,6 +73,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   // The file storage is tried before anything is served: a wrong bucket or key stops the start with a message.
   app.addHook('onReady', async () => {
     await app.services.files.check();
+    app.log.info({ files: app.services.files.description }, 'file storage ready');
     app.services.jobs.start();
   });
 

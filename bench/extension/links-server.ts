@@ -3,6 +3,8 @@
 // {origin, token}, then serves until stdin closes.
 import { normalizeUrl } from '../../lib/api/url.js';
 import { startServer } from '../../tests/helpers/server.js';
+// The app's decorations (app.repos): the helper's declaration file does not carry them.
+import type {} from '../../server/fastify-types.js';
 
 const links = Number(process.argv[2] ?? 100_000);
 const s = await startServer();

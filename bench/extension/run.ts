@@ -7,6 +7,7 @@ import { buildExtension, ROOT } from '../../scripts/build-extension.js';
 import { bundleSizes } from './bundles.js';
 import { benchIndex } from './index-sync.js';
 import { benchPopup } from './popup.js';
+import { benchLibrary } from './library.js';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -50,6 +51,8 @@ async function main() {
     line('empty baseline popup: document -> first frame', both(f.baseline.interactiveFromDocument));
   }
 
+  if (want('library')) await library(chromeDir);
+
   if (want('index')) {
     console.log('\nSaved-link index, 100k links on the real server (another process); SavedIndexService in Node:');
     {
@@ -62,6 +65,18 @@ async function main() {
       line('incremental sync after 100 changes', ms(f.incrementalSyncMs));
     }
   }
+}
+
+async function library(chromeDir: string) {
+  console.log('\nLibrary page in Chromium (headless) against the real server on loopback, a 100k-bookmark account (LIBRARY_BENCH_BOOKMARKS changes the size):');
+  const f = await benchLibrary(chromeDir, Number(process.env.LIBRARY_BENCH_BOOKMARKS ?? 100_000));
+  console.log(`  (${f.bookmarks} bookmarks imported in ${f.seedSeconds.toFixed(0)} s; medians of ${f.firstListMs.length} opens, p95 in brackets)`);
+  line('open -> first list visible', `${ms(median(f.firstListMs))} [${ms(p95(f.firstListMs))}]`, '<= 300 ms');
+  const all = f.searchMs.map((s) => s.ms);
+  line('last keystroke -> search results shown', `${ms(median(all))} [max ${ms(Math.max(...all))}]`, '<= 150 ms');
+  for (const s of f.searchMs) line(`  "${s.query}"`, ms(s.ms));
+  console.log('  the server alone (median of 5, over HTTP on loopback):');
+  for (const a of f.apiMs) line(`  ${a.what}`, ms(a.ms));
 }
 
 main().then(

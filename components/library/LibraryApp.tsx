@@ -13,9 +13,12 @@ import { DetailPane, pathOf } from './DetailPane.js';
 import { Dialog, type DialogSpec } from './Dialog.js';
 import { HighlightsView } from './HighlightsView.js';
 import { SearchBox } from './SearchBox.js';
-import { roleName, Sidebar } from './Sidebar.js';
+import { roleName, Sidebar, type SidebarActions } from './Sidebar.js';
+import { memo } from 'preact/compat';
 
-const SEARCH_DEBOUNCE_MS = 180;
+const MemoSidebar = memo(Sidebar);
+
+const SEARCH_DEBOUNCE_MS = 70;
 /** "Select all matching" loads at most this many (then says so). */
 const SELECT_ALL_MAX = 5000;
 
@@ -42,7 +45,6 @@ const targetOf = (b: Bookmark): BulkTarget => ({ id: b._id, collectionId: b.coll
 
 export function LibraryApp() {
   const [state, setState] = useState<LibraryState>(() => parseState(location.search));
-  const [searchText, setSearchText] = useState(state.search);
   const [collections, setCollections] = useState<LibraryCollection[]>([]);
   const [collectionsOffline, setCollectionsOffline] = useState(false);
   const [tags, setTags] = useState<Tag[]>([]);
@@ -75,18 +77,11 @@ export function LibraryApp() {
     const onPop = () => {
       const next = parseState(location.search);
       setState(next);
-      setSearchText(next.search);
     };
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);
 
-  // Typing: the list follows after a short pause (the address is replaced, not pushed).
-  useEffect(() => {
-    if (searchText === state.search) return;
-    const timer = setTimeout(() => go({ search: searchText }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchText]);
 
   const loadCollections = useCallback(async () => {
     try {
@@ -101,9 +96,17 @@ export function LibraryApp() {
     }
   }, []);
 
+  // The sidebar and the tag list load once the first page of the list is there (or failed): the list
+  // is what the page is opened for, and the three requests would otherwise share the server.
+  const sidebarLoaded = useRef(false);
   useEffect(() => {
+    if (sidebarLoaded.current || (list.pages === 0 && !list.error && state.tab === 'bookmarks')) return;
+    sidebarLoaded.current = true;
     void loadCollections();
     send('listTags', null).then(setTags, () => setTags([]));
+  }, [list.pages, list.error, state.tab]);
+
+  useEffect(() => {
     const offAuth = onEvent('authChanged', () => {
       void loadCollections();
       void pager.reset();
@@ -217,7 +220,7 @@ export function LibraryApp() {
     }
   };
   const bulkTargets = () => (selectedItems.length ? selectedItems : opened ? [opened] : []).map(targetOf);
-  const n = (count: number) => t('libNBookmarks', count);
+  const n = (count: number) => (count === 1 ? t('libOneBookmark') : t('libNBookmarks', count));
   const moveTo = (to: number, targets = bulkTargets()) => {
     const what = n(targets.length);
     const where = collectionTitle(to);
@@ -375,6 +378,36 @@ export function LibraryApp() {
     return () => clearTimeout(timer);
   }, [toast]);
 
+  const sidebarLatest = useRef<SidebarActions | null>(null);
+  sidebarLatest.current = {
+    onSelect: (id) => go({ collectionId: id, tab: 'bookmarks' }),
+    onHighlights: () => go({ tab: 'highlights' }),
+    onDropBookmarks: (to) => {
+          const ids = new Set(dragIds.current);
+          const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
+          if (to === TRASH) trash(targets);
+          else moveTo(to, targets);
+        },
+    onNestCollection: (id, parentId) =>
+          void collectionOp({ op: 'move', id, parentId }, nestLabel(collectionTitle(id), parentId ? collectionTitle(parentId) : null)).catch((err: Error) =>
+            setToast({ text: err.message, error: true }),
+          ),
+    onCreate: dialogs.create,
+    onRename: dialogs.rename,
+    onDelete: dialogs.remove,
+    onShare: dialogs.share,
+    onMerge: dialogs.merge,
+    onSort: (sort) => void collectionOp({ op: 'sort', sort }, t('libCollectionsSorted')).catch((err: Error) => setToast({ text: err.message, error: true })),
+  };
+  // Stable functions calling the latest handlers: the (possibly 1000-collection) sidebar re-renders only when its data changes.
+  const sidebarActions = useMemo(
+    () =>
+      Object.fromEntries(
+        (Object.keys(sidebarLatest.current!) as (keyof SidebarActions)[]).map((k) => [k, (...args: unknown[]) => (sidebarLatest.current![k] as (...a: unknown[]) => void)(...args)]),
+      ) as unknown as SidebarActions,
+    [],
+  );
+
   if (signedOut !== null) {
     return (
       <main class="signed-out">
@@ -393,11 +426,12 @@ export function LibraryApp() {
       <header class="topbar">
         <h1 class="brand">Tidemark</h1>
         <SearchBox
-          value={searchText}
+          value={state.search}
+          debounceMs={SEARCH_DEBOUNCE_MS}
           tags={tags}
           collections={collections}
           inputRef={searchRef}
-          onInput={setSearchText}
+          onSearch={(text) => go({ search: text })}
           onCollection={(id) => go({ collectionId: id, tab: 'bookmarks' })}
         />
         {(list.offline || collectionsOffline) && (
@@ -406,30 +440,7 @@ export function LibraryApp() {
           </span>
         )}
       </header>
-      <Sidebar
-        collections={collections}
-        current={state.collectionId}
-        tab={state.tab}
-        onSelect={(id) => go({ collectionId: id, tab: 'bookmarks' })}
-        onHighlights={() => go({ tab: 'highlights' })}
-        onDropBookmarks={(to) => {
-          const ids = new Set(dragIds.current);
-          const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
-          if (to === TRASH) trash(targets);
-          else moveTo(to, targets);
-        }}
-        onNestCollection={(id, parentId) =>
-          void collectionOp({ op: 'move', id, parentId }, nestLabel(collectionTitle(id), parentId ? collectionTitle(parentId) : null)).catch((err: Error) =>
-            setToast({ text: err.message, error: true }),
-          )
-        }
-        onCreate={dialogs.create}
-        onRename={dialogs.rename}
-        onDelete={dialogs.remove}
-        onShare={dialogs.share}
-        onMerge={dialogs.merge}
-        onSort={(sort) => void collectionOp({ op: 'sort', sort }, t('libCollectionsSorted')).catch((err: Error) => setToast({ text: err.message, error: true }))}
-      />
+      <MemoSidebar collections={collections} current={state.collectionId} tab={state.tab} {...sidebarActions} />
       <main class="main" aria-busy={list.loading || busy}>
         {state.tab === 'highlights' ? (
           <>
@@ -446,7 +457,7 @@ export function LibraryApp() {
                 {current && current.level < 4 && <span class="role-badge">{roleName(current.level)}</span>}
               </h2>
               <span class="count-line" role="status">
-                {list.loading && !items.length ? t('libLoading') : t('libCount', list.count)}
+                {list.loading && !items.length ? t('libLoading') : list.count === 1 ? t('libOneBookmark') : t('libCount', list.count)}
               </span>
               <div class="view-controls">
                 <label class="inline">
@@ -514,7 +525,13 @@ export function LibraryApp() {
                     {t('libSelectAllMatching', list.count)}
                   </button>
                 )}
-                {selected.size > 0 && (
+                {selected.size > 0 && inTrash && (
+                  <>
+                    <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'restore' }, bulkTargets(), t('libRestored', n(selected.size)))}>{t('libRestore')}</button>
+                    <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libDeleteForever')}</button>
+                  </>
+                )}
+                {selected.size > 0 && !inTrash && (
                   <>
                     <select aria-label={t('libMoveTo')} value="" disabled={busy} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) moveTo(Number(v)); }}>
                       <option value="">{t('libMoveTo')}…</option>
@@ -525,8 +542,7 @@ export function LibraryApp() {
                     <TagAction label={t('libRemoveTag')} disabled={busy} onSubmit={(tag) => { const what = n(selected.size); void runBulk({ kind: 'untag', tag }, bulkTargets(), t('libUntagged', what, tag)); }} />
                     <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: true }, bulkTargets(), t('libFavourited', n(selected.size)))}>★ {t('libFavourite')}</button>
                     <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: false }, bulkTargets(), t('libUnfavourited', n(selected.size)))}>{t('libUnfavourite')}</button>
-                    {inTrash && <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'restore' }, bulkTargets(), t('libRestored', n(selected.size)))}>{t('libRestore')}</button>}
-                    <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{inTrash ? t('libDeleteForever') : t('libMoveToTrash')}</button>
+                    <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libMoveToTrash')}</button>
                   </>
                 )}
               </div>
@@ -544,7 +560,7 @@ export function LibraryApp() {
                 </p>
                 {filtersActive && (
                   <div class="empty-actions">
-                    {state.search && <button type="button" onClick={() => { setSearchText(''); go({ search: '' }); }}>{t('libClearSearch')}</button>}
+                    {state.search && <button type="button" onClick={() => go({ search: '' })}>{t('libClearSearch')}</button>}
                     {state.collectionId !== ALL_COLLECTIONS && state.search && (
                       <button type="button" onClick={() => go({ collectionId: ALL_COLLECTIONS })}>{t('libSearchEverywhere')}</button>
                     )}

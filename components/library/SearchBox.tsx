@@ -1,17 +1,19 @@
 // The library's one search box: the full search language, with `#tag` completing from the user's
 // tags and collection names offered as a place to go. Typing is debounced by the caller.
 import type { Ref } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
 
 interface Props {
+  /** The search the list shows (from the address); typing changes it after `debounceMs` of quiet. */
   value: string;
+  debounceMs: number;
   tags: Tag[];
   collections: LibraryCollection[];
   inputRef: Ref<HTMLInputElement>;
-  onInput: (text: string) => void;
+  onSearch: (text: string) => void;
   onCollection: (id: number) => void;
 }
 
@@ -23,10 +25,30 @@ export function lastWord(text: string): string {
   return m?.[1] ?? '';
 }
 
-export function SearchBox({ value, tags, collections, inputRef, onInput, onCollection }: Props) {
+export function SearchBox({ value: committed, debounceMs, tags, collections, inputRef, onSearch, onCollection }: Props) {
+  const [value, setValue] = useState(committed);
   const [active, setActive] = useState(-1);
   const [open, setOpen] = useState(false);
   const word = lastWord(value);
+  // What this box last sent: the search coming back as `committed` must not overwrite what was typed since.
+  const sent = useRef(committed);
+  // Back/forward, "Clear the search" and links change the search from outside.
+  useEffect(() => {
+    if (committed !== sent.current) {
+      sent.current = committed;
+      setValue(committed);
+    }
+  }, [committed]);
+  // Typing re-renders only this box; the list follows after a pause.
+  useEffect(() => {
+    if (value === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = value;
+      onSearch(value);
+    }, debounceMs);
+    return () => clearTimeout(timer);
+  }, [value]);
+  const onInput = (text: string) => setValue(text);
 
   const suggestions = useMemo<Suggestion[]>(() => {
     const out: Suggestion[] = [];

@@ -8,10 +8,13 @@ import type { LibraryCollection } from '../../lib/library/types.js';
 export const DRAG_BOOKMARKS = 'application/x-tidemark-bookmarks';
 export const DRAG_COLLECTION = 'application/x-tidemark-collection';
 
-interface Props {
+interface Props extends SidebarActions {
   collections: LibraryCollection[];
   current: number;
   tab: 'bookmarks' | 'highlights';
+}
+
+export interface SidebarActions {
   onSelect: (id: number) => void;
   onHighlights: () => void;
   /** Bookmarks (their ids) dropped on a collection. */

@@ -10,6 +10,7 @@ import { onEvent, send } from '../../lib/messaging/client.js';
 import type { Account, CollectionOption } from '../../lib/model.js';
 import { badgeEnabledItem, defaultCollectionItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
 import { needsHostPermission, requestHostPermission, TABS_PERMISSION } from './permissions.js';
+import { askSiteAccess, hasSiteAccess, SITE_ACCESS } from '../shared/site-access.js';
 
 const account = signal<Account | null>(null);
 const signedOutReason = signal<string | null>(null);
@@ -21,6 +22,8 @@ const testToken = signal('');
 const saveOnOpen = signal(true);
 const badgeEnabled = signal(true);
 const tabsGranted = signal(false);
+/** Tidemark may read the sites the user visits (highlight toolbar on selection, highlights shown on load). */
+const siteAccess = signal(false);
 const defaultCollection = signal<number | null>(null);
 const collections = signal<CollectionOption[]>([]);
 /** The advanced (test token) section is open. */
@@ -34,6 +37,7 @@ async function refresh() {
   signedOutReason.value = status.signedOutReason;
   serverUrl.value ||= status.serverUrl;
   if (status.account) {
+    // Failing, the default-collection picker keeps its choices; the account status above says when the server is unreachable.
     send('listCollections', { refresh: false }).then((c) => (collections.value = c.items), () => {});
   }
 }
@@ -142,8 +146,16 @@ function toggleBadge(on: boolean) {
   void badgeEnabledItem.setValue(on);
   // Seeing which page a tab shows needs the "tabs" permission: ask while the click lasts.
   if (on && !tabsGranted.value) {
+    // Refused or failed, tabsGranted stays false and the hint still says the permission is missing.
     browser.permissions.request(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
   }
+}
+
+function toggleSiteAccess(on: boolean) {
+  // In the click: the browser asks only during the user's gesture.
+  if (on) void askSiteAccess().then((granted) => (siteAccess.value = granted));
+  // Not removed (the browser refused): the switch stays on, which is the truth.
+  else browser.permissions.remove(SITE_ACCESS).then(() => (siteAccess.value = false), () => {});
 }
 
 function openShortcuts() {
@@ -160,11 +172,13 @@ const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
 export function OptionsApp() {
   useEffect(() => {
     void refresh();
-    serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
-    saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
-    badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
-    defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
+    void serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
+    void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
+    void badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
+    void defaultCollectionItem.getValue().then((v) => (defaultCollection.value = v));
+    // Failing, the permission shows as not granted (the default).
     browser.permissions.contains(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
+    void hasSiteAccess().then((g) => (siteAccess.value = g));
     return onEvent('authChanged', () => void refresh());
   }, []);
 
@@ -272,6 +286,15 @@ export function OptionsApp() {
             </button>
           </p>
         )}
+      </section>
+
+      <section aria-labelledby="highlights-heading">
+        <h2 id="highlights-heading">{t('optionsHighlights')}</h2>
+        <div class="field inline">
+          <input id="site-access" type="checkbox" checked={siteAccess.value} onChange={(e) => toggleSiteAccess((e.target as HTMLInputElement).checked)} />
+          <label for="site-access">{t('fieldSiteAccess')}</label>
+        </div>
+        <p class="hint">{siteAccess.value ? t('siteAccessOn') : t('siteAccessOff')}</p>
       </section>
 
       <section aria-labelledby="shortcuts-heading">

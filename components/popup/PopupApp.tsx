@@ -87,6 +87,7 @@ function apply(result: PopupOpenResult) {
     titleCutAt.value = result.titleCutAt;
     view.value = { kind: 'editing', opened: result.queued ? 'queued' : result.offline ? 'offline' : result.created ? 'created' : 'existing' };
     if (result.bookmark.ref.startsWith('b:')) {
+      // Suggestions are a nicety: without them the tag field works as usual.
       send('suggestTags', { ref: result.bookmark.ref }).then((s) => (suggested.value = s), () => {});
     }
   }
@@ -203,15 +204,18 @@ function showCollections(view: CollectionsView, asked = ++collectionsAsked) {
 }
 function loadCollections(refresh: boolean) {
   const asked = ++collectionsAsked;
+  // Failing, the picker keeps what it shows; saving reports its own errors.
   send('listCollections', { refresh }).then((c) => showCollections(c, asked), () => {});
 }
 
 export function startPopup() {
-  saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
+  void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
   loadCollections(false);
   void open().finally(() => {
     loadCollections(true);
+    // Failing, tag autocomplete is empty; saving reports its own errors.
     send('listTags', null).then((x) => (tags.value = x), () => {});
+    // Failing, the queue list stays empty; the queue itself keeps its entries.
     send('getQueue', null).then((q) => (queue.value = q), () => {});
   });
 }
@@ -363,7 +367,9 @@ export function PopupApp() {
       {v.kind === 'editing' && d && !d.removed && tabId >= 0 && <HighlightSummary tabId={tabId} windowId={windowId} />}
       <QueueList
         queue={queue.value}
+        // A failed retry leaves the entries in the list, marked as failed by the queue itself.
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}
+        // Failing, the entries stay listed and can be dismissed again.
         onDismiss={() => send('dismissFailures', null).then((q) => (queue.value = q), () => {})}
       />
       <footer>

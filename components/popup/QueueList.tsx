@@ -2,7 +2,8 @@
 import type { QueueView } from '../../lib/messaging/protocol.js';
 import { t } from '../../lib/i18n.js';
 
-const opText = (op: string) => (op === 'create' ? t('queueOpCreate') : op === 'update' ? t('queueOpUpdate') : t('queueOpRemove'));
+const opText = (op: string) =>
+  op === 'create' ? t('queueOpCreate') : op === 'update' ? t('queueOpUpdate') : op === 'bulk' ? t('queueOpBulk') : t('queueOpRemove');
 
 export function QueueList({ queue, onRetry, onDismiss }: { queue: QueueView; onRetry: () => void; onDismiss: () => void }) {
   if (!queue.entries.length && !queue.failures.length) return null;

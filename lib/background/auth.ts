@@ -5,7 +5,7 @@ import { ApiClientError, checkTidemarkServer, TidemarkApi, type TokenSource } fr
 import { authorizeUrl, createPkce, exchangeCode, randomToken, readRedirect, refreshTokens, type TokenSet } from '../api/client/oauth.js';
 import type { User } from '../api/types.js';
 import { launchAuthFlow, oauthRedirectUrl } from '../browser-differences.js';
-import { OAUTH_CLIENT_ID } from '../extension-id.js';
+import { OAUTH_CLIENT_ID } from '../api/extension-identity.js';
 import type { Account } from '../model.js';
 import { UserFacingError } from '../messaging/router.js';
 import { accountItem, credentialRecord, serverUrlItem, sessionTokenItem, signedOutReasonItem } from '../storage/items.js';

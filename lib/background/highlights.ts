@@ -7,7 +7,7 @@
 // recoloured, noted and deleted before it is delivered (the queue folds those into its add), and once
 // delivered its server id is looked up from the key (lib/background/queue.ts records it), so pages
 // painted with the local key keep working, also after the service worker restarts.
-import { browser, type Browser } from 'wxt/browser';
+import { browser } from 'wxt/browser';
 import { ApiClientError, type TidemarkApi } from '../api/client/index.js';
 import { DEFAULT_HIGHLIGHT_COLOR, HIGHLIGHT_COLORS, TRASH, type HighlightColor } from '../api/constants.js';
 import type { Bookmark, HighlightChange } from '../api/types.js';
@@ -90,6 +90,7 @@ export class HighlightsService {
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.writes.then(fn);
+    // The chain goes on after a failed write; that write's caller gets its error from `run`.
     this.writes = run.catch(() => {});
     return run;
   }
@@ -412,6 +413,7 @@ export class HighlightsService {
 
   async setNote(tabId: number, key: string, note: string): Promise<HighlightListView> {
     await this.change(await this.tabUrl(tabId), key, { note });
+    // The note is saved; a tab without the highlighter (not injected yet, closed) has nothing to repaint.
     await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
     return this.list(tabId);
   }
@@ -420,12 +422,14 @@ export class HighlightsService {
 
   async recolorInTab(tabId: number, key: string, color: HighlightColor): Promise<HighlightListView> {
     await this.change(await this.tabUrl(tabId), key, { color });
+    // Saved; a tab without the highlighter (not injected yet, closed) has nothing to repaint.
     await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
     return this.list(tabId);
   }
 
   async removeInTab(tabId: number, key: string): Promise<HighlightListView> {
     await this.remove(await this.tabUrl(tabId), key);
+    // As above: nothing to repaint without the highlighter.
     await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
     return this.list(tabId);
   }
@@ -436,6 +440,7 @@ export class HighlightsService {
     if (!item) throw new UserFacingError(t('errorNothingToUndo'), 'not-found');
     const { note: _note, key: _key, ...h } = item;
     await this.add(tabId, await this.tabUrl(tabId), { ...h, restore: key });
+    // As above: nothing to repaint without the highlighter.
     await this.command(tabId, { tidemark: 'refresh' }).catch(() => {});
     return this.list(tabId);
   }
@@ -469,6 +474,7 @@ export class HighlightsService {
     const origins = ((await browser.permissions.getAll()).origins ?? []).filter((o) => /^(https?|\*):\/\//.test(o));
     const existing = await browser.scripting.getRegisteredContentScripts({ ids: [LOADER_SCRIPT_ID] }).catch(() => []);
     if (existing.length && [...(existing[0].matches ?? [])].sort().join() === [...origins].sort().join()) return;
+    // Already gone (unregistered meanwhile) is what we want; registering follows.
     if (existing.length) await browser.scripting.unregisterContentScripts({ ids: [LOADER_SCRIPT_ID] }).catch(() => {});
     if (!origins.length) return;
     await browser.scripting.registerContentScripts([

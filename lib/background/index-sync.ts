@@ -7,6 +7,7 @@ import { LIMITS } from '../api/constants.js';
 import type { Account } from '../model.js';
 import { savedIndexRecord } from '../storage/items.js';
 import { IndexBuilder, SavedLinkIndex, type IndexHit } from './saved-index.js';
+import { reportError } from './report-error.js';
 
 export type IndexState = 'empty' | 'syncing' | 'ready' | 'error';
 
@@ -58,6 +59,7 @@ export class SavedIndexService {
     this.loading ??= (async () => {
       const account = await this.deps.account();
       if (!account) return;
+      // An unreadable stored snapshot is treated as none: the next sync rebuilds the index from the server.
       const snap = await savedIndexRecord.get().catch(() => undefined);
       if (!snap || `${snap.serverUrl}|${snap.userId}` !== SavedIndexService.ownerOf(account)) return;
       if (this.index) return; // a sync finished first
@@ -96,7 +98,7 @@ export class SavedIndexService {
     this.syncedAt = 0;
     this.status = 'empty';
     this.loading = null;
-    await savedIndexRecord.remove().catch(() => {});
+    await savedIndexRecord.remove().catch(reportError('saved-link index removal'));
   }
 
   /** Brings the index up to date. One sync at a time; a failure leaves the state 'error'. */
@@ -162,6 +164,6 @@ export class SavedIndexService {
     const arrays = this.index.arrays();
     await savedIndexRecord
       .set({ serverUrl: account.serverUrl, userId: account.userId, cursor: this.cursor, syncedAt: this.syncedAt, ...arrays })
-      .catch(() => {});
+      .catch(reportError('saved-link index save'));
   }
 }

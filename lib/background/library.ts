@@ -22,7 +22,9 @@ const listCache = storage.defineItem<Record<string, { at: number; owner: string;
 const collectionsCache = storage.defineItem<{ owner: string; items: LibraryCollection[] } | null>('local:libraryCollectionsCache', {
   fallback: null,
 });
-const MAX_CACHED_PAGES = 40;
+/** Pages kept for offline use: the first two of the last queries (the cache is rewritten on every answer, so it stays small). */
+const MAX_CACHED_PAGES = 12;
+const CACHED_PAGE_NUMBERS = 2;
 
 export interface LibraryDeps {
   api: TidemarkApi;
@@ -87,19 +89,37 @@ export class LibraryService {
         perpage: LIBRARY_PAGE_SIZE,
       });
       const page = { items: res.items, count: res.count };
-      void this.remember(key, owner, page);
+      if (q.page < CACHED_PAGE_NUMBERS) void this.remember(key, owner, page).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
       return { ...page, offline: false, cachedAt: null };
     } catch (err) {
       if (!offlineError(err)) throw err;
-      const cached = (await listCache.getValue())[key];
+      const cached = this.pending.get(key) ?? (await listCache.getValue())[key];
       if (cached && cached.owner === owner) return { ...cached.page, offline: true, cachedAt: cached.at };
       throw err;
     }
   }
 
-  private async remember(key: string, owner: string, page: { items: Bookmark[]; count: number }): Promise<void> {
+  private pending = new Map<string, { at: number; owner: string; page: { items: Bookmark[]; count: number } }>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * Keeps the answer for offline use. Written a moment later in one go, so storing it never
+   * delays the answers the page waits for (typing sends one query after another).
+   */
+  private remember(key: string, owner: string, page: { items: Bookmark[]; count: number }): Promise<void> {
+    this.pending.set(key, { at: Date.now(), owner, page });
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush().catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
+    }, 800);
+    return Promise.resolve();
+  }
+
+  private async flush(): Promise<void> {
+    const fresh = [...this.pending.entries()];
+    this.pending.clear();
     const all = { ...(await listCache.getValue()) };
-    all[key] = { at: Date.now(), owner, page };
+    for (const [key, entry] of fresh) all[key] = entry;
     const keys = Object.keys(all);
     if (keys.length > MAX_CACHED_PAGES) {
       keys.sort((a, b) => all[a]!.at - all[b]!.at);

@@ -20,6 +20,7 @@ import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
+import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
 import { createOmnibox, type OmniboxDisposition } from './omnibox.js';
 
@@ -50,6 +51,7 @@ export function startBackground() {
       emit('queueChanged', view);
       void scheduleDrain(pending > 0);
     },
+    onBulkDelivered: () => void index.sync().catch(reportError('saved-link index sync')),
     onDelivered: (write, bookmark, id) => {
       if (write.op === 'remove' || !bookmark || bookmark.removed) noteRemoved(id, bookmark?.link ?? '');
       else noteSaved(bookmark);
@@ -111,7 +113,12 @@ export function startBackground() {
     api,
     account,
     accessToken: () => auth.getAccessToken(),
-    onChanged: () => void index.sync().catch(() => {}),
+    onChanged: () => void index.sync().catch(reportError('saved-link index sync')),
+    enqueueBulk: async (w) => {
+      const acc = await account();
+      if (!acc) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
+      await queue.enqueue({ op: 'bulk', ref: `b:${w.ids[0] ?? 0}`, ...w, key: crypto.randomUUID(), userId: acc.userId, serverUrl: acc.serverUrl });
+    },
   });
 
   const libraryPage = () => browser.runtime.getURL('/library.html');
@@ -120,6 +127,7 @@ export function startBackground() {
     const [open] = await browser.tabs.query({ url: `${libraryPage()}*` }).catch(() => []);
     if (open?.id !== undefined) {
       await browser.tabs.update(open.id, { active: true, ...(url !== libraryPage() ? { url } : {}) });
+      // The tab is shown already; a window that cannot take the focus (closed meanwhile) changes nothing.
       if (open.windowId !== undefined) await browser.windows.update(open.windowId, { focused: true }).catch(() => {});
     } else {
       await browser.tabs.create({ url });
@@ -182,9 +190,9 @@ export function startBackground() {
     await index.reset();
     if (acc) {
       await ensureSyncAlarm();
-      index.sync().catch(() => {});
-      collections.refresh().catch(() => {});
-      queue.drain().catch(() => {});
+      index.sync().catch(reportError('saved-link index sync'));
+      collections.refresh().catch(reportError('collection list refresh'));
+      queue.drain().catch(reportError('offline queue drain'));
     } else {
       if (userInitiated) {
         // Writes still waiting are kept for their account (the options page warned before signing
@@ -212,7 +220,7 @@ export function startBackground() {
   }
 
   const drainSoon = () => {
-    queue.drain().catch(() => {});
+    queue.drain().catch(reportError('offline queue drain'));
   };
 
   // --- handlers shared by listeners and (for tests) exposed on the worker ---
@@ -273,8 +281,8 @@ export function startBackground() {
   }
 
   async function onAlarm(alarm: Browser.alarms.Alarm) {
-    if (alarm.name === ALARM_DRAIN) await queue.drain().catch(() => {});
-    if (alarm.name === ALARM_SYNC) await index.sync().catch(() => {});
+    if (alarm.name === ALARM_DRAIN) await queue.drain().catch(reportError('offline queue drain'));
+    if (alarm.name === ALARM_SYNC) await index.sync().catch(reportError('saved-link index sync'));
   }
 
   function createMenus() {
@@ -287,7 +295,7 @@ export function startBackground() {
         browser.contextMenus.create({ id: `${MENU_HIGHLIGHT}:${color}`, parentId: MENU_HIGHLIGHT, title: t(`color_${color}`), contexts: ['selection'] });
       }
       browser.contextMenus.create({ id: MENU_HIGHLIGHT_NOTE, title: t('menuHighlightNote'), contexts: ['selection'] });
-    });
+    }).catch(reportError('context menu setup'));
   }
 
   async function resolveRef(ref: BookmarkRef): Promise<number | null> {
@@ -346,7 +354,7 @@ export function startBackground() {
     },
     getQueue: () => queue.view(),
     drainQueue: async () => {
-      await queue.drain().catch(() => {});
+      await queue.drain().catch(reportError('offline queue drain'));
       return queue.view();
     },
     dismissFailures: async () => {
@@ -392,7 +400,7 @@ export function startBackground() {
     },
     autoPaintAnswered: async ({ granted }) => {
       await autoPaintAskedItem.setValue(true);
-      if (granted) await highlights.syncRegistration().catch(() => {});
+      if (granted) await highlights.syncRegistration().catch(reportError('highlighter registration'));
       return null;
     },
     libraryList: (q) => library.list(q),
@@ -403,7 +411,7 @@ export function startBackground() {
     libraryEmptyTrash: () => library.emptyTrash(),
     libraryCollectionOp: async (op) => {
       const result = await library.collectionOp(op);
-      collections.refresh().catch(() => {});
+      collections.refresh().catch(reportError('collection list refresh'));
       return result;
     },
     libraryExport: ({ collectionId, format, search }) => library.exportFile(collectionId, format, search),
@@ -451,7 +459,7 @@ export function startBackground() {
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClicked(info, tab));
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
   browser.alarms.onAlarm.addListener((alarm) => void onAlarm(alarm));
-  browser.omnibox?.setDefaultSuggestion({ description: t('omniboxDefault') });
+  void browser.omnibox?.setDefaultSuggestion({ description: t('omniboxDefault') });
   browser.omnibox?.onInputChanged.addListener((text, suggest) => void omnibox.onInputChanged(text, suggest));
   browser.omnibox?.onInputEntered.addListener((text, disposition) => void omnibox.onInputEntered(text, disposition));
   browser.tabs.onActivated.addListener(({ tabId }) => void badge.showForTab(tabId));
@@ -461,9 +469,9 @@ export function startBackground() {
   browser.tabs.onRemoved.addListener((tabId) => badge.forget(tabId));
   browser.permissions.onAdded.addListener(() => {
     void badge.refreshAll();
-    void highlights.syncRegistration().catch(() => {});
+    void highlights.syncRegistration().catch(reportError('highlighter registration'));
   });
-  browser.permissions.onRemoved.addListener(() => void highlights.syncRegistration().catch(() => {}));
+  browser.permissions.onRemoved.addListener(() => void highlights.syncRegistration().catch(reportError('highlighter registration')));
   badgeEnabledItem.watch(() => void badge.refreshAll());
   globalThis.addEventListener?.('online', drainSoon);
 
@@ -477,7 +485,7 @@ export function startBackground() {
       await scheduleDrain(true);
       drainSoon();
     }
-    if (index.state !== 'ready' || Date.now() - index.lastSyncedAt > 60_000) await index.sync().catch(() => {});
+    if (index.state !== 'ready' || Date.now() - index.lastSyncedAt > 60_000) await index.sync().catch(reportError('saved-link index sync'));
     else await badge.refreshAll();
   })();
 

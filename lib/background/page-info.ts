@@ -43,6 +43,7 @@ export function extractPageInfo(): RawPageInfo {
 function text(value: unknown, max: number): string {
   if (typeof value !== 'string') return '';
   // Collapse whitespace and drop control characters; the result is shown as text only.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const clean = value.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

@@ -39,6 +39,8 @@ export interface QueueDeps {
   onChange?: (view: QueueView, pending: number) => void;
   /** A queued write reached the server. `bookmark` is the server's answer (null after a delete from Trash). */
   onDelivered?: (write: QueuedWrite, bookmark: Bookmark | null, serverId: number) => void;
+  /** A queued library bulk change reached the server. */
+  onBulkDelivered?: (write: Extract<QueuedWrite, { op: 'bulk' }>) => void;
 }
 
 export interface DrainResult {
@@ -117,6 +119,7 @@ export class WriteQueue {
       }
       return out.value;
     });
+    // The lock goes on after a failed step; that step's caller gets its error from `run`.
     this.lock = run.catch(() => {});
     return run;
   }
@@ -359,6 +362,10 @@ export class WriteQueue {
         result.stoppedBy = 'signed-out';
         return result;
       }
+      if (write.op === 'bulk') {
+        if ((await this.sendBulk(write, result)) === 'stop') return result;
+        continue;
+      }
       let serverId: number | null = null;
       if (write.op !== 'create') {
         const id = bookmarkIdOf(write.ref, await this.state());
@@ -429,6 +436,39 @@ export class WriteQueue {
       } finally {
         this.inFlight = null;
       }
+    }
+  }
+
+  /** Sends a queued bulk change (ids only: the server finds them wherever they are now). */
+  private async sendBulk(write: Extract<QueuedWrite, { op: 'bulk' }>, result: DrainResult): Promise<'next' | 'stop'> {
+    await this.mutate((s) => {
+      const e = s.entries.find((x) => x.seq === write.seq);
+      if (!e) return null;
+      e.attempts++;
+      return { state: s, value: undefined };
+    });
+    try {
+      const opts = { idempotencyKey: write.key, retries: 1 };
+      if (write.method === 'DELETE') await this.deps.api.bulkRemove(write.collectionId, write.ids, undefined, opts);
+      else await this.deps.api.bulkUpdate(write.collectionId, { ...write.body, ids: write.ids }, undefined, opts);
+      await this.mutate((s) => {
+        s.entries = s.entries.filter((e) => e.seq !== write.seq);
+        return { state: s, value: undefined };
+      });
+      result.sent++;
+      this.deps.onBulkDelivered?.(write);
+      return 'next';
+    } catch (err) {
+      if (err instanceof ApiClientError && (err.temporary || err.kind === 'unauthorized')) {
+        result.stoppedBy = err.kind === 'unauthorized' ? 'signed-out' : 'network';
+        result.remaining = (await this.state()).entries.length;
+        return 'stop';
+      }
+      await this.fail(write, (err as Error).message || 'The server refused it.');
+      result.failed++;
+      return 'next';
+    } finally {
+      this.inFlight = null;
     }
   }
 

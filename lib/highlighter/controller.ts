@@ -3,7 +3,7 @@
 // navigations, and answers the background's commands (context menu, keyboard command, popup list).
 // It never sees tokens or notes: only what painting needs. Keys live in memory, never in the DOM.
 import { browser } from 'wxt/browser';
-import { anchorAllSliced, describeRange, TextIndex, type AnchorResult } from '../anchoring/index.js';
+import { anchorAllSliced, describeRange, type AnchorResult } from '../anchoring/index.js';
 import { PageIndex } from './page-index.js';
 import type { HighlightColor } from '../api/constants.js';
 import { t } from '../i18n.js';
@@ -69,6 +69,7 @@ export class Highlighter {
   private async start() {
     this.painter = framePainter(document);
     this.listen();
+    // refresh() fails only when the background cannot be reached (the extension was reloaded): the page stays as it is.
     await this.refresh().catch(() => {});
     // The reader's selection that made the loader ask for us (not one made by find in page or a script).
     const g = globalThis as unknown as Record<string, unknown>;
@@ -198,6 +199,7 @@ export class Highlighter {
   private schedule() {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      // As above: without the background there is nothing to repaint with.
       if (location.href !== this.url) void this.refresh().catch(() => {});
       else if (this.items.size) void this.paintAll();
     }, REANCHOR_DELAY_MS);

@@ -46,12 +46,15 @@ export class Pager<T extends { _id: number }> {
     this.onChange(this.state);
   }
 
-  /** Starts over with a new loader (a new query): the first page is loaded at once. */
+  /**
+   * Starts over with a new loader (a new query): the first page is loaded at once. What was shown
+   * stays until it arrives (no blank list while typing), then is replaced.
+   */
   reset(load?: (page: number) => Promise<PageAnswer<T>>): Promise<void> {
     if (load) this.load = load;
     this.generation++;
     this.inflight = null;
-    this.state = Pager.empty<T>();
+    this.state = { ...this.state, pages: 0, done: false, error: null };
     return this.more();
   }
 
@@ -66,9 +69,10 @@ export class Pager<T extends { _id: number }> {
       try {
         const answer = await this.load(page);
         if (gen !== this.generation) return;
-        const seen = new Set(this.state.items.map((i) => i._id));
+        const kept = page === 0 ? [] : this.state.items;
+        const seen = new Set(kept.map((i) => i._id));
         const fresh = answer.items.filter((i) => !seen.has(i._id));
-        const items = [...this.state.items, ...fresh];
+        const items = [...kept, ...fresh];
         this.set({
           items,
           count: answer.count,
@@ -80,7 +84,9 @@ export class Pager<T extends { _id: number }> {
         });
       } catch (err) {
         if (gen !== this.generation) return;
-        this.set({ loading: false, error: (err as Error).message || 'The list could not be loaded.' });
+        const message = (err as Error).message || 'The list could not be loaded.';
+        // A failed first page shows nothing of the previous query (it would look like this one's answer).
+        this.set(page === 0 ? { ...Pager.empty<T>(), error: message } : { loading: false, error: message });
       } finally {
         if (gen === this.generation) this.inflight = null;
       }

@@ -34,5 +34,6 @@ export function onEvent<E extends keyof EventMap>(event: E, cb: (data: EventMap[
 /** Background: tells every open page. Nobody listening (no popup open) is fine. */
 export function emit<E extends keyof EventMap>(event: E, data: EventMap[E]): void {
   const envelope: EventEnvelope<E> = { event, data };
+  // Rejects when no extension page listens (no popup open): nobody to tell.
   browser.runtime.sendMessage(envelope).catch(() => {});
 }

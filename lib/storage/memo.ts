@@ -5,7 +5,7 @@ import type { WxtStorageItem } from 'wxt/utils/storage';
 
 const resets = new Set<() => void>();
 
-export function memoItem<T>(item: WxtStorageItem<T, {}>): WxtStorageItem<T, {}> {
+export function memoItem<T>(item: WxtStorageItem<T, Record<string, unknown>>): WxtStorageItem<T, Record<string, unknown>> {
   let cached: { value: T } | null = null;
   let watching = false;
   const watch = () => {
@@ -19,7 +19,7 @@ export function memoItem<T>(item: WxtStorageItem<T, {}>): WxtStorageItem<T, {}> 
     cached = null;
     watching = false;
   });
-  const memo: WxtStorageItem<T, {}> = Object.create(item);
+  const memo: WxtStorageItem<T, Record<string, unknown>> = Object.create(item);
   memo.getValue = async () => {
     if (cached) return cached.value;
     watch();
@@ -32,7 +32,7 @@ export function memoItem<T>(item: WxtStorageItem<T, {}>): WxtStorageItem<T, {}> 
     watch();
     await item.setValue(value);
   };
-  memo.removeValue = async (opts?: Parameters<WxtStorageItem<T, {}>['removeValue']>[0]) => {
+  memo.removeValue = async (opts?: Parameters<WxtStorageItem<T, Record<string, unknown>>['removeValue']>[0]) => {
     cached = { value: item.fallback };
     watch();
     await item.removeValue(opts);

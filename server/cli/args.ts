@@ -11,7 +11,7 @@ export class CliError extends Error {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** Parses flags strictly: unknown flags are errors that name the flag. */
-export function parseFlags<O extends Options>(args: string[], options: O) {
+export function parseFlags<O extends Options>(args: string[], options: O): ReturnType<typeof parseArgs<{ options: O & { data: { type: 'string' } }; strict: true; allowPositionals: false }>>['values'] {
   try {
     return parseArgs({ args, options: { data: { type: 'string' }, ...options }, strict: true, allowPositionals: false }).values;
   } catch (err) {

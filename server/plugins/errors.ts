@@ -52,14 +52,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(status).send(envelope(status, err.message));
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     // Unknown routes count against the caller's IP like any other answer (and carry the headers).
     try {
-      app.rateLimit(request, reply, `ip${request.ip}`, 'main');
+      await app.rateLimit(request, reply, `ip${request.ip}`, 'main');
     } catch (err) {
-      const e = err as ApiError;
-      reply.header('retry-after', String(e.extra.retryAfter));
-      return reply.status(429).send(envelope(429, e.message));
+      if (!(err instanceof ApiError)) throw err;
+      reply.header('retry-after', String(err.extra.retryAfter));
+      return reply.status(429).send(envelope(429, err.message));
     }
     const path = request.url.split('?')[0]!;
     const allowed = methods.allowedFor(path);
@@ -67,7 +67,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       reply.header('allow', allowed.join(', '));
       return reply.status(405).send(envelope(405, `${request.method} is not supported on ${path}: use ${allowed.join(', ')}.`));
     }
-    reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${path}`));
+    return reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${path}`));
   });
 }
 

@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 
-interface Window {
-  start: number;
-  count: number;
-}
-
 const WINDOW_MS = 60_000;
 
 /** Which count a request goes to. */
@@ -17,8 +12,8 @@ declare module 'fastify' {
     rateCounted?: boolean;
   }
   interface FastifyInstance {
-    /** Counts a request (see installRateLimit); throws the 429 when over the limit. */
-    rateLimit(request: FastifyRequest, reply: FastifyReply, key: string, bucket: RateBucket): void;
+    /** Counts a request (see installRateLimit); rejects with the 429 when over the limit. */
+    rateLimit(request: FastifyRequest, reply: FastifyReply, key: string, bucket: RateBucket): Promise<void>;
   }
 }
 
@@ -33,34 +28,21 @@ declare module 'fastify' {
  * a 429 adds Retry-After.
  */
 export function installRateLimit(app: FastifyInstance): void {
-  const windows = new Map<string, Window>();
+  // Counted by the repository: in this process on SQLite, in the database (shared by every
+  // instance) on PostgreSQL.
+  const windows = app.repos.rateWindows;
 
-  // Forget finished windows now and then so the map cannot grow without bound.
-  const sweep = setInterval(() => {
-    const now = app.config.clock.now();
-    for (const [key, w] of windows) if (now - w.start >= WINDOW_MS) windows.delete(key);
-  }, WINDOW_MS);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
-
-  app.decorate('rateLimit', (request: FastifyRequest, reply: FastifyReply, who: string, bucket: RateBucket) => {
+  app.decorate('rateLimit', async (request: FastifyRequest, reply: FastifyReply, who: string, bucket: RateBucket) => {
     if (request.rateCounted) return;
     request.rateCounted = true;
     const limit = bucket === 'small' ? app.config.rateLimit.smallPerMinute : app.config.rateLimit.perMinute;
-    const key = `${who}:${bucket}`;
-    const now = app.config.clock.now();
-    let w = windows.get(key);
-    if (!w || now - w.start >= WINDOW_MS) {
-      w = { start: now, count: 0 };
-      windows.set(key, w);
-    }
-    w.count += 1;
+    const w = await windows.hit(`${who}:${bucket}`, WINDOW_MS);
     const resetMs = w.start + WINDOW_MS;
     reply.header('x-ratelimit-limit', String(limit));
     reply.header('x-ratelimit-remaining', String(Math.max(0, limit - w.count)));
     reply.header('x-ratelimit-reset', String(Math.ceil(resetMs / 1000)));
     if (w.count > limit) {
-      const retryAfter = Math.max(1, Math.ceil((resetMs - now) / 1000));
+      const retryAfter = Math.max(1, Math.ceil((resetMs - app.config.clock.now()) / 1000));
       throw new ApiError(429, `Too many requests: the limit is ${limit} a minute. Wait ${retryAfter} s and try again.`, { retryAfter });
     }
   });
@@ -68,14 +50,9 @@ export function installRateLimit(app: FastifyInstance): void {
   // Requests no API route counts: pages, the OAuth endpoints, unknown routes, the documents. Root
   // hooks run for every request (the API's own hook, after authentication, runs later and counts
   // those per user); this one counts the rest per IP. The 404 handler counts unknown routes.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config?.apiRoute || !request.routeOptions.url) return done();
-    try {
-      app.rateLimit(request, reply, `ip${request.ip}`, request.routeOptions.config?.bucket ?? 'main');
-      done();
-    } catch (err) {
-      done(err as Error);
-    }
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.apiRoute || !request.routeOptions.url) return;
+    await app.rateLimit(request, reply, `ip${request.ip}`, request.routeOptions.config?.bucket ?? 'main');
   });
 }
 
@@ -88,18 +65,12 @@ export function installApiRateLimit(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), apiRoute: true };
   });
-  scope.addHook('onRequest', (request, reply, done) => {
-    try {
-      if (request.authFailure) {
-        scope.rateLimit(request, reply, `ip${request.ip}:auth`, 'small');
-        done(request.authFailure);
-        return;
-      }
-      const who = request.userId !== null ? `u${request.userId}` : `ip${request.ip}`;
-      scope.rateLimit(request, reply, who, request.routeOptions.config?.bucket ?? 'main');
-      done();
-    } catch (err) {
-      done(err as Error);
+  scope.addHook('onRequest', async (request, reply) => {
+    if (request.authFailure) {
+      await scope.rateLimit(request, reply, `ip${request.ip}:auth`, 'small');
+      throw request.authFailure;
     }
+    const who = request.userId !== null ? `u${request.userId}` : `ip${request.ip}`;
+    await scope.rateLimit(request, reply, who, request.routeOptions.config?.bucket ?? 'main');
   });
 }

@@ -4,7 +4,6 @@
 // the stored columns; flags are 0/1 numbers and list-valued columns JSON text, the same on every backend.
 import type {
   Bookmark,
-  Highlight,
   HighlightListItem,
   LinkEntry,
   Tag,
@@ -1146,6 +1145,30 @@ export interface OAuthHandoffsRepository {
   take(id: string, userId: number): Promise<string | undefined>;
 }
 
+/**
+ * Fixed-window request counters for rate limits. On PostgreSQL they live in the database, so every
+ * instance counts into the same window; the embedded SQLite backend (one server process per data
+ * directory) keeps them in the process.
+ */
+export interface RateWindowsRepository {
+  /** Counts one request for `key` in its current window of `windowMs`: the window's start (epoch ms) and count so far. */
+  hit(key: string, windowMs: number): Promise<{ start: number; count: number }>;
+}
+
+/**
+ * Failed password checks per key (an account or an address), for the sign-in throttle. On
+ * PostgreSQL they live in the database, so the limit holds across instances; the embedded SQLite
+ * backend keeps them in the process.
+ */
+export interface SignInFailuresRepository {
+  /** Times (epoch ms) of the failures recorded for `key` after `since`, oldest first. */
+  recent(key: string, since: number): Promise<number[]>;
+  /** Records one failure at `at` for each key; failures older than `keepMs` before it may be forgotten. */
+  add(keys: string[], at: number, keepMs: number): Promise<void>;
+  /** Forgets the key's failures (a correct password for that account). */
+  clear(key: string): Promise<void>;
+}
+
 /** The repositories of web sign-ins and OAuth: `app.repos.oauth` in the service. */
 export interface OAuthRepositories {
   sessions: SessionsRepository;
@@ -1175,4 +1198,6 @@ export interface Repositories {
   links: LinksRepository;
   idempotency: IdempotencyRepository;
   importRuns: ImportRunsRepository;
+  rateWindows: RateWindowsRepository;
+  signInFailures: SignInFailuresRepository;
 }

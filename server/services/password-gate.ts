@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
 import { ApiError } from '../errors.js';
+import type { SignInFailuresRepository } from '../repositories/index.js';
 import { LoginThrottle, type ThrottleVerdict } from '../web/throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
@@ -22,42 +23,42 @@ export class PasswordGate {
   /** Verified against when the account has no password or is unknown, so every refusal takes as long. */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(clock: Clock, settings: ServerConfig['web']) {
-    this.throttle = new LoginThrottle(clock, settings);
+  constructor(clock: Clock, settings: ServerConfig['web'], failures: SignInFailuresRepository) {
+    this.throttle = new LoginThrottle(clock, settings, failures, 'signin');
     this.signups = new LoginThrottle(clock, {
       maxFailuresPerAccount: Number.MAX_SAFE_INTEGER,
       maxFailuresPerIp: settings.maxSignupsPerIp ?? DEFAULT_SIGNUPS_PER_IP,
       throttleWindowMs: settings.throttleWindowMs,
-    });
+    }, failures, 'signup');
   }
 
   /** Counts a sign-up attempt from `ip`; answers whether it is over the limit (then nothing is created). */
-  signupAttempt(ip: string): ThrottleVerdict {
-    const verdict = this.signups.check('', ip);
-    if (!verdict.blocked) this.signups.recordFailure('', ip);
+  async signupAttempt(ip: string): Promise<ThrottleVerdict> {
+    const verdict = await this.signups.check('', ip);
+    if (!verdict.blocked) await this.signups.recordFailure('', ip);
     return verdict;
   }
 
   /** Whether checks for this account or address are refused right now (sign-up uses the address part). */
-  verdict(email: string, ip: string): ThrottleVerdict {
+  async verdict(email: string, ip: string): Promise<ThrottleVerdict> {
     return this.throttle.check(email, ip);
   }
 
   /** Counts a failure that is not a wrong password (a refused sign-up) against the address. */
-  recordFailure(email: string, ip: string): void {
-    this.throttle.recordFailure(email, ip);
+  async recordFailure(email: string, ip: string): Promise<void> {
+    await this.throttle.recordFailure(email, ip);
   }
 
   async check(email: string, passwordHash: string | null | undefined, password: string, ip: string): Promise<PasswordCheck> {
-    const verdict = this.throttle.check(email, ip);
+    const verdict = await this.throttle.check(email, ip);
     if (verdict.blocked) return { kind: 'blocked', ...verdict };
     this.dummyHash ??= hashPassword('not a real password');
     const ok = (await verifyPassword(password, passwordHash ?? (await this.dummyHash))) && !!passwordHash;
     if (!ok) {
-      this.throttle.recordFailure(email, ip);
+      await this.throttle.recordFailure(email, ip);
       return { kind: 'wrong' };
     }
-    this.throttle.recordSuccess(email);
+    await this.throttle.recordSuccess(email);
     return { kind: 'ok' };
   }
 

@@ -25,6 +25,7 @@ export { isEmailAddress } from '../../lib/api/email.js';
  */
 export function safeNext(next: string): string {
   const fallback = '/account';
+  // eslint-disable-next-line no-control-regex -- control characters in a redirect target are refused
   if (!next || next.length > 4000 || !next.startsWith('/') || /[\\\s\x00-\x1f]/.test(next)) return fallback;
   const base = 'http://this.invalid';
   let url: URL;

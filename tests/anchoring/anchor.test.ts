@@ -7,7 +7,7 @@ import {
   describeRange,
   type HighlightDescriptor,
 } from '../../lib/anchoring/index.js';
-import { anchored, loadFixture, rangeText, seededRandom, setPage } from './helpers.js';
+import { anchored, loadFixture, seededRandom, setPage } from './helpers.js';
 
 /** Descriptor of the `nth` occurrence of `quote` on the current page. */
 function describeQuote(index: TextIndex, quote: string, nth = 0): HighlightDescriptor {

@@ -2,7 +2,7 @@
 // sign-in page, the server redirects to Firefox's redirect URL for the pinned add-on id (the one the
 // server registers for the extension), and the options page shows the account.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { FIREFOX_REDIRECT_URL } from '../../lib/extension-id.js';
+import { FIREFOX_REDIRECT_URL } from '../../lib/api/extension-identity.js';
 import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
 import { closeAll, launchFirefox, startBackend } from './helpers/setup.js';
 import type { TestSite } from '../e2e/helpers/test-pages.js';

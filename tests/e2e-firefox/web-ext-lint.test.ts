@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import webExt from 'web-ext';
-import { FIREFOX_ADDON_ID } from '../../lib/extension-id.js';
+import { FIREFOX_ADDON_ID } from '../../lib/api/extension-identity.js';
 import { ensureExtensionBuilt } from '../e2e/helpers/extension-build.js';
 
 test('web-ext lint finds nothing in the Firefox build', async () => {

@@ -104,3 +104,12 @@ test('the library uses the same type scale: no text under 13 px', async () => {
   expect(parseFloat(await library.evaluate(() => getComputedStyle(document.body).fontSize))).toBeGreaterThanOrEqual(13);
   await library.close();
 });
+
+test('options: a Highlights section says what site access does, and reflects whether it is granted', async () => {
+  const options = await browser.options();
+  const section = options.getByRole('region', { name: 'Highlights' });
+  await expect(section.getByLabel('Let Tidemark read the sites you visit')).not.toBeChecked();
+  await expect(section).toContainText('highlight with the context menu');
+  await expect(options.getByText('Opening the side panel (highlights and notes) has no key until you pick one')).toBeVisible();
+  await options.close();
+});

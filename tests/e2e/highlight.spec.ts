@@ -220,6 +220,7 @@ test('after the page re-renders, and across SPA navigations, highlights are anch
   expect(Object.keys(expected).length).toBeGreaterThan(0);
   // Re-render in place: every text node is replaced.
   await tab.evaluate(() => {
+    // eslint-disable-next-line no-self-assign -- the point: the same markup, every node new
     document.body.innerHTML = document.body.innerHTML;
   });
   await expect.poll(() => painted(tab, { notes: true })).toEqual(expected);

@@ -150,7 +150,7 @@ test('bulk moves 3 bookmarks in one call and Undo puts them back', async () => {
   for (const title of moved) expect(back).toContain(title);
 });
 
-test('the detail pane edits a bookmark; Trash restores; viewers-only controls stay away', async () => {
+test('the detail pane edits a bookmark; Delete trashes; Trash restores', async () => {
   await library.getByRole('button', { name: /^All bookmarks/ }).click();
   await library.locator('.bookmark', { hasText: 'Fish soup' }).click();
   const detail = library.getByRole('complementary', { name: 'Bookmark' });
@@ -163,7 +163,7 @@ test('the detail pane edits a bookmark; Trash restores; viewers-only controls st
   await library.locator('.bookmark', { hasText: 'Fish soup' }).click();
   await library.locator('body').press('Escape');
   await library.locator('body').press('Delete');
-  await expect(library.getByText('1 bookmarks moved to Trash.')).toBeVisible();
+  await expect(library.getByText('1 bookmark moved to Trash.')).toBeVisible();
   await library.getByRole('button', { name: /^Trash/ }).click();
   await expect(library.locator('.bookmark', { hasText: 'Fish soup' })).toBeVisible();
   await expect(library.getByRole('button', { name: 'Empty Trash' })).toBeVisible();
@@ -241,7 +241,7 @@ test('exports the collection from the library and the file re-imports as the sam
   expect(papers.find((b: any) => b.title === 'Tide tables')).toMatchObject({ note: 'Keep for the trip', tags: ['ocean', 'science'], important: true });
 });
 
-test('offline: the last loaded list stays, marked offline', async () => {
+test('offline: the last loaded list stays, marked offline; a bulk change waits in the queue and is sent later', async () => {
   library ??= await browser.context.newPage();
   await library.goto(`${browser.url('library.html')}?c=${ids.research}`);
   await expect(library.locator('.bookmark')).toHaveCount(1);
@@ -253,7 +253,12 @@ test('offline: the last loaded list stays, marked offline', async () => {
     await expect(library.getByRole('treeitem', { name: /Papers/ })).toBeVisible();
     await expect(library.locator('.view-title')).toHaveText('Research');
     await shot(library, '08-offline');
+    await library.locator('.bookmark').first().getByRole('checkbox').check();
+    await library.getByRole('button', { name: 'Move to Trash' }).click();
+    await expect(library.getByRole('status').filter({ hasText: 'queued' })).toBeVisible({ timeout: 20_000 });
   } finally {
     await server.start();
   }
+  await browser.fireAlarm('queue-drain');
+  await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Currents & <eddies>']}`, token)).body.item.collectionId, { timeout: 20_000 }).toBe(-99);
 });

@@ -7,7 +7,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { resetExtension } from './helpers/reset.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';
 import { Auth, REFRESH_MARGIN_MS } from '../../lib/background/auth.js';
-import { OAUTH_CLIENT_ID } from '../../lib/extension-id.js';
+import { OAUTH_CLIENT_ID } from '../../lib/api/extension-identity.js';
 import type { Account } from '../../lib/model.js';
 import { accountItem, credentialRecord, sessionTokenItem, signedOutReasonItem } from '../../lib/storage/items.js';
 import { ScriptedServer } from './helpers/scripted-server.js';

@@ -115,6 +115,22 @@ describe('list paging', () => {
     expect(pager.snapshot.count).toBe(2);
   });
 
+  it('keeps the previous rows on screen until the new query\'s first page replaces them', async () => {
+    let release!: () => void;
+    const pager = new Pager<Item>(async () => ({ items: [{ _id: 1 }, { _id: 2 }], count: 2 }), () => {});
+    await pager.reset();
+    const next = pager.reset(async () => {
+      await new Promise<void>((r) => (release = r));
+      return { items: [{ _id: 7 }], count: 1 };
+    });
+    expect(pager.snapshot).toMatchObject({ loading: true, pages: 0 });
+    expect(pager.snapshot.items.map((i) => i._id)).toEqual([1, 2]);
+    release();
+    await next;
+    expect(pager.snapshot.items.map((i) => i._id)).toEqual([7]);
+    expect(pager.snapshot.count).toBe(1);
+  });
+
   it('marks an answer served from the offline copy', async () => {
     const pager = new Pager<Item>(async () => ({ items: [{ _id: 1 }], count: 1, offline: true, cachedAt: 1234 }), () => {});
     await pager.reset();

@@ -5,13 +5,8 @@ import { createHash, createPublicKey } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CHROME_REDIRECT_URL,
-  EXTENSION_ID,
-  EXTENSION_PUBLIC_KEY,
-  FIREFOX_ADDON_ID,
-  FIREFOX_REDIRECT_URL,
-} from '../../lib/extension-id.js';
+import { CHROME_REDIRECT_URL, EXTENSION_ID, FIREFOX_ADDON_ID, FIREFOX_REDIRECT_URL } from '../../lib/api/extension-identity.js';
+import { EXTENSION_PUBLIC_KEY } from '../../lib/extension-id.js';
 import config from '../../wxt.config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

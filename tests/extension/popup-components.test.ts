@@ -52,7 +52,7 @@ describe('TagsInput', () => {
         }),
         root,
       );
-    act(() => draw(value));
+    void act(() => draw(value));
     return changes;
   }
 
@@ -105,7 +105,7 @@ describe('CollectionPicker', () => {
   function mount(value = -1, recent: number[] = [3]) {
     const picked: number[] = [];
     const created: [string, number | null][] = [];
-    act(() =>
+    void act(() =>
       render(
         h(CollectionPicker, {
           items,

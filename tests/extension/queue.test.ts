@@ -4,7 +4,6 @@
 // that may have reached the server, local keys resolved to server ids when sent.
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
 import { resetExtension } from './helpers/reset.js';
 import { apiOver, signedInUser, type Network } from './helpers/signed-in.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';

@@ -2,7 +2,6 @@
 // updates, compaction, and syncing with the real server's GET /links, full and incremental.
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
 import { resetExtension } from './helpers/reset.js';
 import { TidemarkApi } from '../../lib/api/client/index.js';
 import { normalizeUrl } from '../../lib/api/url.js';

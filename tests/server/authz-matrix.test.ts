@@ -21,7 +21,6 @@ const OWNER: Expected = { anonymous: 401, other: 403, viewer: 403, member: 403, 
 const SIGNED_IN: Expected = { anonymous: 401, other: 200, viewer: 200, member: 200, owner: 200 };
 
 const collaborator = (a: Actor) => a === 'viewer' || a === 'member' || a === 'owner';
-const writer = (a: Actor) => a === 'member' || a === 'owner';
 
 interface Req {
   method: string;

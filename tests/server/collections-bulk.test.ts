@@ -128,7 +128,7 @@ describe('PUT /collections', () => {
     for (let i = 0; i < 2; i++) await addBookmark(s, u.token, cherry);
     await addBookmark(s, u.token, apricot);
 
-    let res = await s.api('PUT', '/collections', { token: u.token, body: { sort: 'title' } });
+    const res = await s.api('PUT', '/collections', { token: u.token, body: { sort: 'title' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: true });
     expect(await sortedTree(u)).toEqual({ root: ['apple', 'Fruit', 'zoo'], Fruit: ['apricot', 'Banana', 'cherry'] });

@@ -5,14 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../server/db/open.js';
+import type { Db } from '../../server/db/open.js';
 import { EXTENSION_CLIENT_ID, ensureExtensionClient } from '../../server/services/oauth/extension-client.js';
 import { systemClock } from '../../server/clock.js';
 import { openSqliteStore } from '../../server/db/sqlite-store.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeAs, pkcePair, tokenRequest, WebClient } from '../helpers/web-client.js';
 import { startServe } from '../helpers/process.js';
-import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../lib/extension-id.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../lib/api/extension-identity.js';
 
 const run = promisify(execFile);
 const CLI = path.resolve('server/cli.ts');

@@ -4,7 +4,7 @@ import { defaultConfig } from '../../config.js';
 import { openStore } from '../../db/open-store.js';
 import { FileStorageError } from '../../services/files/storage.js';
 import { ensureExtensionClient } from '../../services/oauth/extension-client.js';
-import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/extension-id.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
 import { CliError, dataDirOf, parseFlags } from '../args.js';
 
 /** `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--files DIR] [--allow-private-network]` */

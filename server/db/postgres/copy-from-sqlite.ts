@@ -165,6 +165,7 @@ export async function copySqliteToPostgres(
     }
     await client.query('COMMIT');
   } catch (err) {
+    // The error that made us roll back is the one to report; a failed ROLLBACK ends with the connection.
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {

@@ -62,6 +62,7 @@ export async function connectPool(url: string, opts: { max?: number; connectTime
   try {
     await pool.query('SELECT 1');
   } catch (err) {
+    // The connection error is the one to report; closing a pool that never connected may fail too.
     await pool.end().catch(() => undefined);
     throw explainConnectError(url, err);
   }

@@ -9,6 +9,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     await client.query('COMMIT');
     return result;
   } catch (err) {
+    // The error that made us roll back is the one to report; a failed ROLLBACK ends with the connection.
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {

@@ -1,5 +1,5 @@
 import type { Bookmark } from '../../../lib/api/types.js';
-import { DEFAULT_BOOKMARK_SORT, TRASH, UNSORTED } from '../../../lib/api/constants.js';
+import { DEFAULT_BOOKMARK_SORT, TRASH } from '../../../lib/api/constants.js';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import type { FullTextIndex } from './fts.js';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import type { Bookmark, HighlightChange, Media } from '../../../lib/api/types.js';
-import { DEFAULT_HIGHLIGHT_COLOR, TRASH, type BookmarkType, type HighlightColor } from '../../../lib/api/constants.js';
+import { DEFAULT_HIGHLIGHT_COLOR, TRASH } from '../../../lib/api/constants.js';
 import { badRequest } from '../../errors.js';
 import { objectId } from '../../services/secrets.js';
 import { loadBookmarks, type HighlightRow } from './bookmark-rows.js';

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
-import type { Collection, CollectionUpdate } from '../../../lib/api/types.js';
 import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
 import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
@@ -121,12 +120,12 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
       }
       const set: string[] = ['parent_id = ?', 'sort = ?', 'last_update = ?'];
       const args: unknown[] = [parentId, sort, isoNow(this.clock)];
-      if (fields.title !== undefined) (set.push('title = ?'), args.push(fields.title));
-      if (fields.view !== undefined) (set.push('view = ?'), args.push(fields.view));
-      if (fields.public !== undefined) (set.push('public = ?'), args.push(fields.public ? 1 : 0));
-      if (fields.expanded !== undefined) (set.push('expanded = ?'), args.push(fields.expanded ? 1 : 0));
-      if (fields.color !== undefined) (set.push('color = ?'), args.push(fields.color));
-      if (fields.cover !== undefined) (set.push('cover = ?'), args.push(JSON.stringify(fields.cover)));
+      if (fields.title !== undefined) { set.push('title = ?'); args.push(fields.title); }
+      if (fields.view !== undefined) { set.push('view = ?'); args.push(fields.view); }
+      if (fields.public !== undefined) { set.push('public = ?'); args.push(fields.public ? 1 : 0); }
+      if (fields.expanded !== undefined) { set.push('expanded = ?'); args.push(fields.expanded ? 1 : 0); }
+      if (fields.color !== undefined) { set.push('color = ?'); args.push(fields.color); }
+      if (fields.cover !== undefined) { set.push('cover = ?'); args.push(JSON.stringify(fields.cover)); }
       this.db.prepare(`UPDATE collections SET ${set.join(', ')} WHERE id = ?`).run(...args, id);
     })();
     return this.byId(id);

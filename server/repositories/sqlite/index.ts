@@ -13,6 +13,8 @@ import { SqliteImportRunsRepository } from './import-runs.js';
 import { SqliteJobsRepository } from './jobs.js';
 import { SqliteLinksRepository } from './links.js';
 import { createOAuthRepositories } from './oauth.js';
+import { MemoryRateWindowsRepository } from './rate-windows.js';
+import { MemorySignInFailuresRepository } from './sign-in-failures.js';
 import type { Repositories } from '../types.js';
 import { SqliteSharingRepository } from './sharing.js';
 import { SqliteStatsRepository } from './stats.js';
@@ -41,5 +43,7 @@ export function createSqliteRepositories(db: Db, clock: Clock): Repositories {
     links: new SqliteLinksRepository(db),
     idempotency: new SqliteIdempotencyRepository(db),
     importRuns: new SqliteImportRunsRepository(db, clock),
+    rateWindows: new MemoryRateWindowsRepository(clock),
+    signInFailures: new MemorySignInFailuresRepository(),
   };
 }

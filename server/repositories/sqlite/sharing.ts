@@ -210,8 +210,8 @@ export class SqliteSharingRepository implements SharingRepository {
   async findOpen(filter: { collectionId?: number; email?: string; unsentOnly?: boolean }): Promise<InvitationRow[]> {
     const where = ['accepted_at IS NULL'];
     const args: unknown[] = [];
-    if (filter.collectionId !== undefined) (where.push('collection_id = ?'), args.push(filter.collectionId));
-    if (filter.email !== undefined) (where.push('email = ?'), args.push(filter.email));
+    if (filter.collectionId !== undefined) { where.push('collection_id = ?'); args.push(filter.collectionId); }
+    if (filter.email !== undefined) { where.push('email = ?'); args.push(filter.email); }
     if (filter.unsentOnly) where.push('(sent_at IS NULL OR last_error IS NOT NULL)');
     return this.db.prepare(`SELECT * FROM invitations WHERE ${where.join(' AND ')} ORDER BY id`).all(...args) as InvitationRow[];
   }

@@ -1,9 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
-import type { PublicUser, User, UserConfig, UserGroup } from '../../../lib/api/types.js';
-import { DEFAULT_BOOKMARK_SORT } from '../../../lib/api/constants.js';
-import { md5 } from '../../services/secrets.js';
+import type { UserConfig, UserGroup } from '../../../lib/api/types.js';
 import { DEFAULT_USER_CONFIG, DuplicateEmailError, FILE_QUOTA, type UserRow, type UsersRepository } from '../types.js';
 
 export class SqliteUsersRepository implements UsersRepository {

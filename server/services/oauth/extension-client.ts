@@ -1,5 +1,5 @@
 import type { OAuthRepositories } from '../../repositories/index.js';
-import { OAUTH_CLIENT_ID } from '../../../lib/extension-id.js';
+import { OAUTH_CLIENT_ID } from '../../../lib/api/extension-identity.js';
 import { redirectUriProblem } from './redirect-uri.js';
 
 /** The bundled extension's OAuth client id: fixed, so the extension can be built with it. */

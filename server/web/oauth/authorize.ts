@@ -4,7 +4,6 @@ import { withParams } from '../../services/oauth/redirect-uri.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, sendPage } from '../layout.js';
 import { csrfOk, webState } from '../session.js';
-import { newSecret } from '../../services/secrets.js';
 
 /** The origin a consent form may end up at (its redirect), for the page's CSP form-action. */
 function redirectOrigin(uri: string): string {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { TokenResponse } from '../../../lib/api/schemas/oauth.js';
 import { ApiError } from '../../errors.js';
+import { errorReplies } from '../../routes/error-replies.js';
 import { exchangeCode, refreshTokens } from '../../services/oauth/token-grants.js';
 
 /**
@@ -8,7 +9,7 @@ import { exchangeCode, refreshTokens } from '../../services/oauth/token-grants.j
  * Failures are JSON envelopes with an OAuth `error` code, e.g. 400 `bad_authorization_code`.
  */
 export function tokenRoutes(app: FastifyInstance): void {
-  app.post('/oauth/access_token', { config: { bucket: 'small' }, schema: { tags: ['oauth'], response: { 200: TokenResponse } } }, async (request, reply) => {
+  app.post('/oauth/access_token', { config: { bucket: 'small' }, schema: { tags: ['oauth'], security: [], response: { 200: TokenResponse, ...errorReplies(400, 401, 403, 404, 413, 414, 415, 429, 500, 503) } } }, async (request, reply) => {
     const body = request.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw new ApiError(400, 'The body must be a JSON object or a form with grant_type and its fields.', { error: 'invalid_request' });

@@ -106,7 +106,7 @@ export function authPages(app: FastifyInstance): void {
     const email = field(request, 'email', 400).trim();
     const password = field(request, 'password');
     const fail = (error: string) => sendPage(reply, 400, signUpForm(request, next, { email, name, error }));
-    const limit = gate.signupAttempt(request.ip);
+    const limit = await gate.signupAttempt(request.ip);
     if (limit.blocked) {
       const minutes = Math.ceil(limit.retryAfterSeconds / 60);
       reply.header('retry-after', String(limit.retryAfterSeconds));

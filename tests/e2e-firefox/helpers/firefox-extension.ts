@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { browser as ExtensionApi } from 'wxt/browser';
-import { FIREFOX_ADDON_ID } from '../../../lib/extension-id.js';
+import { FIREFOX_ADDON_ID } from '../../../lib/api/extension-identity.js';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 /** The moz-extension:// host of the add-on in every test profile. */

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../playwright.config.js';
-import { EXTENSION_ID } from '../../../lib/extension-id.js';
+import { EXTENSION_ID } from '../../../lib/api/extension-identity.js';
 import { freePort } from './tidemark-server.js';
 
 export class ExtensionBrowser {
@@ -142,11 +142,13 @@ export class ExtensionBrowser {
 
   /** Closes every open popup page of the extension (found over CDP). */
   async closePopups(): Promise<void> {
+    // Teardown: already closed is fine.
     await this.cdp?.close().catch(() => {});
     this.cdp = null;
     const cdp = await this.cdpBrowser();
     for (const ctx of cdp.contexts()) {
       for (const p of ctx.pages()) {
+        // Teardown: already closed is fine.
         if (p.url().includes(EXTENSION_ID) && p.url().endsWith('/popup.html')) await p.close().catch(() => {});
       }
     }
@@ -173,6 +175,7 @@ export class ExtensionBrowser {
       if (tabs.length !== 1) throw new Error(`Expected one active tab at ${page.url()}, found ${tabs.length}.`);
       await session.send('Extensions.triggerAction' as never, { id: EXTENSION_ID, targetId: tabs[0].targetId } as never);
     } finally {
+      // Teardown: already closed is fine.
       await session.detach().catch(() => {});
     }
     return this.openPopupPage();
@@ -182,6 +185,7 @@ export class ExtensionBrowser {
   async openPopupPage(file = '/popup.html'): Promise<Page> {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
+      // Teardown: already closed is fine.
       await this.cdp?.close().catch(() => {});
       this.cdp = null;
       const cdp = await this.cdpBrowser();
@@ -252,7 +256,9 @@ export class ExtensionBrowser {
   }
 
   async close(): Promise<void> {
+    // Teardown: already closed is fine.
     await this.cdp?.close().catch(() => {});
+    // Teardown: already closed is fine.
     await this.context.close().catch(() => {});
     fs.rmSync(this.userDataDir, { recursive: true, force: true });
   }

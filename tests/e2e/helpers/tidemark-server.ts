@@ -11,7 +11,7 @@ import { defaultConfig } from '../../../server/config.js';
 import { openSqliteStore } from '../../../server/db/sqlite-store.js';
 import { ensureExtensionClient } from '../../../server/services/oauth/extension-client.js';
 import { hashPassword } from '../../../server/services/passwords.js';
-import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/extension-id.js';
+import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
