@@ -41,11 +41,10 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
       const message =
         status === 414 ? 'A part of the path is too long: ids are numbers, names at most 1000 characters.' : status === 400 ? 'The URL is malformed: check its percent-encoding.' : 'The request could not be routed.';
-      // Counted against the address's limit, then refused: rateLimit is async (its store may be
-      // PostgreSQL), so the refusal waits for the count and its headers. Over the limit it rejects
-      // with the 429; the refusal below still answers (the headers are set by then).
-      const refuse = () => void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
-      app.rateLimit(request, reply, `ip${request.ip}`, 'main').then(refuse, refuse);
+      const answer = () => void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
+      // Counted first (the counters may be in the database), then answered either way: over the
+      // limit, this refusal still answers, with the rate-limit headers already set.
+      app.rateLimit(request, reply, `ip${request.ip}`, 'main').then(answer, answer);
     },
     maxParamLength: 1000,
   }).withTypeProvider<TypeBoxTypeProvider>();
