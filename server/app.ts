@@ -41,12 +41,10 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
       const message =
         status === 414 ? 'A part of the path is too long: ids are numbers, names at most 1000 characters.' : status === 400 ? 'The URL is malformed: check its percent-encoding.' : 'The request could not be routed.';
-      try {
-        app.rateLimit(request, reply, `ip${request.ip}`, 'main');
-      } catch {
-        /* over the limit: the refusal below still answers, with the headers already set */
-      }
-      void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
+      const answer = () => void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
+      // Counted first (the counters may be in the database), then answered either way: over the
+      // limit, this refusal still answers, with the rate-limit headers already set.
+      app.rateLimit(request, reply, `ip${request.ip}`, 'main').then(answer, answer);
     },
     maxParamLength: 1000,
   }).withTypeProvider<TypeBoxTypeProvider>();

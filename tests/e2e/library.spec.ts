@@ -207,6 +207,9 @@ test('collections from the sidebar: create, rename, create inside, move back to 
   await sidebar.getByRole('menuitem', { name: 'Delete' }).click();
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(sidebar.getByRole('treeitem', { name: /To read/ })).toHaveCount(0);
+  // That message is not about a bulk change: it offers no Undo.
+  await expect(library.getByRole('status').filter({ hasText: 'Collection “To read” deleted' })).toBeVisible();
+  await expect(library.getByRole('button', { name: 'Undo' })).toHaveCount(0);
   expect((await server.api('GET', `/collection/${created._id}`, token)).status).toBe(404);
 });
 

@@ -195,6 +195,7 @@ describe('schema-driven fuzzing', () => {
           return true;
         }),
         { numRuns: perOp, seed: SEED, endOnFailure: true, verbose: 0 },
+        // A failing run is already in `failures` (the property records it before returning false).
       ).catch(() => undefined);
       if (failures.length > 20) break;
     }
