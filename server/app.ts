@@ -48,7 +48,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
       }
       void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
     },
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { repos } = store;
