@@ -1,22 +1,19 @@
-// What differs between Chrome and Firefox, in one place: background kind, the highlight painting
-// fallback, OAuth redirect and sign-in window, storage.session, shortcut settings, side panel vs sidebar. Everything else in the extension
-// uses the same WebExtension API in both; the manifest's differences (Chrome's `key`, Firefox's gecko id and
-// minimum version) are in wxt.config.ts. Checked in both browsers by the end-to-end lanes.
+// What differs between Chrome and Firefox, in one place: the highlight painting fallback, the OAuth
+// redirect and sign-in window, storage.session, the shortcut settings page, side panel vs sidebar.
+// Everything else in the extension uses the same WebExtension API in both; the manifest's differences
+// (Chrome's `key`, Firefox's gecko id and minimum version) are in wxt.config.ts. Checked in both
+// browsers by the end-to-end lanes (tests/e2e, tests/e2e-firefox).
 import { browser } from 'wxt/browser';
-import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from './api/extension-identity.js';
 
 export type BrowserName = 'chrome' | 'firefox';
 
 /** The browser this build is for (WXT sets it at build time; the other browser's branches are dropped). */
 export const BROWSER: BrowserName = import.meta.env.FIREFOX ? 'firefox' : 'chrome';
 
-/**
- * How the background runs. Chrome: a service worker (no DOM, stopped when idle, woken by events).
- * Firefox: an event page (`background.scripts`; a window, also unloaded when idle). The code in
- * lib/background is written for the stricter of the two: listeners registered synchronously at
- * start, all state in storage, nothing that needs a DOM.
- */
-export const BACKGROUND_KIND: 'service-worker' | 'event-page' = BROWSER === 'firefox' ? 'event-page' : 'service-worker';
+// The background: Chrome runs it as a service worker (no DOM, stopped when idle, woken by events),
+// Firefox as an event page (`background.scripts`, written by WXT; a window, also unloaded when idle).
+// lib/background is written for the stricter of the two (listeners registered synchronously at start,
+// all state in storage, no DOM), so no code branches on it.
 
 /**
  * Whether every page this build can run in has the CSS Custom Highlight API: Firefox from 140 (the
@@ -29,14 +26,12 @@ export const ALWAYS_HAS_HIGHLIGHT_API = BROWSER === 'firefox';
  * Where the OAuth sign-in window ends: `identity.getRedirectURL('oauth')`. Chrome:
  * https://<extension id>.chromiumapp.org/oauth (the id is pinned by the manifest key); Firefox:
  * https://<SHA-1 of the add-on id>.extensions.allizom.org/oauth (the add-on id is pinned by the
- * gecko settings). The server registers both for the extension's OAuth client.
+ * gecko settings). The server registers both for the extension's OAuth client (CHROME_REDIRECT_URL
+ * and FIREFOX_REDIRECT_URL in lib/api/extension-identity.ts); both end-to-end lanes sign in through them.
  */
 export function oauthRedirectUrl(): string {
   return browser.identity.getRedirectURL('oauth');
 }
-
-/** The redirect URL the server must have registered for this browser (lib/extension-id.ts). */
-export const EXPECTED_OAUTH_REDIRECT_URL = BROWSER === 'firefox' ? FIREFOX_REDIRECT_URL : CHROME_REDIRECT_URL;
 
 /**
  * Opens the authorization page in the browser's sign-in window and resolves with the URL it was
@@ -53,11 +48,6 @@ export function launchAuthFlow(url: string): Promise<string> {
  * lets only trusted contexts read it by default; Firefox never exposes it to content scripts.
  */
 export const SESSION_AREA = 'session' as const;
-
-/** Whether storage.session is there (always, on the supported versions: checked at the background's start). */
-export function hasSessionStorage(): boolean {
-  return typeof (browser.storage as { session?: unknown }).session === 'object';
-}
 
 /**
  * Opens the browser's keyboard-shortcut settings. Firefox has commands.openShortcutSettings()

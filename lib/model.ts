@@ -6,6 +6,15 @@ import type { Bookmark, BookmarkCreate, BookmarkUpdate, Highlight } from './api/
  * Names a bookmark for a write: `b:<id>` once the server has it, `l:<local id>` while its create
  * is still in the offline queue.
  */
+/** A background job's failure, as the options page shows it. */
+export interface BackgroundError {
+  /** What failed, in words ("saved-link index sync"). */
+  job: string;
+  message: string;
+  /** Date.now() of the failure. */
+  at: number;
+}
+
 export type BookmarkRef = `b:${number}` | `l:${string}`;
 
 export const refOf = (id: number): BookmarkRef => `b:${id}`;

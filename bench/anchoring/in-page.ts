@@ -4,7 +4,7 @@
 import * as textQuote from 'dom-anchor-text-quote';
 import { TextIndex, anchorAll, anchorAllSliced, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { HIGHLIGHT_COLORS, createPainter, type HighlightColor } from '../../lib/painting/index.js';
-import type { SpanSpec } from './article.js';
+import type { SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
 
 type Found = { start: number; end: number } | null;
 

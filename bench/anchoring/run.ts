@@ -14,8 +14,8 @@ import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
-import { renderPage, type SpanSpec } from './article.js';
-import { buildApiScenario } from './api-reference.js';
+import { renderPage, type SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
+import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { buildScenario } from './scenario.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 
@@ -91,14 +91,15 @@ interface TopTask {
   tdur?: number;
   tid?: number;
   pid?: number;
-  args?: { name?: string };
+  args?: { name?: string; src_func?: string };
 }
 
 /**
  * Runs `fn` while tracing and returns the main thread's tasks (RunTask) of the page's renderer in
- * that time: their CPU (thread) time in ms, and wall time. On a busy machine wall time inflates.
+ * that time: their CPU (thread) time in ms, and wall time (on a busy machine wall time inflates);
+ * `frames`: the CPU time of rendering tasks (a frame's style, layout, paint) among them.
  */
-async function tasksOf<T>(browser: Browser, page: Page, fn: () => Promise<T>): Promise<{ value: T; cpu: number[]; wall: number[] }> {
+async function tasksOf<T>(browser: Browser, page: Page, fn: () => Promise<T>): Promise<{ value: T; cpu: number[]; wall: number[]; frames: number[] }> {
   await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', '__metadata'] });
   let value: T;
   try {
@@ -110,8 +111,9 @@ async function tasksOf<T>(browser: Browser, page: Page, fn: () => Promise<T>): P
     const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
     const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
     const tasks = events.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid && typeof e.tdur === 'number');
+    const frames = tasks.filter((e) => e.args?.src_func === 'ScheduledActionSendBeginMainFrame');
     // eslint-disable-next-line no-unsafe-finally
-    return { value: value!, cpu: tasks.map((e) => e.tdur! / 1000), wall: tasks.map((e) => (e.dur ?? 0) / 1000) };
+    return { value: value!, cpu: tasks.map((e) => e.tdur! / 1000), wall: tasks.map((e) => (e.dur ?? 0) / 1000), frames: frames.map((e) => e.tdur! / 1000) };
   }
 }
 
@@ -190,13 +192,13 @@ async function main(): Promise<void> {
     const apiLong = apiDescriptors.filter((d) => (d.prefix?.length ?? 0) > 32 || (d.suffix?.length ?? 0) > 32).length;
     const apiIdentity = api.highlights.map((h) => ({ startS: h.startS, startC: h.startC, endS: h.endS, endC: h.endC }));
     await load(page, apiHtml, script);
-    const { value: apiPaint, cpu: apiCpu, wall: apiWall } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
+    const { value: apiPaint, cpu: apiCpu, wall: apiWall, frames: apiFrames } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
     const apiOrigJ = await judge(apiPaint.results, apiIdentity);
     // Creating highlights on the painted page (20 of the scenario's spans, as if selected again).
     const createSpans = api.highlights.filter((_, i) => i % 6 === 0).map((h) => ({ startS: h.startS, startC: h.startC, endS: h.endS, endC: h.endC }));
     const created = await page.evaluate((spans) => window.tidemarkLongPage.create(spans), createSpans);
     await load(page, apiEditedHtml, script);
-    const { value: apiEdPaint, cpu: apiEdCpu, wall: apiEdWall } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
+    const { value: apiEdPaint, cpu: apiEdCpu, wall: apiEdWall, frames: apiEdFrames } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
     const apiEdJ = await judge(apiEdPaint.results, api.truth as unknown[]);
     const apiGone = api.truth.filter((t) => t === null).length;
     const apiPresent = api.truth.length - apiGone;
@@ -239,10 +241,17 @@ async function main(): Promise<void> {
     lines.push('');
     lines.push(`Long page: ${apiLength.toLocaleString('en')} characters (${(apiHtml.length / 1024 / 1024).toFixed(1)} MiB of HTML), a generated API reference with mirror-image methods documented in the same words; ${api.highlights.length} highlights (40 short words occurring hundreds of times, 50 phrases with a twin, 30 whole sentences), ${apiLong} stored with long context. Edits: ${Object.entries(api.editSummary).map(([k, v]) => `${v} ${k}`).join(', ')}; ${apiGone} highlights' text is gone.`);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-    const lp = (name: string, j: Judgement, p: typeof apiPaint, cpu: number[], wall: number[]) =>
-      `  ${name}: ${j.correct} correct, ${j.wrong} wrong, ${j.orphaned} not placed; painted ${p.painted}: main-thread CPU ${fmt(sum(cpu))} ms in ${cpu.length} tasks, longest task ${fmt(Math.max(0, ...cpu))} ms CPU / ${fmt(Math.max(0, ...wall))} ms wall; ${fmt(p.total)} ms wall after idle (index ${fmt(p.tIndex)} + anchoring ${fmt(p.tAnchor)}); longtask observer: ${p.longTasks.length ? p.longTasks.join(', ') + ' ms' : 'none'}`;
-    lines.push(lp('original', apiOrigJ, apiPaint, apiCpu, apiWall));
-    lines.push(lp('edited  ', apiEdJ, apiEdPaint, apiEdCpu, apiEdWall));
+    const scriptOnly = (cpu: number[], frames: number[]) => {
+      const rest = [...cpu];
+      for (const f of frames) rest.splice(rest.indexOf(f), 1);
+      return rest;
+    };
+    const lp = (name: string, j: Judgement, p: typeof apiPaint, cpu: number[], wall: number[], frames: number[]) =>
+      `  ${name}: ${j.correct} correct, ${j.wrong} wrong, ${j.orphaned} not placed; painted ${p.painted}: main-thread CPU ${fmt(sum(cpu))} ms in ${cpu.length} tasks ` +
+      `(script ${fmt(sum(scriptOnly(cpu, frames)))} ms, longest ${fmt(Math.max(0, ...scriptOnly(cpu, frames)))}; rendering ${fmt(sum(frames))} ms, longest frame ${fmt(Math.max(0, ...frames))}), ` +
+      `longest task ${fmt(Math.max(0, ...wall))} ms wall; ${fmt(p.total)} ms wall after idle (index ${fmt(p.tIndex)} + anchoring ${fmt(p.tAnchor)}); longtask observer: ${p.longTasks.length ? p.longTasks.join(', ') + ' ms' : 'none'}`;
+    lines.push(lp('original', apiOrigJ, apiPaint, apiCpu, apiWall, apiFrames));
+    lines.push(lp('edited  ', apiEdJ, apiEdPaint, apiEdCpu, apiEdWall, apiEdFrames));
     for (const w of apiOrigJ.wrongDetails.concat(apiEdJ.wrongDetails)) lines.push(`  wrong: ${w}`);
     if (process.env.BENCH_VERBOSE) lines.push(`  not placed (text still there): original ${apiOrigJ.orphanDetails.join(' ')}; edited ${apiEdJ.orphanDetails.join(' ')}`);
     lines.push(`  creating ${created.ms.length} highlights (describe with the kept index + paint): median ${fmt(median(created.ms))} ms, max ${fmt(Math.max(...created.ms))} ms of script; to the next frame median ${fmt(median(created.frameMs))} ms, max ${fmt(Math.max(...created.frameMs))} ms`);
@@ -259,8 +268,9 @@ async function main(): Promise<void> {
     lines.push(`  long page unchanged: 100 % re-found ........ ${apiOrigJ.correct}/${api.highlights.length}  ${ok(apiOrigJ.correct === api.highlights.length)}`);
     lines.push(`  long page edited: 0 wrong, >= 95 % of present re-found ... ${apiEdJ.wrong} wrong, ${apiEdFound}/${apiPresent} (${fmt((100 * apiEdFound) / apiPresent)} %)  ${ok(apiEdJ.wrong === 0 && apiEdFound >= 0.95 * apiPresent)}`);
     const worstCpu = Math.max(0, ...apiCpu, ...apiEdCpu);
+    const worstScript = Math.max(0, ...scriptOnly(apiCpu, apiFrames), ...scriptOnly(apiEdCpu, apiEdFrames));
     const cpuTotal = Math.max(sum(apiCpu), sum(apiEdCpu));
-    lines.push(`  long page: all painted <= 250 ms after idle, no task > 50 ms ... CPU ${fmt(sum(apiCpu))} / ${fmt(sum(apiEdCpu))} ms (wall ${fmt(apiPaint.total)} / ${fmt(apiEdPaint.total)} ms), longest task ${fmt(worstCpu)} ms CPU  ${ok(cpuTotal <= 250 && worstCpu <= 50)} in CPU time`);
+    lines.push(`  long page: all painted <= 250 ms after idle, no task > 50 ms ... CPU ${fmt(sum(apiCpu))} / ${fmt(sum(apiEdCpu))} ms (wall ${fmt(apiPaint.total)} / ${fmt(apiEdPaint.total)} ms), longest task ${fmt(worstCpu)} ms CPU (longest script task ${fmt(worstScript)})  ${ok(cpuTotal <= 250 && worstCpu <= 50)} in CPU time`);
     lines.push(`  creating a highlight <= 30 ms to painted .... max ${fmt(Math.max(...created.ms))} ms script, max ${fmt(Math.max(...created.frameMs))} ms to the next frame  ${ok(Math.max(...created.frameMs) <= 30)}`);
     lines.push(`  injected highlighter <= 15 KB gzipped ....... ${(highlighterGz / 1024).toFixed(1)} KB  ${ok(highlighterGz <= 15 * 1024)}`);
     lines.push(`(benchmark wall time ${((performance.now() - t0) / 1000).toFixed(1)} s)`);

@@ -2,7 +2,7 @@
  * The benchmark scenario: 100 highlights on a generated article, and an edited version of the
  * article with exact ground truth (where each highlight now is, or that it is gone).
  */
-import { freshSentence, generateArticle, plain, rng, type Block, type HighlightKind, type HighlightSpec, type Sentence, type SpanSpec } from './article.js';
+import { freshSentence, generateArticle, plain, rng, type Block, type HighlightKind, type HighlightSpec, type Sentence, type SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
 
 export interface Scenario {
   original: Block[];

@@ -54,7 +54,7 @@ export function LibraryApp() {
   const [focused, setFocused] = useState<number | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
   const [undo, setUndo] = useState<UndoEntry | null>(null);
-  const [toast, setToast] = useState<{ text: string; error?: boolean } | null>(null);
+  const [toast, setToast] = useState<{ text: string; error?: boolean; undo?: boolean } | null>(null);
   const [dialog, setDialog] = useState<DialogSpec | null>(null);
   const [signedOut, setSignedOut] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -196,7 +196,8 @@ export function LibraryApp() {
     try {
       const r = await send('libraryBulk', { action, targets });
       setUndo(r.undoable && !r.queued ? { action, before: targets, label } : null);
-      setToast({ text: r.queued ? t('libBulkQueued', label) : label });
+      // Undo belongs to this message only: another message later must not offer to undo this change.
+      setToast({ text: r.queued ? t('libBulkQueued', label) : label, undo: r.undoable && !r.queued });
       setSelected(new Set());
       await Promise.all([pager.reset(), loadCollections()]);
     } catch (err) {
@@ -609,7 +610,7 @@ export function LibraryApp() {
       {toast && (
         <div class={`toast${toast.error ? ' error' : ''}`} role={toast.error ? 'alert' : 'status'}>
           <span>{toast.text}</span>
-          {undo && !toast.error && (
+          {undo && toast.undo && !toast.error && (
             <button type="button" class="link" disabled={busy} onClick={() => void runUndo()}>{t('libUndo')}</button>
           )}
           <button type="button" class="icon" aria-label={t('libDismiss')} onClick={() => setToast(null)}>✕</button>

@@ -7,13 +7,14 @@ import { openShortcutSettings } from '../../lib/browser-differences.js';
 import { t } from '../../lib/i18n.js';
 import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
-import type { Account, CollectionOption } from '../../lib/model.js';
-import { badgeEnabledItem, defaultCollectionItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
+import type { Account, BackgroundError, CollectionOption } from '../../lib/model.js';
+import { badgeEnabledItem, defaultCollectionItem, lastBackgroundErrorItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
 import { needsHostPermission, requestHostPermission, TABS_PERMISSION } from './permissions.js';
 import { askSiteAccess, hasSiteAccess, SITE_ACCESS } from '../shared/site-access.js';
 
 const account = signal<Account | null>(null);
 const signedOutReason = signal<string | null>(null);
+const backgroundError = signal<BackgroundError | null>(null);
 const serverUrl = signal('');
 const busy = signal(false);
 const message = signal<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -172,6 +173,8 @@ const Notice = ({ m }: { m: { kind: 'ok' | 'error'; text: string } | null }) =>
 export function OptionsApp() {
   useEffect(() => {
     void refresh();
+    void lastBackgroundErrorItem.getValue().then((e) => (backgroundError.value = e));
+    const unwatchError = lastBackgroundErrorItem.watch((e) => (backgroundError.value = e));
     void serverUrlItem.getValue().then((v) => (serverUrl.value ||= v));
     void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
     void badgeEnabledItem.getValue().then((v) => (badgeEnabled.value = v));
@@ -179,10 +182,16 @@ export function OptionsApp() {
     // Failing, the permission shows as not granted (the default).
     browser.permissions.contains(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
     void hasSiteAccess().then((g) => (siteAccess.value = g));
-    return onEvent('authChanged', () => void refresh());
+    const unsubscribe = onEvent('authChanged', () => void refresh());
+    return () => {
+      unsubscribe();
+      unwatchError();
+    };
   }, []);
 
   const acc = account.value;
+  const bgError = backgroundError.value;
+  const bgErrorWhen = bgError ? new Date(bgError.at).toLocaleString() : '';
   const origin = validServerUrl();
   const askHost = origin !== null && needsHostPermission(origin);
   return (
@@ -200,6 +209,11 @@ export function OptionsApp() {
           <p data-testid="account">{t('signedInAsOn', acc.name, acc.email, acc.serverUrl)}</p>
         ) : (
           <p data-testid="account">{signedOutReason.value ?? t('signedOutText')}</p>
+        )}
+        {bgError && (
+          <p data-testid="background-error" role="status" class="error">
+            {t('optionsBackgroundError', bgError.job, bgErrorWhen, bgError.message)}
+          </p>
         )}
         <div class="field">
           <label for="server-url">{t('fieldServerUrl')}</label>

@@ -18,19 +18,30 @@ export function AutosavedText({ id, label, value, save, rows = 2, focus = false,
   const [text, setText] = useState(value);
   const [error, setError] = useState('');
   const saved = useRef(value);
+  /** What the field holds now (read when it goes away). */
+  const latest = useRef(value);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const field = useRef<HTMLTextAreaElement>(null);
   // A change made elsewhere (the page, the popup) shows here unless the user is typing in this field.
   useEffect(() => {
     if (value !== saved.current && document.activeElement !== field.current) {
       saved.current = value;
+      latest.current = value;
       setText(value);
     }
   }, [value]);
   useEffect(() => {
     if (focus) field.current?.focus();
   }, [focus]);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // Leaving (another tab shown, the panel closed) saves what was typed and not saved yet.
+  useEffect(() => {
+    const leave = () => flush(latest.current);
+    addEventListener('pagehide', leave);
+    return () => {
+      removeEventListener('pagehide', leave);
+      leave();
+    };
+  }, []);
   const flush = (next: string) => {
     clearTimeout(timer.current);
     if (next === saved.current) return;
@@ -52,6 +63,7 @@ export function AutosavedText({ id, label, value, save, rows = 2, focus = false,
         onInput={(e) => {
           const next = (e.target as HTMLTextAreaElement).value;
           setText(next);
+          latest.current = next;
           clearTimeout(timer.current);
           timer.current = setTimeout(() => flush(next), delayMs);
         }}

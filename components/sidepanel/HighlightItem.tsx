@@ -10,12 +10,13 @@ import { AutosavedText } from '../shared/AutosavedText.js';
 export interface ItemActions {
   show(key: string): void;
   recolor(key: string, color: HighlightColor): void;
-  saveNote(key: string, note: string): Promise<unknown>;
+  /** `tabId`: the tab the item was shown for (a note still being saved after a tab switch goes to its own page). */
+  saveNote(tabId: number, key: string, note: string): Promise<unknown>;
   copy(item: HighlightListItem): void;
   remove(item: HighlightListItem): void;
 }
 
-export function HighlightItem({ item, found, focus, actions }: { item: HighlightListItem; found: boolean; focus: boolean; actions: ItemActions }) {
+export function HighlightItem({ tabId, item, found, focus, actions }: { tabId: number; item: HighlightListItem; found: boolean; focus: boolean; actions: ItemActions }) {
   const [picking, setPicking] = useState(false);
   const colorName = t(`color_${item.color}`);
   return (
@@ -62,7 +63,7 @@ export function HighlightItem({ item, found, focus, actions }: { item: Highlight
           rows={item.note ? 2 : 1}
           placeholder={t('panelNotePlaceholder')}
           focus={focus}
-          save={(note) => actions.saveNote(item.key, note)}
+          save={(note) => actions.saveNote(tabId, item.key, note)}
         />
         <div class="hl-actions">
           <button type="button" class="link" onClick={() => actions.copy(item)}>

@@ -53,9 +53,10 @@ function editBookmark(changes: BookmarkChanges, immediate = false) {
   saver.change(changes, immediate);
 }
 
-async function load(id: number, keepDraft = false) {
+async function load(id: number) {
   const mine = ++asked;
-  if (tabId.value !== id) {
+  const sameTab = tabId.value === id;
+  if (!sameTab) {
     await saver.flush();
     undo.value = null;
     notice.value = '';
@@ -69,8 +70,8 @@ async function load(id: number, keepDraft = false) {
     if (view.state === 'saved') {
       highlights.value = view.highlights;
       partial.value = view.partial;
-      // The draft being typed in is kept; a change made elsewhere arrives through bookmarkWritten.
-      if (!keepDraft || draft.value?.ref !== view.bookmark.ref || !saver.hasPending) draft.value = view.bookmark;
+      // The same page reloaded while its note is being typed: what is typed stays (it is being saved).
+      if (!(sameTab && draft.value?.ref === view.bookmark.ref && saver.hasPending)) draft.value = view.bookmark;
     } else {
       highlights.value = null;
       draft.value = null;
@@ -106,9 +107,9 @@ const actions: ItemActions = {
   recolor: (key, color) => {
     if (tabId.value !== null) report(send('setHighlightColor', { tabId: tabId.value, key, color }));
   },
-  saveNote: async (key, note) => {
-    if (tabId.value === null) return;
-    highlights.value = await send('setHighlightNote', { tabId: tabId.value, key, note });
+  saveNote: async (tab, key, note) => {
+    const list = await send('setHighlightNote', { tabId: tab, key, note });
+    if (tabId.value === tab) highlights.value = list;
   },
   copy: (item) => {
     navigator.clipboard.writeText(item.text).then(
@@ -142,7 +143,7 @@ async function saveTab() {
   state.value = { kind: 'loading' };
   try {
     await send('saveTab', { tabId: tabId.value });
-    await load(tabId.value, false);
+    await load(tabId.value);
   } catch (err) {
     state.value = { kind: 'error', message: (err as Error).message };
   }
@@ -202,7 +203,7 @@ function Filter({ list }: { list: HighlightListItem[] }) {
   );
 }
 
-function Highlights({ list }: { list: HighlightListView }) {
+function Highlights({ list, tab }: { list: HighlightListView; tab: number }) {
   const wanted = (h: HighlightListItem) => filter.value === null || h.color === filter.value;
   const found = list.found.filter(wanted);
   const notFound = list.notFound.filter(wanted);
@@ -225,7 +226,7 @@ function Highlights({ list }: { list: HighlightListView }) {
       {found.length > 0 && (
         <ol class="hl-list">
           {found.map((h) => (
-            <HighlightItem key={h.key} item={h} found={h.status !== 'unknown'} focus={h.key === list.editNoteOf} actions={actions} />
+            <HighlightItem key={h.key} tabId={tab} item={h} found={h.status !== 'unknown'} focus={h.key === list.editNoteOf} actions={actions} />
           ))}
         </ol>
       )}
@@ -235,7 +236,7 @@ function Highlights({ list }: { list: HighlightListView }) {
           <p class="hint">{t('panelNotFoundHint')}</p>
           <ul class="hl-list">
             {notFound.map((h) => (
-              <HighlightItem key={h.key} item={h} found={false} focus={h.key === list.editNoteOf} actions={actions} />
+              <HighlightItem key={h.key} tabId={tab} item={h} found={false} focus={h.key === list.editNoteOf} actions={actions} />
             ))}
           </ul>
         </section>
@@ -329,7 +330,7 @@ export function SidePanelApp() {
           </p>
           {s.view.offline && !partial.value && <p class="notice offline">{t('statusOffline')}</p>}
           <BookmarkFields d={d} />
-          {highlights.value && <Highlights list={highlights.value} />}
+          {highlights.value && tabId.value !== null && <Highlights list={highlights.value} tab={tabId.value} />}
         </>
       )}
       {notice.value && (

@@ -72,11 +72,14 @@ export class HighlightApiPainter implements Painter {
     this.flashing.priority = 3;
     this.registry.set(FLASH_HIGHLIGHT, this.flashing);
     this.ours.add(this.note).add(this.flashing);
+    // The document's sheet is added with the first highlight, not before: in Chromium, adding
+    // ::highlight() rules restyles the whole page, and a page that is being indexed (computed-style
+    // reads) would pay for that inside the indexing task instead of in the next frame.
     this.styles = new StyleInjector(doc, highlightApiCss());
-    this.styles.ensure(doc);
   }
 
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
+    this.styles.ensure(this.doc);
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
     const list = rangeList(ranges);

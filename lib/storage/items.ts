@@ -5,7 +5,7 @@ import { SESSION_AREA } from '../browser-differences.js';
 import { DEFAULT_SERVER_URL } from '../extension-id.js';
 import type { Tag } from '../api/types.js';
 import type { HighlightColor } from '../api/constants.js';
-import { EMPTY_QUEUE, type Account, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken, type HighlightsCacheEntry } from '../model.js';
+import { EMPTY_QUEUE, type Account, type BackgroundError, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken, type HighlightsCacheEntry } from '../model.js';
 import { idbRecord } from './idb.js';
 import { memoItem } from './memo.js';
 
@@ -65,4 +65,7 @@ export const highlightColorsItem = memoItem(
   }),
 );
 /** The automatic-painting question was answered (asked once). */
+/** The last failure of a background job nobody waited for (sync, queue drain...): shown in the options page. */
+export const lastBackgroundErrorItem = storage.defineItem<BackgroundError | null>('local:lastBackgroundError', { fallback: null });
+
 export const autoPaintAskedItem = memoItem(storage.defineItem<boolean>('local:autoPaintAsked', { fallback: false }));

@@ -174,6 +174,45 @@ test('the detail pane edits a bookmark; Delete trashes; Trash restores', async (
   expect((await server.api('GET', `/bookmark/${ids['Fish soup']}`, token)).body.item.collectionId).toBe(-1);
 });
 
+test('collections from the sidebar: create, rename, create inside, move back to the top, delete', async () => {
+  const sidebar = library.getByRole('navigation', { name: 'Collections' });
+  await sidebar.getByRole('button', { name: 'New collection' }).click();
+  const dialog = library.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Reading list');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(sidebar.getByRole('treeitem', { name: /Reading list/ })).toBeVisible();
+  const created = (await server.api('GET', '/collections', token)).body.items.find((c: { title: string }) => c.title === 'Reading list');
+  expect(created).toBeDefined();
+
+  await sidebar.getByRole('button', { name: 'Actions for Reading list' }).click();
+  await sidebar.getByRole('menuitem', { name: 'Rename' }).click();
+  await dialog.getByLabel('Name').fill('To read');
+  await dialog.getByRole('button', { name: 'Rename' }).click();
+  await expect(sidebar.getByRole('treeitem', { name: /To read/ })).toBeVisible();
+  expect((await server.api('GET', `/collection/${created._id}`, token)).body.item.title).toBe('To read');
+
+  // A collection inside it, then back to the top level.
+  await sidebar.getByRole('button', { name: 'Actions for To read' }).click();
+  await sidebar.getByRole('menuitem', { name: 'New collection inside' }).click();
+  await dialog.getByLabel('Name').fill('Inner');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(sidebar.getByRole('treeitem', { name: /To read/ }).getByRole('treeitem', { name: /Inner/ })).toBeVisible();
+  const inner = (await server.api('GET', '/collections/childrens', token)).body.items.find((c: { title: string }) => c.title === 'Inner');
+  expect(inner.parent.$id).toBe(created._id);
+  await sidebar.getByRole('button', { name: 'Actions for Inner' }).click();
+  await sidebar.getByRole('menuitem', { name: 'Move to the top level' }).click();
+  await expect.poll(async () => (await server.api('GET', `/collection/${inner._id}`, token)).body.item.parent?.$id ?? null).toBeNull();
+
+  await sidebar.getByRole('button', { name: 'Actions for To read' }).click();
+  await sidebar.getByRole('menuitem', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(sidebar.getByRole('treeitem', { name: /To read/ })).toHaveCount(0);
+  // That message is not about a bulk change: it offers no Undo.
+  await expect(library.getByRole('status').filter({ hasText: 'Collection “To read” deleted' })).toBeVisible();
+  await expect(library.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+  expect((await server.api('GET', `/collection/${created._id}`, token)).status).toBe(404);
+});
+
 test('opens a highlight from the highlights view, scrolled to on its page', async () => {
   await library.getByRole('button', { name: 'All highlights' }).click();
   await expect(library.locator('.hl-group')).toHaveCount(2);

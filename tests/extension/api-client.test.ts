@@ -195,3 +195,75 @@ describe('an address that is not a Tidemark server', () => {
     await expect(checkTidemarkServer('http://127.0.0.1:9', fetch, 2000)).rejects.toThrow(/Could not reach the Tidemark server/);
   });
 });
+
+describe('idempotent writes: retried only when repeating them is safe', () => {
+  it('every write carries an Idempotency-Key, createCollection included, and keeps it across its retries', async () => {
+    scripted.script('POST /rest/v1/collection', 'drop', { status: 200, body: { result: true, item: { _id: 3, title: 'Reading' } } });
+    scripted.script('PUT /rest/v1/collection/3', { status: 200, body: { result: true, item: { _id: 3, title: 'Read' } } });
+    scripted.script('PUT /rest/v1/collections/merge', { status: 200, body: { result: true, modified: 0 } });
+    scripted.script('DELETE /rest/v1/collection/3', { status: 200, body: { result: true } });
+    const { api } = client();
+    await api.createCollection({ title: 'Reading' });
+    await api.updateCollection(3, { title: 'Read' });
+    await api.mergeCollections([4], 3);
+    await api.removeCollection(3);
+    const creates = scripted.requests('POST /rest/v1/collection');
+    expect(creates).toHaveLength(2);
+    expect(creates[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(creates[1].headers['idempotency-key']).toBe(creates[0].headers['idempotency-key']);
+    for (const route of ['PUT /rest/v1/collection/3', 'PUT /rest/v1/collections/merge', 'DELETE /rest/v1/collection/3']) {
+      expect(scripted.requests(route)[0].headers['idempotency-key'], route).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    // A new key per write: two writes are never taken for one.
+    const keys = new Set([creates[0], ...['PUT /rest/v1/collection/3', 'PUT /rest/v1/collections/merge'].map((r) => scripted.requests(r)[0])].map((r) => r.headers['idempotency-key']));
+    expect(keys.size).toBe(3);
+  });
+
+  it('a write without a key is not repeated after its answer was lost; a read is', async () => {
+    const { createHttp } = await import('../../lib/api/client/http.js');
+    const delays: number[] = [];
+    const http = createHttp({
+      serverUrl: () => scripted.origin,
+      tokens: { getAccessToken: async () => 't', refreshAfterUnauthorized: async () => null },
+      retry: { retries: 3, baseDelayMs: 1 },
+      sleep: async (ms) => void delays.push(ms),
+    });
+    scripted.always('POST /rest/v1/collection/9/sharing', 'drop');
+    await expect(http('POST', '/collection/9/sharing', { body: { emails: ['a@b.example'] } })).rejects.toMatchObject({ kind: 'network' });
+    expect(scripted.requests('POST /rest/v1/collection/9/sharing')).toHaveLength(1);
+    scripted.always('POST /rest/v1/collection/9/sharing', { status: 502 });
+    await expect(http('POST', '/collection/9/sharing', { body: {} })).rejects.toMatchObject({ status: 502 });
+    expect(scripted.requests('POST /rest/v1/collection/9/sharing')).toHaveLength(2);
+    scripted.script('POST /rest/v1/import/url/exists', 'drop', { status: 200, body: { result: false, ids: [] } });
+    const { api } = client();
+    expect(await api.urlExists(['https://a.example/'])).toEqual({ result: false, ids: [] });
+    expect(scripted.requests('POST /rest/v1/import/url/exists')).toHaveLength(2);
+  });
+
+  it('against the real server, an answer lost on the way back does not make a second collection or bookmark', async () => {
+    const u = await real.createUser();
+    const lost = new Set(['POST /rest/v1/collection', 'POST /rest/v1/bookmark']);
+    // The request reaches the server and is done there; its answer never reaches the client.
+    const losingFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const route = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
+      if (lost.delete(route)) {
+        await res.arrayBuffer();
+        throw new TypeError('fetch failed: connection reset');
+      }
+      return res;
+    };
+    const api = new TidemarkApi({
+      serverUrl: () => real.origin,
+      tokens: { getAccessToken: async () => u.token, refreshAfterUnauthorized: async () => null },
+      fetch: losingFetch,
+      retry: { baseDelayMs: 1 },
+    });
+    const col = await api.createCollection({ title: 'Reading' });
+    const b = await api.createBookmark({ link: 'https://tides.example/lost-answer', collection: { $id: col._id } });
+    expect(lost.size).toBe(0);
+    expect((await api.getCollections()).filter((c) => c.title === 'Reading')).toHaveLength(1);
+    const listed = await real.api('GET', `/bookmarks/${col._id}`, { token: u.token });
+    expect(listed.body.items.map((i: { _id: number }) => i._id)).toEqual([b._id]);
+  });
+});

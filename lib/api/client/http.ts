@@ -1,5 +1,8 @@
 // The request core of the API client: JSON over fetch, bearer token, retries with backoff on
-// network errors, 5xx and 429 (honouring Retry-After), and one token refresh on a 401.
+// network errors, 5xx and 429 (honouring Retry-After), and one token refresh on a 401. Only requests
+// that are safe to repeat are retried after a network error or a 5xx: reads, and writes that carry an
+// Idempotency-Key (the server runs those once however often they arrive). A 429 is retried always:
+// the server refused it without running it.
 // Pure: fetch only, no extension APIs. The token comes from a callback.
 import { ApiClientError, isTemporaryStatus, messageOf } from './errors.js';
 
@@ -40,6 +43,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Overrides the client's retry count for this call (interactive writes fail over to the queue fast). */
   retries?: number;
+  /** A POST that only reads (url/exists): repeated like a GET. */
+  read?: boolean;
   /** Use this token instead of the signed-in one, with no refresh (checking a pasted test token). */
   token?: string;
 }
@@ -80,6 +85,8 @@ export function createHttp(options: HttpOptions): Http {
     const url = new URL(base + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const retries = opts.retries ?? policy.retries;
+    // Whether a request whose answer was lost may be sent again without doing its work twice.
+    const repeatable = method === 'GET' || method === 'HEAD' || opts.read === true || !!opts.idempotencyKey;
     let token = opts.token ?? (await options.tokens.getAccessToken());
     if (!token) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
     let refreshed = opts.token !== undefined;
@@ -97,7 +104,7 @@ export function createHttp(options: HttpOptions): Http {
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
-        if (attempt < retries) {
+        if (repeatable && attempt < retries) {
           await sleep(backoff(attempt));
           continue;
         }
@@ -132,7 +139,9 @@ export function createHttp(options: HttpOptions): Http {
         throw new ApiClientError('unauthorized', SIGN_IN_EXPIRED, 401, body);
       }
       // A 409 is repeated only with an idempotency key: then it means "the same write is still running".
-      const retryable = isTemporaryStatus(res.status) && (res.status !== 409 || !!opts.idempotencyKey);
+      // A 5xx may come after the work was done: repeated only when that is safe.
+      const retryable =
+        isTemporaryStatus(res.status) && (res.status === 429 || repeatable) && (res.status !== 409 || !!opts.idempotencyKey);
       if (retryable && attempt < retries) {
         let delay = backoff(attempt);
         if (res.status === 429 || res.status === 503) {

@@ -8,6 +8,15 @@ export { apiBase, checkTidemarkServer, parseRetryAfter, type TokenSource, type R
 
 type WriteOptions = Pick<RequestOptions, 'idempotencyKey' | 'retries'>;
 
+/**
+ * Every write carries an Idempotency-Key: the caller's (the offline queue keeps one per write, so a
+ * repeat after a restart is recognised), or a new one for this call, so its own retries after a lost
+ * answer never do the work twice (no duplicate collection or bookmark).
+ */
+function keyed(opts: WriteOptions): WriteOptions & { idempotencyKey: string } {
+  return { ...opts, idempotencyKey: opts.idempotencyKey ?? crypto.randomUUID() };
+}
+
 export class TidemarkApi {
   private readonly http: Http;
 
@@ -30,7 +39,7 @@ export class TidemarkApi {
   }
 
   async createCollection(body: CollectionCreate, opts: WriteOptions = {}): Promise<Collection> {
-    return (await this.http<{ item: Collection }>('POST', '/collection', { body, ...opts })).item;
+    return (await this.http<{ item: Collection }>('POST', '/collection', { body, ...keyed(opts) })).item;
   }
 
   async getBookmark(id: number, opts: Pick<RequestOptions, 'retries'> = {}): Promise<Bookmark> {
@@ -38,21 +47,21 @@ export class TidemarkApi {
   }
 
   async createBookmark(body: BookmarkCreate, opts: WriteOptions = {}): Promise<Bookmark> {
-    return (await this.http<{ item: Bookmark }>('POST', '/bookmark', { body, ...opts })).item;
+    return (await this.http<{ item: Bookmark }>('POST', '/bookmark', { body, ...keyed(opts) })).item;
   }
 
   async updateBookmark(id: number, body: BookmarkUpdate, opts: WriteOptions = {}): Promise<Bookmark> {
-    return (await this.http<{ item: Bookmark }>('PUT', `/bookmark/${id}`, { body, ...opts })).item;
+    return (await this.http<{ item: Bookmark }>('PUT', `/bookmark/${id}`, { body, ...keyed(opts) })).item;
   }
 
   /** Moves the bookmark to Trash (or deletes it for good when it is already there). */
   async removeBookmark(id: number, opts: WriteOptions = {}): Promise<Bookmark | null> {
-    return (await this.http<{ item?: Bookmark }>('DELETE', `/bookmark/${id}`, opts)).item ?? null;
+    return (await this.http<{ item?: Bookmark }>('DELETE', `/bookmark/${id}`, keyed(opts))).item ?? null;
   }
 
   /** Which of up to 100 URLs are saved. `result: false` means none is (not an error). */
   async urlExists(urls: string[], opts: Pick<RequestOptions, 'retries'> = {}): Promise<UrlExistsResponse> {
-    return this.http<UrlExistsResponse>('POST', '/import/url/exists', { body: { urls }, ...opts });
+    return this.http<UrlExistsResponse>('POST', '/import/url/exists', { body: { urls }, read: true, ...opts });
   }
 
   /** All the user's tags with their counts. */
@@ -80,12 +89,12 @@ export class TidemarkApi {
 
   /** PUT /bookmarks/{collectionId}: one change to many bookmarks (those in `ids`, or all matching `search`). */
   async bulkUpdate(collectionId: number, body: BookmarksBulkUpdate, search?: string, opts: WriteOptions = {}): Promise<number> {
-    return (await this.http<{ modified: number }>('PUT', `/bookmarks/${collectionId}`, { body, query: { search }, ...opts })).modified;
+    return (await this.http<{ modified: number }>('PUT', `/bookmarks/${collectionId}`, { body, query: { search }, ...keyed(opts) })).modified;
   }
 
   /** DELETE /bookmarks/{collectionId}: to Trash (from -99: for good). */
   async bulkRemove(collectionId: number, ids: number[] | undefined, search?: string, opts: WriteOptions = {}): Promise<number> {
-    return (await this.http<{ modified: number }>('DELETE', `/bookmarks/${collectionId}`, { body: ids ? { ids } : {}, query: { search }, ...opts })).modified;
+    return (await this.http<{ modified: number }>('DELETE', `/bookmarks/${collectionId}`, { body: ids ? { ids } : {}, query: { search }, ...keyed(opts) })).modified;
   }
 
   /** GET /highlights (or /highlights/{collectionId}), one page. */
@@ -95,22 +104,22 @@ export class TidemarkApi {
   }
 
   async updateCollection(id: number, body: CollectionUpdate): Promise<Collection> {
-    return (await this.http<{ item: Collection }>('PUT', `/collection/${id}`, { body })).item;
+    return (await this.http<{ item: Collection }>('PUT', `/collection/${id}`, { body, ...keyed({}) })).item;
   }
 
   async removeCollection(id: number): Promise<void> {
-    await this.http('DELETE', `/collection/${id}`);
+    await this.http('DELETE', `/collection/${id}`, keyed({}));
   }
 
   async mergeCollections(ids: number[], to: number): Promise<number> {
-    return (await this.http<{ modified: number }>('PUT', '/collections/merge', { body: { ids, to } })).modified;
+    return (await this.http<{ modified: number }>('PUT', '/collections/merge', { body: { ids, to }, ...keyed({}) })).modified;
   }
 
   async sortCollections(sort: string): Promise<void> {
-    await this.http('PUT', '/collections', { body: { sort } });
+    await this.http('PUT', '/collections', { body: { sort }, ...keyed({}) });
   }
 
   async inviteToCollection(id: number, body: ShareInvite): Promise<ShareInviteResult> {
-    return this.http<ShareInviteResult>('POST', `/collection/${id}/sharing`, { body });
+    return this.http<ShareInviteResult>('POST', `/collection/${id}/sharing`, { body, ...keyed({}) });
   }
 }

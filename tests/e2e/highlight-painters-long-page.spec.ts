@@ -1,0 +1,211 @@
+// The two painter paths of the injected highlighter, and a long page, in Chromium with the built
+// extension against the real server:
+// - where the CSS Custom Highlight API exists, only highlighter.js is injected (rangy is not);
+// - where it is missing (disabled in the content scripts' world before injection), the background
+//   injects highlighter-fallback-painter.js first and highlights are painted as classed spans;
+// - on a long page (a generated API reference of ~600k characters with 100 highlights saved from
+//   another device) the reader selects text, and the extension injects the highlighter, anchors and
+//   paints the 100 highlights without blocking the page: no task running script longer than 50 ms.
+//   (The frame after the painter's ::highlight style sheet is first added restyles the whole page in
+//   Chromium, whatever the rules' selectors; it is reported in the test's annotations, not asserted.)
+//   Long tasks are seen with a PerformanceObserver for `longtask` in the page; since this machine is
+//   shared, a task's wall time can be inflated by waiting for a CPU, so each one is also measured in
+//   CPU time from a trace of the renderer's main thread, which is what the assertion uses.
+import { fileURLToPath } from 'node:url';
+import { expect, test, type CDPSession, type Page } from '@playwright/test';
+import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
+import { buildApiScenario } from '../anchoring/fixtures/api-reference.js';
+import { renderPage } from '../anchoring/fixtures/article-model.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
+import { bookmarkOf, dragSelect, painted } from './helpers/highlighting.js';
+import { bundleForPage } from './helpers/page-bundle.js';
+import type { TestSite } from './helpers/test-pages.js';
+import type { TidemarkServer } from './helpers/tidemark-server.js';
+import { ARTICLE } from './fixtures/highlight/article.js';
+
+let server: TidemarkServer;
+let site: TestSite;
+let browser: ExtensionBrowser;
+let token: string;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  ({ server, site, token } = await startBackend({ email: 'painters@example.test', name: 'Paula Painter' }));
+  browser = await launchSignedIn(server, token);
+  await expect.poll(async () => (await browser.registeredScripts()).map((s) => s.id)).toEqual(['tidemark-highlighter']);
+});
+
+test.afterAll(() => closeAll(browser, site, server));
+
+/** Selects `phrase` from script. */
+async function scriptSelect(page: Page, phrase: string): Promise<void> {
+  await page.evaluate((text) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = (n.nodeValue ?? '').indexOf(text);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + text.length);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(r);
+      return;
+    }
+    throw new Error(`"${text}" is not on the page`);
+  }, phrase);
+}
+
+/**
+ * In the tab's content-script world (the highlighter's), through chrome.scripting: 'state' reads which
+ * of the two scripts are there; 'disable' removes the Highlight API from that world.
+ */
+async function inContentWorld(pageUrl: string, what: 'state' | 'disable'): Promise<{ highlighter: boolean; fallback: string } | null> {
+  return browser.inWorker(
+    async ({ url, kind }) => {
+      const c = (globalThis as any).chrome;
+      const tab = (await c.tabs.query({})).find((t: { url?: string }) => t.url === url);
+      const [r] = await c.scripting.executeScript({
+        target: { tabId: tab.id },
+        args: [kind],
+        func: (k: string) => {
+          const g = globalThis as any;
+          if (k === 'disable') {
+            Object.defineProperty(CSS, 'highlights', { value: undefined, configurable: true });
+            return null;
+          }
+          return { highlighter: !!g.__tidemarkHighlighter, fallback: typeof g.__tidemarkFallbackPainter };
+        },
+      });
+      return r?.result ?? null;
+    },
+    { url: pageUrl, kind: what },
+  );
+}
+
+/** The context menu "Highlight > colour" (the function the menu listener calls). */
+async function menuHighlight(pageUrl: string, color: string, text: string): Promise<void> {
+  await browser.inWorker(
+    async ({ url, id, t }) => {
+      const c = (globalThis as any).chrome;
+      const tab = (await c.tabs.query({})).find((x: { url?: string }) => x.url === url);
+      await (globalThis as any).tidemark.onMenuClicked({ menuItemId: id, selectionText: t, pageUrl: url, editable: false }, tab);
+    },
+    { url: pageUrl, id: `highlight:${color}`, t: text },
+  );
+}
+
+test('with the Highlight API only the highlighter is injected (no rangy); the highlight is painted through CSS.highlights', async () => {
+  const tab = await browser.context.newPage();
+  const url = site.add('/painters-api', { title: 'Tides', body: ARTICLE.body });
+  await tab.goto(url);
+  await scriptSelect(tab, ARTICLE.quotes.harbour);
+  await menuHighlight(url, 'blue', ARTICLE.quotes.harbour);
+  await expect.poll(() => painted(tab)).toEqual({ blue: [ARTICLE.quotes.harbour] });
+  const world = await inContentWorld(url, 'state');
+  expect(world).toEqual({ highlighter: true, fallback: 'undefined' });
+  expect(await tab.locator('[class^="tidemark-hl-"]').count()).toBe(0);
+  await tab.close();
+});
+
+test('without the Highlight API the background injects the rangy painter first; highlights are painted as classed spans', async () => {
+  const tab = await browser.context.newPage();
+  const url = site.add('/painters-fallback', { title: 'Tides', body: ARTICLE.body });
+  await tab.goto(url);
+  // The API disabled in the content scripts' world before anything is injected there.
+  await inContentWorld(url, 'disable');
+  await scriptSelect(tab, ARTICLE.quotes.spring);
+  await menuHighlight(url, 'green', ARTICLE.quotes.spring);
+  await expect.poll(async () => (await bookmarkOf(server, token, url))?.highlights.length ?? 0).toBe(1);
+  const spans = tab.locator('span.tidemark-hl-green');
+  await expect.poll(async () => (await spans.allTextContents()).join('').replace(/\s+/g, ' ')).toBe(ARTICLE.quotes.spring);
+  expect(await inContentWorld(url, 'state')).toEqual({ highlighter: true, fallback: 'function' });
+  expect(await painted(tab)).toEqual({}); // nothing went through the API
+  await tab.screenshot({ path: test.info().outputPath('fallback-painter.png') });
+  await tab.close();
+});
+
+/**
+ * Collects a trace while `fn` runs: CPU ms of every renderer main-thread task that runs script, and of
+ * every rendering task (a frame's style, layout and paint) apart.
+ */
+async function mainThreadTasks<T>(cdp: CDPSession, fn: () => Promise<T>): Promise<{ value: T; cpu: number[]; rendering: number[] }> {
+  type Ev = { name: string; ph?: string; pid?: number; tid?: number; tdur?: number; args?: { name?: string; src_func?: string } };
+  const events: Ev[] = [];
+  // The Tracing domain's events are not in Playwright's typed list.
+  const events_ = cdp as unknown as { on(e: string, f: (x: { value: Ev[] }) => void): void; off(e: string, f: (x: { value: Ev[] }) => void): void; once(e: string, f: () => void): void };
+  const onData = (e: { value: Ev[] }) => void events.push(...e.value);
+  events_.on('Tracing.dataCollected', onData);
+  await cdp.send('Tracing.start', { categories: 'toplevel,__metadata', transferMode: 'ReportEvents' });
+  const value = await fn();
+  const done = new Promise<void>((resolve) => events_.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.end');
+  await done;
+  events_.off('Tracing.dataCollected', onData);
+  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const tasks = events.filter(
+    (e) => (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') && e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`) && typeof e.tdur === 'number',
+  );
+  const isFrame = (e: Ev) => e.args?.src_func === 'ScheduledActionSendBeginMainFrame';
+  return { value, cpu: tasks.filter((e) => !isFrame(e)).map((e) => e.tdur! / 1000), rendering: tasks.filter(isFrame).map((e) => e.tdur! / 1000) };
+}
+
+test('a long page with 100 saved highlights is anchored and painted without a script task over 50 ms', async () => {
+  const scenario = buildApiScenario(3, 600_000);
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  const url = site.add('/long-reference', { title: 'Store API reference', body: renderPage(scenario.original, 'Store API reference').replace(/^[\s\S]*<body>|<\/body>[\s\S]*$/g, '') });
+  await page.goto(url);
+  // Describe 100 of the scenario's highlights in the page as the highlighter would, and save them as another device would have.
+  const describeScript = await bundleForPage({
+    source: `import { TextIndex, describeOffsets } from './lib/anchoring/index.js';
+      (window as any).describeSpans = (spans: any[]) => {
+        const index = new TextIndex(document);
+        const starts = new Map<string, number>();
+        for (const el of document.querySelectorAll('[data-s]')) starts.set(el.getAttribute('data-s')!, index.offsetAt(el, 0));
+        return spans.map((s) => describeOffsets(index, starts.get(s.startS)! + s.startC, starts.get(s.endS)! + s.endC));
+      };`,
+    resolveDir: fileURLToPath(new URL('../..', import.meta.url)),
+  });
+  await page.addScriptTag({ content: describeScript });
+  const spans = scenario.highlights.slice(0, 100);
+  const descriptors = await page.evaluate((s) => (window as any).describeSpans(s) as HighlightDescriptor[], spans as unknown[]);
+  const created = await server.api('POST', '/bookmark', token, { link: url, title: 'Store API reference', collectionId: -1 });
+  expect(created.status).toBe(200);
+  const put = await server.api('PUT', `/bookmark/${created.body.item._id}`, token, {
+    highlights: descriptors.map((d, i) => ({ ...d, color: ['yellow', 'green', 'blue', 'red'][i % 4] })),
+  });
+  expect(put.status).toBe(200);
+  await browser.fireAlarm('index-sync'); // the extension learns that the page is saved
+
+  // The page is open and rendered; its highlights were saved elsewhere. The reader selects some text:
+  // the highlighter is injected and paints the 100 saved highlights. Long tasks are observed from here.
+  await page.evaluate(() => {
+    const w = window as unknown as { longTasks: number[] };
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push(Math.round(e.duration));
+    }).observe({ type: 'longtask' });
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await painted(page)).toEqual({});
+  const before = 0;
+  const cdp = await browser.context.newCDPSession(page);
+  const { cpu, rendering } = await mainThreadTasks(cdp, async () => {
+    await dragSelect(page, 'interface groups the methods below');
+    await expect
+      .poll(async () => Object.values(await painted(page)).reduce((n, texts) => n + texts.length, 0), { timeout: 60_000 })
+      .toBe(100);
+  });
+  await cdp.detach();
+  const observed = await page.evaluate((from) => (window as unknown as { longTasks: number[] }).longTasks.slice(from), before);
+  test.info().annotations.push({
+    type: 'long page',
+    description:
+      `main-thread tasks while anchoring: ${cpu.length}, longest ${Math.max(0, ...cpu).toFixed(1)} ms CPU; ` +
+      `rendering tasks: longest ${Math.max(0, ...rendering).toFixed(1)} ms CPU (the first frame after the ::highlight style sheet is added restyles the whole page); ` +
+      `longtask observer (wall time): ${observed.join(', ') || 'none'}`,
+  });
+  expect(cpu.length).toBeGreaterThan(0);
+  expect(Math.max(...cpu)).toBeLessThanOrEqual(50);
+});
