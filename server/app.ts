@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
@@ -7,7 +7,7 @@ import type { Store } from './db/store.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
 import { installDeclaredErrors } from './plugins/declared-errors.js';
-import { installErrorHandling } from './plugins/errors.js';
+import { answerFrameworkError, installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
@@ -37,16 +37,8 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
     ajv: { customOptions: { coerceTypes: 'array' } },
     // Requests the router itself refuses (a malformed URL, a path segment over maxParamLength)
     // get the error envelope and rate-limit headers like every other answer.
-    frameworkErrors: (error, request, reply) => {
-      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
-      const message =
-        status === 414 ? 'A part of the path is too long: ids are numbers, names at most 1000 characters.' : status === 400 ? 'The URL is malformed: check its percent-encoding.' : 'The request could not be routed.';
-      const answer = () => void (reply as FastifyReply).code(status).send({ result: false, status, errorMessage: message });
-      // Counted first (the counters may be in the database), then answered either way: over the
-      // limit, this refusal still answers, with the rate-limit headers already set.
-      app.rateLimit(request, reply, `ip${request.ip}`, 'main').then(answer, answer);
-    },
-    maxParamLength: 1000,
+    frameworkErrors: answerFrameworkError,
+    routerOptions: { maxParamLength: 1000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { repos } = store;

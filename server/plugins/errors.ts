@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EMAIL_ADDRESS_PATTERN } from '../../lib/api/email.js';
 import { ApiError } from '../errors.js';
 import { installMethodNotAllowed } from './declared-errors.js';
@@ -69,6 +69,27 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     return reply.status(404).send(envelope(404, `Not found: no route ${request.method} ${path}`));
   });
+}
+
+/**
+ * Requests the router itself refuses (a malformed URL, a path segment over maxParamLength) get the
+ * error envelope and the rate-limit headers like every other answer (Fastify's `frameworkErrors`).
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+  const message =
+    status === 414
+      ? 'A part of the path is too long: ids are numbers, names at most 1000 characters.'
+      : status === 400
+        ? 'The URL is malformed: check its percent-encoding.'
+        : 'The request could not be routed.';
+  void request.server
+    .rateLimit(request, reply, `ip${request.ip}`, 'main')
+    .catch((err: unknown) => {
+      // Over the limit: the refusal below answers anyway (the headers are set). Anything else is logged.
+      if (!(err instanceof ApiError)) request.log.warn({ err }, 'rate limit count failed');
+    })
+    .then(() => reply.code(status).send(envelope(status, message)));
 }
 
 export { envelope };
