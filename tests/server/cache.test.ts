@@ -181,6 +181,33 @@ describe('PUT /bookmark/{id}/cache: the copy the extension captured (beyond the 
     expect((await getRaw(cacheUrl(id), pro.token)).text).toContain('captured in the browser');
   });
 
+  it('a hostile captured page is stored and served without scripts, handlers, script URLs, SVG or CSS fetching local addresses, under a sandboxing CSP', async () => {
+    const hostile = `<html><head><meta http-equiv="refresh" content="0;url=javascript:alert(0)"><base href="javascript:alert(1)//">
+      <style>body { background: url(http://127.0.0.1:8080/ping) } @import "http://localhost/x.css"; p { color: #333 }</style></head>
+      <body onload="alert(2)"><p onclick="alert(3)">Hostile but readable.</p><a href="javascript:alert(4)">js</a><a href="https://example.org/">ok</a>
+      <img src="http://127.0.0.1:631/admin" srcset="http://localhost/a.png 2x"><img src="data:text/html,<script>alert(5)</script>">
+      <svg onload="alert(6)"><script>alert(7)</script></svg><div style="background-image: url(http://10.0.0.1/x)">styled</div>
+      <iframe srcdoc="<script>alert(8)</script>"></iframe><form action="https://evil.example/"><input name="pw"></form></body></html>`;
+    const id = await save(pro.token, 'https://hostile.example.com/page');
+    const res = await upload(s, 'PUT', `/bookmark/${id}/cache`, [{ name: 'cache', filename: 'page.html', content: hostile, type: 'text/html' }], pro.token);
+    expect(res.status).toBe(200);
+
+    const got = await getRaw(cacheUrl(id), pro.token);
+    expect(got.status).toBe(200);
+    const csp = got.headers.get('content-security-policy') ?? '';
+    expect(csp.split(';').map((d) => d.trim())).toEqual(expect.arrayContaining(['sandbox', "default-src 'none'"]));
+    expect(got.text).not.toMatch(/alert|javascript:|127\.0\.0\.1|localhost|10\.0\.0\.1|<svg|<iframe|<form|<input|url\(|@import|refresh/i);
+    const doc = new JSDOM(got.text).window.document;
+    expect(doc.querySelector('p')?.textContent).toBe('Hostile but readable.');
+    expect(doc.querySelector('style')?.textContent).toContain('color: #333');
+    expect(doc.querySelector('a[href]')?.getAttribute('href')).toBe('https://example.org/');
+    expect(doc.querySelector('a[href]')?.getAttribute('rel')).toBe('noopener noreferrer');
+    // relative URLs resolve against the bookmarked page, through our own <base>
+    expect(doc.querySelectorAll('base')).toHaveLength(1);
+    expect(doc.querySelector('base')?.getAttribute('href')).toBe('https://hostile.example.com/page');
+    expect(doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content')).toContain("script-src 'none'");
+  });
+
   it('pro only (403), HTML only (400), the part must be named cache (400), the bookmark must be the caller\'s to change (403)', async () => {
     const freeId = await save(free.token, 'https://free.example.com/story');
     const notPro = await upload(s, 'PUT', `/bookmark/${freeId}/cache`, [{ name: 'cache', filename: 'p.html', content: captured }], free.token);

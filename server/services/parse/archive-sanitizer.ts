@@ -1,12 +1,16 @@
-import { loadHtmlDocument } from './load-document.js';
+import createDOMPurify from 'dompurify';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import { addArchiveHooks, ARCHIVE_PURIFY_CONFIG } from './archive-allowlist.js';
 import { absoluteHttp } from './metadata.js';
 import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
 import { serializeDocument } from './serialize-html.js';
 
-// Turns a fetched page into a permanent copy that is safe to show from our origin: nothing in it
-// can run (scripts, event handlers, javascript: URLs, frames and plugins are removed, and a
-// Content-Security-Policy forbids scripts besides), relative links keep working through a
-// <base href>, and small images can be inlined so the copy survives the original going away.
+// Turns a fetched page into a permanent copy that is safe to show from our origin. DOMPurify, on a
+// jsdom window (linkedom lacks what DOMPurify needs: on it DOMPurify.isSupported is false and it
+// returns its input unchanged), keeps only the allowlist of archive-allowlist.ts; then our UTF-8
+// charset, a script-forbidding Content-Security-Policy and a <base href> (so relative links keep
+// working) are written first in <head>, and small images can be inlined so the copy survives the
+// original going away. The route serving copies adds a sandboxing CSP header on top.
 
 export const MAX_INLINE_IMAGE_BYTES = 100 * 1024;
 const DEFAULT_MAX_IMAGES = 100;
@@ -26,11 +30,8 @@ export interface SanitizeForArchiveOptions {
   concurrency?: number;
 }
 
-const REMOVED_ELEMENTS = ['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'base', 'noembed', 'noframes'];
 /** obsolete elements whose content browsers show as raw text; kept as <pre> */
 const RAW_TEXT_SHOWN = ['xmp', 'plaintext', 'listing'];
-const REMOVED_LINK_RELS = new Set(['import', 'preload', 'modulepreload', 'prefetch', 'prerender', 'dns-prefetch', 'preconnect', 'manifest', 'serviceworker']);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'data', 'poster', 'background', 'lowsrc', 'dynsrc', 'xlink:href', 'ping', 'srcset', 'codebase', 'cite', 'longdesc', 'manifest']);
 const CSP =
   "script-src 'none'; object-src 'none'; frame-src 'none'; child-src 'none'; worker-src 'none'; form-action 'none'";
 
@@ -39,20 +40,44 @@ const CSP =
  * the page's own http(s) <base href>). With `fetchImage`, small images are inlined as data URIs.
  */
 export async function sanitizeForArchive(html: string, baseUrl: string, options: SanitizeForArchiveOptions = {}): Promise<string> {
-  const document = loadHtmlDocument(html);
-  const pageUrl = new URL(baseUrl);
-  const declaredBase = document.querySelector('base[href]')?.getAttribute('href');
-  const base = new URL(absoluteHttp(declaredBase, pageUrl) ?? pageUrl.href);
+  // no runScripts and no resource loading: nothing in the page runs or is fetched while parsing;
+  // a silent console keeps jsdom's complaints about the page's CSS out of the server log
+  const { window } = new JSDOM(html, { virtualConsole: new VirtualConsole() });
+  try {
+    const document = window.document;
+    const pageUrl = new URL(baseUrl);
+    const declaredBase = document.querySelector('base[href]')?.getAttribute('href');
+    const base = new URL(absoluteHttp(declaredBase, pageUrl) ?? pageUrl.href);
+    replaceRawTextElements(document);
+    unwrapNoscript(document);
 
-  removeActiveContent(document);
-  unwrapNoscript(document);
-  replaceRawTextElements(document);
-  stripDangerousAttributes(document);
-  writeHead(document, base);
+    const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+    if (!purify.isSupported) throw new Error('DOMPurify cannot run on this DOM; refusing to store an unsanitised copy');
+    addArchiveHooks(purify, base);
+    purify.sanitize(document.documentElement, { ...ARCHIVE_PURIFY_CONFIG, IN_PLACE: true });
 
-  if (options.fetchImage) await inlineImages(document, base, options.fetchImage, options);
+    writeHead(document, base);
+    if (options.fetchImage) await inlineImages(document, base, options.fetchImage, options);
+    return serializeDocument(document);
+  } finally {
+    window.close();
+  }
+}
 
-  return serializeDocument(document);
+/**
+ * With scripts gone, a page's <noscript> fallback is what should show. In <head> the parser keeps
+ * its content as text: that is parsed as markup here, and sanitised with the rest.
+ */
+function unwrapNoscript(document: Document): void {
+  for (const noscript of [...document.querySelectorAll('noscript')]) {
+    if (noscript.children.length === 0 && (noscript.textContent ?? '').includes('<')) {
+      const template = document.createElement('template');
+      template.innerHTML = noscript.textContent ?? '';
+      noscript.replaceWith(template.content);
+    } else {
+      noscript.replaceWith(...noscript.childNodes);
+    }
+  }
 }
 
 function replaceRawTextElements(document: Document): void {
@@ -61,52 +86,6 @@ function replaceRawTextElements(document: Document): void {
     pre.textContent = element.textContent ?? '';
     element.replaceWith(pre);
   }
-}
-
-function removeActiveContent(document: Document): void {
-  for (const element of document.querySelectorAll(REMOVED_ELEMENTS.join(','))) element.remove();
-  for (const meta of document.querySelectorAll('meta')) {
-    const equiv = (meta.getAttribute('http-equiv') ?? '').trim().toLowerCase();
-    // refresh redirects, set-cookie and the page's own CSP/charset are replaced by ours
-    if (equiv || meta.hasAttribute('charset')) meta.remove();
-  }
-  for (const link of document.querySelectorAll('link')) {
-    const rels = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
-    if (rels.some((rel) => REMOVED_LINK_RELS.has(rel))) link.remove();
-  }
-  // SVG animation can set an href to a javascript: URL
-  for (const element of document.querySelectorAll('animate, set')) {
-    const target = (element.getAttribute('attributeName') ?? element.getAttribute('attributename') ?? '').toLowerCase();
-    if (target.includes('href')) element.remove();
-  }
-}
-
-/** With scripts gone, a page's <noscript> fallback is what should show. */
-function unwrapNoscript(document: Document): void {
-  for (const noscript of [...document.querySelectorAll('noscript')]) {
-    noscript.replaceWith(...noscript.childNodes);
-  }
-}
-
-function stripDangerousAttributes(document: Document): void {
-  for (const element of document.querySelectorAll('*')) {
-    for (const attribute of [...element.attributes]) {
-      const name = attribute.name.toLowerCase();
-      if (name.startsWith('on') || name === 'srcdoc' || (URL_ATTRIBUTES.has(name) && isScriptUrl(attribute.value))) {
-        element.removeAttribute(attribute.name);
-      }
-    }
-  }
-}
-
-/** javascript:, vbscript: and data:text/html URLs, however spaced or cased. */
-function isScriptUrl(value: string): boolean {
-  let compact = '';
-  for (const ch of value) {
-    if (ch.charCodeAt(0) > 0x20) compact += ch.toLowerCase();
-    if (compact.length > 20) break;
-  }
-  return compact.startsWith('javascript:') || compact.startsWith('vbscript:') || compact.startsWith('data:text/html');
 }
 
 /** <meta charset>, our CSP and <base href> go first in <head>. */
