@@ -3,6 +3,7 @@
  */
 import * as textQuote from 'dom-anchor-text-quote';
 import { TextIndex, anchorAll, anchorAllSliced, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
+import { textSearchOf } from '../../lib/anchoring/search-text.js';
 import { HIGHLIGHT_COLORS, createPainter, type HighlightColor } from '../../lib/painting/index.js';
 import type { SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
 
@@ -40,6 +41,8 @@ const bench = {
   describe(spans: SpanSpec[]): HighlightDescriptor[] {
     const index = new TextIndex(document);
     const starts = sentenceStarts(index);
+    // As the highlighter does in idle time once the page is painted (PageIndex.prepareSearchWhenIdle).
+    textSearchOf(index).prepare();
     return spans.map((s) => {
       const { start, end } = spanOffsets(starts, s);
       const d = describeOffsets(index, start, end);

@@ -174,6 +174,14 @@ export class TextSearch {
     return hits.length === 1 ? hits[0] : -1;
   }
 
+  /**
+   * Builds the word index now when the text is long enough to get one (one task of ~10 ms on a 1M-
+   * character page), so that no later search, such as describing a new highlight, pays for it.
+   */
+  prepare(): void {
+    if (!this.words && this.text.length >= INDEX_MIN_LENGTH) this.words = buildWordIndex(this.text);
+  }
+
   private wordIndex(): WordIndex | null {
     if (!this.words && this.scans >= SCANS_BEFORE_INDEX && this.text.length >= INDEX_MIN_LENGTH) {
       this.words = buildWordIndex(this.text);

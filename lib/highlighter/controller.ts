@@ -140,6 +140,7 @@ export class Highlighter {
       }
       this.painter.paintMany(items);
     });
+    if (list.length) this.pageIndex.prepareSearchWhenIdle();
     this.updateMarkers();
   }
 

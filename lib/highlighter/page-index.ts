@@ -4,6 +4,7 @@
 // changes that only add or remove scripts, styles, comments or other never-indexed elements, or happen
 // in <head>, leave it valid.
 import { TextIndex } from '../anchoring/index.js';
+import { textSearchOf } from '../anchoring/search-text.js';
 import { isSkippedTag } from '../anchoring/visibility.js';
 
 const ELEMENT_NODE = 1;
@@ -76,6 +77,20 @@ export class PageIndex {
     if (this.kept && this.kept.generation === this.generation) return this.kept.index;
     this.kept = { index: new TextIndex(this.root()), generation: this.generation };
     return this.kept.index;
+  }
+
+  /**
+   * Once the page is painted: builds the kept index's word index when the page is idle (one task of
+   * ~10 ms on a 1M-character page), so describing the next new highlight does not pay for it.
+   */
+  prepareSearchWhenIdle(): void {
+    const kept = this.kept;
+    if (!kept) return;
+    const run = () => {
+      if (this.kept === kept && kept.generation === this.generation) textSearchOf(kept.index).prepare();
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+    else setTimeout(run, 0);
   }
 
   private async build(): Promise<IndexState> {

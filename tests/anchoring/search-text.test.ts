@@ -58,3 +58,17 @@ test('the word index finds needles in text with characters outside ASCII (curly 
   expect((search as unknown as { words: unknown }).words, 'word index built').not.toBeNull();
   for (const n of needles) expect(search.findAll(n), JSON.stringify(n)).toEqual(naive(text, n));
 });
+
+test('a word index built ahead (prepare, in idle time) answers every search as the scans did', () => {
+  const words = ['null', 'key', 'value', 'the', 'given', 'stored', 'under', 'returns', 'string,', 'Map'];
+  const { text, needles } = randomText(11, words, 8_000, { count: 200, min: 3, max: 30 });
+  const search = new TextSearch(text);
+  search.prepare();
+  expect((search as unknown as { words: unknown }).words, 'word index built at once').not.toBeNull();
+  for (const n of needles) expect(search.findAll(n), JSON.stringify(n)).toEqual(naive(text, n));
+  // A short text gets no index (a scan is cheaper there).
+  const short = new TextSearch('the key under the given key');
+  short.prepare();
+  expect((short as unknown as { words: unknown }).words).toBeNull();
+  expect(short.findAll('key')).toEqual([4, 24]);
+});
