@@ -1,6 +1,7 @@
 // A fresh PostgreSQL database for one test file, copied from the run's migrated template
 // (tests/setup/postgres.ts). Dropped by `drop()`.
-import { inject } from 'vitest';
+import type pg from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { connectPool } from '../../server/db/postgres/pool.js';
 
 const TEMPLATE_DB = 'tidemark_template';
@@ -40,6 +41,37 @@ export async function createTestDatabase(opts: { schema?: 'migrated' | 'empty' }
       } finally {
         await p.end();
       }
+    },
+  };
+}
+
+/**
+ * A fresh database reached by two connection pools, standing in for two server instances, for the
+ * duration of the calling test file (made in beforeAll, closed and dropped in afterAll).
+ */
+export function twoInstancePools(maxPerPool: number): { readonly a: pg.Pool; readonly b: pg.Pool } {
+  let target: TestPgDatabase | undefined;
+  const pools: { a?: pg.Pool; b?: pg.Pool } = {};
+  beforeAll(async () => {
+    target = await createTestDatabase();
+    pools.a = await connectPool(target.url, { max: maxPerPool });
+    pools.b = await connectPool(target.url, { max: maxPerPool });
+  }, 60_000);
+  afterAll(async () => {
+    await pools.a?.end();
+    await pools.b?.end();
+    await target?.drop();
+  });
+  const ready = (p: pg.Pool | undefined): pg.Pool => {
+    if (!p) throw new Error('The two-instance pools are made in beforeAll: use them inside a test.');
+    return p;
+  };
+  return {
+    get a() {
+      return ready(pools.a);
+    },
+    get b() {
+      return ready(pools.b);
     },
   };
 }

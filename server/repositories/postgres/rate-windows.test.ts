@@ -1,31 +1,16 @@
-import type pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestPgDatabase } from '../../../tests/helpers/pg-database.js';
+import { expect, it } from 'vitest';
+import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
 import { TestClock } from '../../../tests/helpers/server.js';
-import { connectPool } from '../../db/postgres/pool.js';
 import { PgRateWindowsRepository } from './rate-windows.js';
 
 // Rate-limit windows on PostgreSQL, counted by two instances at once (two pools), against a real server.
 
-let target: TestPgDatabase;
-let a: pg.Pool;
-let b: pg.Pool;
+const pools = twoInstancePools(8);
 const clock = new TestClock();
 
-beforeAll(async () => {
-  target = await createTestDatabase();
-  a = await connectPool(target.url, { max: 8 });
-  b = await connectPool(target.url, { max: 8 });
-}, 60_000);
-afterAll(async () => {
-  await a?.end();
-  await b?.end();
-  await target?.drop();
-});
-
 it('121 concurrent requests of one caller spread over two instances are counted once each in one window', async () => {
-  const one = new PgRateWindowsRepository(a, clock);
-  const two = new PgRateWindowsRepository(b, clock);
+  const one = new PgRateWindowsRepository(pools.a, clock);
+  const two = new PgRateWindowsRepository(pools.b, clock);
   const counts = await Promise.all(Array.from({ length: 121 }, (_, i) => (i % 2 ? one : two).hit('u1:main', 60_000)));
   expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 121 }, (_, i) => i + 1));
   expect(new Set(counts.map((c) => c.start))).toEqual(new Set([clock.now()]));

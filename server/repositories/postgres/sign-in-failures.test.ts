@@ -1,33 +1,18 @@
-import type pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestPgDatabase } from '../../../tests/helpers/pg-database.js';
+import { expect, it } from 'vitest';
+import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
 import { TestClock } from '../../../tests/helpers/server.js';
-import { connectPool } from '../../db/postgres/pool.js';
 import { LoginThrottle } from '../../web/throttle.js';
 import { PgSignInFailuresRepository } from './sign-in-failures.js';
 
 // The sign-in throttle on PostgreSQL: failures counted on one instance block sign-in on the other.
 
-let target: TestPgDatabase;
-let a: pg.Pool;
-let b: pg.Pool;
+const pools = twoInstancePools(2);
 const clock = new TestClock();
 const settings = { maxFailuresPerAccount: 5, maxFailuresPerIp: 20, throttleWindowMs: 15 * 60_000 };
 
-beforeAll(async () => {
-  target = await createTestDatabase();
-  a = await connectPool(target.url, { max: 2 });
-  b = await connectPool(target.url, { max: 2 });
-}, 60_000);
-afterAll(async () => {
-  await a?.end();
-  await b?.end();
-  await target?.drop();
-});
-
 it('five wrong passwords spread over two instances block the account on both until the window passes', async () => {
-  const one = new LoginThrottle(clock, settings, new PgSignInFailuresRepository(a), 'signin');
-  const two = new LoginThrottle(clock, settings, new PgSignInFailuresRepository(b), 'signin');
+  const one = new LoginThrottle(clock, settings, new PgSignInFailuresRepository(pools.a), 'signin');
+  const two = new LoginThrottle(clock, settings, new PgSignInFailuresRepository(pools.b), 'signin');
   for (let i = 0; i < 5; i++) {
     expect(await (i % 2 ? one : two).check('Mallory@Example.test', `10.0.0.${i}`)).toEqual({ blocked: false });
     await (i % 2 ? one : two).recordFailure('mallory@example.test', `10.0.0.${i}`);
@@ -36,7 +21,7 @@ it('five wrong passwords spread over two instances block the account on both unt
   expect(await one.check('mallory@example.test', '10.9.9.9')).toMatchObject({ blocked: true, by: 'account' });
   expect(await two.check(' MALLORY@example.test', '10.9.9.9')).toMatchObject({ blocked: true, by: 'account' });
   // Another throttle (namespace) and another account are not affected.
-  const signups = new LoginThrottle(clock, settings, new PgSignInFailuresRepository(b), 'signup');
+  const signups = new LoginThrottle(clock, settings, new PgSignInFailuresRepository(pools.b), 'signup');
   expect(await signups.check('mallory@example.test', '10.0.0.1')).toEqual({ blocked: false });
   expect(await one.check('alice@example.test', '10.9.9.9')).toEqual({ blocked: false });
   // The oldest failure leaves the window first.
@@ -45,5 +30,5 @@ it('five wrong passwords spread over two instances block the account on both unt
   // A correct password clears the account on every instance.
   await one.recordFailure('bob@example.test', '10.1.1.1');
   await two.recordSuccess('bob@example.test');
-  expect(Number((await a.query("SELECT count(*) AS n FROM sign_in_failures WHERE key = 'signin:a:bob@example.test'")).rows[0].n)).toBe(0);
+  expect(Number((await pools.a.query("SELECT count(*) AS n FROM sign_in_failures WHERE key = 'signin:a:bob@example.test'")).rows[0].n)).toBe(0);
 });
