@@ -386,12 +386,7 @@ export class WriteQueue {
       }
       // Counted before sending: from here on the server may have it under this key, so a stopped
       // service worker's successor does not fold later edits into it either.
-      await this.mutate((s) => {
-        const e = s.entries.find((x) => x.seq === write.seq);
-        if (!e) return null;
-        e.attempts++;
-        return { state: s, value: undefined };
-      });
+      await this.countAttempt(write.seq);
       try {
         const opts = { idempotencyKey: write.key, retries: 1 };
         let bookmark: Bookmark | null;
@@ -439,14 +434,19 @@ export class WriteQueue {
     }
   }
 
-  /** Sends a queued bulk change (ids only: the server finds them wherever they are now). */
-  private async sendBulk(write: Extract<QueuedWrite, { op: 'bulk' }>, result: DrainResult): Promise<'next' | 'stop'> {
-    await this.mutate((s) => {
-      const e = s.entries.find((x) => x.seq === write.seq);
+  /** Counts a sending attempt on the queued write, before it is sent. */
+  private countAttempt(seq: number): Promise<void> {
+    return this.mutate((s) => {
+      const e = s.entries.find((x) => x.seq === seq);
       if (!e) return null;
       e.attempts++;
       return { state: s, value: undefined };
     });
+  }
+
+  /** Sends a queued bulk change (ids only: the server finds them wherever they are now). */
+  private async sendBulk(write: Extract<QueuedWrite, { op: 'bulk' }>, result: DrainResult): Promise<'next' | 'stop'> {
+    await this.countAttempt(write.seq);
     try {
       const opts = { idempotencyKey: write.key, retries: 1 };
       if (write.method === 'DELETE') await this.deps.api.bulkRemove(write.collectionId, write.ids, undefined, opts);
