@@ -2,8 +2,9 @@
 // boolean over `bookmarks b`, using the weighted `search` tsvector column (GIN index) of migration
 // 0001: title A, tags B, excerpt, note and highlights C, link words and domain D. It gives the same
 // matches as the SQLite (FTS5) compiler for every expression (tested side by side on one corpus).
-import type { FlagName, SearchQuery, Term, TextField } from '../../services/search/ast.js';
+import type { SearchQuery, Term, TextField } from '../../services/search/ast.js';
 import { parseSearch } from '../../services/search/parse.js';
+import { escapeLike, FLAG_SQL } from '../search-flags-sql.js';
 
 /**
  * A compiled search: `where` over `bookmarks b` with `?` placeholders for `params` (the caller
@@ -47,19 +48,6 @@ const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const ASCII_LOWER = 'abcdefghijklmnopqrstuvwxyz';
 /** Case folding of ASCII letters only, as SQLite's NOCASE does. */
 const fold = (sql: string) => `translate(${sql}, '${ASCII_UPPER}', '${ASCII_LOWER}')`;
-
-const FLAG_SQL: Record<FlagName, string> = {
-  important: 'b.important = 1',
-  notag: 'NOT EXISTS (SELECT 1 FROM bookmark_tags bt WHERE bt.bookmark_id = b.id)',
-  note: "b.note <> ''",
-  highlights: 'EXISTS (SELECT 1 FROM highlights h WHERE h.bookmark_id = b.id)',
-  file: "EXISTS (SELECT 1 FROM files f WHERE f.bookmark_id = b.id AND f.kind = 'file')",
-  broken: 'b.broken = 1',
-  duplicate:
-    'EXISTS (SELECT 1 FROM bookmarks d WHERE d.user_id = b.user_id AND d.link_key = b.link_key AND d.id <> b.id AND d.removed = 0)',
-};
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** SQL for one term (before its negation), or null for a full-text term without any word. */
 function termSql(term: Term): { sql: string; params: unknown[]; rank?: string } | null {

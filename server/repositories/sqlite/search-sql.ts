@@ -1,5 +1,6 @@
-import type { FlagName, SearchQuery, Term } from '../../services/search/ast.js';
+import type { SearchQuery, Term } from '../../services/search/ast.js';
 import { hasIndexableText, parseSearch } from '../../services/search/parse.js';
+import { escapeLike, FLAG_SQL } from '../search-flags-sql.js';
 
 // The SQLite (FTS5) form of the search language: only repositories compile searches; routes and
 // services hand them the expression text (the parser, services/search, stays backend-neutral).
@@ -48,22 +49,6 @@ function ftsQuery(term: Term): string | null {
 const FTS_IN = 'b.id IN (SELECT rowid FROM bookmarks_fts WHERE bookmarks_fts MATCH ?)';
 const FTS_NOT_IN = 'b.id NOT IN (SELECT rowid FROM bookmarks_fts WHERE bookmarks_fts MATCH ?)';
 const TAG_EXISTS = 'EXISTS (SELECT 1 FROM bookmark_tags bt WHERE bt.bookmark_id = b.id AND bt.tag = ? COLLATE NOCASE)';
-
-/** SQL true when the flag holds. */
-const FLAG_SQL: Record<FlagName, string> = {
-  important: 'b.important = 1',
-  notag: 'NOT EXISTS (SELECT 1 FROM bookmark_tags bt WHERE bt.bookmark_id = b.id)',
-  note: "b.note <> ''",
-  highlights: 'EXISTS (SELECT 1 FROM highlights h WHERE h.bookmark_id = b.id)',
-  // A bookmark made from an uploaded file (PUT /bookmark/file) owns a `files` row of kind 'file'
-  // (migration 0004); covers are kind 'cover' and do not count.
-  file: "EXISTS (SELECT 1 FROM files f WHERE f.bookmark_id = b.id AND f.kind = 'file')",
-  broken: 'b.broken = 1',
-  duplicate:
-    'EXISTS (SELECT 1 FROM bookmarks d WHERE d.user_id = b.user_id AND d.link_key = b.link_key AND d.id <> b.id AND d.removed = 0)',
-};
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** SQL for a term that is not full-text (its negation applied by the caller). */
 function plainSql(term: Term): { sql: string; params: unknown[] } {
