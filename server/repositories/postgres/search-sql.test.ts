@@ -10,6 +10,7 @@ import { connectPool } from '../../db/postgres/pool.js';
 import { FullTextIndex } from '../sqlite/fts.js';
 import { compileSearch } from '../sqlite/search-sql.js';
 import { compilePgSearch, numberPlaceholders } from './search-sql.js';
+import { seedSearchRow, type SearchRow } from '../../../tests/helpers/search-corpus.js';
 
 // The PostgreSQL compiler against the SQLite one on the same bookmarks: one corpus written to
 // SQLite, copied to PostgreSQL with migrate-data's copier, then every expression (the search
@@ -21,45 +22,7 @@ let target: TestPgDatabase;
 let pool: pg.Pool;
 const ids: Record<string, number> = {};
 
-interface Row {
-  title: string;
-  tags?: string[];
-  link?: string;
-  excerpt?: string;
-  note?: string;
-  type?: string;
-  important?: boolean;
-  broken?: boolean;
-  lang?: string | null;
-  created?: string;
-  lastUpdate?: string;
-  highlights?: string[];
-}
-
-function seed(name: string, r: Row) {
-  const link = r.link ?? `https://${name}.example.org/page`;
-  const host = new URL(link).hostname.replace(/^www\./, '');
-  const created = r.created ?? '2024-05-10T10:00:00.000Z';
-  const info = db
-    .prepare(
-      `INSERT INTO bookmarks (user_id, creator_id, collection_id, link, link_key, domain, title, excerpt, note, type, tags,
-         important, broken, lang, created, last_update)
-       VALUES (1, 1, -1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      link, link.replace(/^https?:\/\/(www\.)?/, '').toLowerCase(), host, r.title, r.excerpt ?? '', r.note ?? '',
-      r.type ?? 'link', JSON.stringify(r.tags ?? []), r.important ? 1 : 0, r.broken ? 1 : 0, r.lang ?? null, created,
-      r.lastUpdate ?? created,
-    );
-  const id = Number(info.lastInsertRowid);
-  for (const t of r.tags ?? []) db.prepare('INSERT INTO bookmark_tags VALUES (?, 1, ?)').run(id, t);
-  (r.highlights ?? []).forEach((text, i) =>
-    db
-      .prepare("INSERT INTO highlights (id, bookmark_id, user_id, text, created, last_update) VALUES (?, ?, 1, ?, ?, ?)")
-      .run(`${String(id).padStart(12, '0')}${String(i).padStart(12, '0')}`, id, text, created, created),
-  );
-  ids[name] = id;
-}
+const seed = (name: string, r: SearchRow) => seedSearchRow(db, ids, name, r);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-search-pg-'));
