@@ -46,6 +46,8 @@ export function startLoader(): void {
   };
   document.addEventListener('mouseup', onSelectionEnd, true);
   document.addEventListener('keyup', onSelectionEnd, true);
-  // Saved pages: the background answers by injecting the highlighter, which paints.
+  // Saved pages: the background answers by injecting the highlighter, which paints. This runs on every
+  // page: a refusal here only means the extension was reloaded or updated under the page (its context is
+  // gone), which the next page load repairs, so it is not worth a console line on every site.
   browser.runtime.sendMessage({ type: 'loadHighlighter', data: { paint: true } }).catch(() => {});
 }
