@@ -13,11 +13,15 @@ import { PgSignInFailuresRepository } from './sign-in-failures.js';
 import { PgTokensRepository } from './tokens.js';
 import { PgUsersRepository } from './users.js';
 
+/** The repositories still without a PostgreSQL implementation (empty once issue #13's backend is complete). */
+export const NOT_YET_ON_POSTGRES: string[] = [];
+
 /**
  * A repository whose PostgreSQL implementation has not landed yet: every call fails with a message
  * saying so (answered as a 500 and logged). Replaced one by one as the implementations land.
  */
 function notYetOnPostgres<T extends object>(name: string): T {
+  if (!NOT_YET_ON_POSTGRES.includes(name)) NOT_YET_ON_POSTGRES.push(name);
   return new Proxy({} as T, {
     get(_target, method) {
       if (typeof method !== 'string' || method === 'then') return undefined;
