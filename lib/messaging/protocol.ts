@@ -4,7 +4,7 @@
 // may send each message); the background (lib/messaging/router.ts) checks what arrives against them.
 import type { Static } from '@sinclair/typebox';
 import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
-import type { BulkResult, LibraryCollection, LibraryPage } from '../library/types.js';
+import type { BulkResult, LibraryCollection, LibraryPage, SavedCopy } from '../library/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import type { MESSAGES, TAB_COMMANDS } from './schemas.js';
@@ -180,6 +180,8 @@ interface Results {
   libraryExport: { name: string; type: string; text: string };
   /** Opens the bookmark's page in a new tab and scrolls to the highlight; false when it could not be shown there. */
   libraryOpenHighlight: boolean;
+  /** A bookmark's permanent copy (HTML and the server's CSP) for the sandboxed saved-copy page. */
+  librarySavedCopy: SavedCopy;
 }
 
 // Keyed by MESSAGES (a schema without a result fails here) and read by Results' keys (a result

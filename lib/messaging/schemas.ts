@@ -126,6 +126,7 @@ export const MESSAGES = {
   libraryCollectionOp: pages(LibraryCollectionOp),
   libraryExport: pages(Obj({ collectionId: int(), format: oneOf(['html', 'csv', 'md'] as const), search: text(2000) })),
   libraryOpenHighlight: pages(Obj({ link: httpUrl, highlightId: highlightKey })),
+  librarySavedCopy: pages(Obj({ bookmarkId: int(1) })),
 };
 
 // --- background -> content script (tabs.sendMessage to the injected highlighter) ---
