@@ -1,7 +1,7 @@
 import type { ShareRole } from '../../../lib/api/constants.js';
 import type { Db } from '../../db/open.js';
 import { ReadCache } from '../../db/read-cache.js';
-import { SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
+import { SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import { type CollectionOwnerRow, type AccessRepository } from '../types.js';
 
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */

@@ -3,7 +3,8 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
-import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
+import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
+import { collectionsToClean, siblingSorts, type ReorderRow } from '../collection-rules.js';
 import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
 
 // `count` is computed from the bookmarks table on every read (bookmarks_collection_order index),
@@ -204,7 +205,6 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
    * asked order: `title` A to Z, `-title` Z to A, `-count` most bookmarks first (then by title).
    */
   async reorderAll(userId: number, order: CollectionSort): Promise<void> {
-    const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
     this.db.transaction(() => {
       const rows = this.db
         .prepare(
@@ -212,24 +212,9 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
                   (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
              FROM collections c WHERE c.user_id = ?`,
         )
-        .all(userId) as { id: number; parent_id: number | null; title: string; count: number }[];
-      const groups = new Map<number | null, typeof rows>();
-      for (const row of rows) {
-        const g = groups.get(row.parent_id) ?? [];
-        g.push(row);
-        groups.set(row.parent_id, g);
-      }
-      const byTitle = (a: (typeof rows)[number], b: (typeof rows)[number]) => collator.compare(a.title, b.title) || a.id - b.id;
-      const compare: Record<CollectionSort, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
-        title: byTitle,
-        '-title': (a, b) => -byTitle(a, b),
-        '-count': (a, b) => b.count - a.count || byTitle(a, b),
-      };
+        .all(userId) as ReorderRow[];
       const set = this.db.prepare('UPDATE collections SET sort = ? WHERE id = ?');
-      for (const group of groups.values()) {
-        group.sort(compare[order]);
-        group.forEach((row, i) => set.run(group.length - 1 - i, row.id));
-      }
+      for (const [id, sort] of siblingSorts(rows, order)) set.run(sort, id);
     })();
   }
 
@@ -293,24 +278,9 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
              FROM collections c WHERE c.user_id = ?`,
         )
         .all(userId) as { id: number; parent_id: number | null; has: number }[];
-      const parent = new Map(rows.map((r) => [r.id, r.parent_id]));
-      // A collection is kept when it, or anything below it, holds a bookmark: mark every such
-      // collection and its ancestors.
-      const keep = new Set<number>();
-      for (const row of rows) {
-        if (!row.has) continue;
-        let id: number | null = row.id;
-        let guard = 0;
-        while (id !== null && !keep.has(id) && guard++ < 1000) {
-          keep.add(id);
-          id = parent.get(id) ?? null;
-        }
-      }
-      // Everything below an empty collection is empty too, so removing a parent (its children
-      // cascade) never takes a kept collection with it.
+      const gone = collectionsToClean(rows);
       const del = this.db.prepare('DELETE FROM collections WHERE id = ?');
-      const gone = rows.filter((r) => !keep.has(r.id));
-      for (const row of gone) del.run(row.id);
+      for (const id of gone) del.run(id);
       return gone.length;
     })();
   }

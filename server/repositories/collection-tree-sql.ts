@@ -1,4 +1,5 @@
-// The collection tree walk shared by the repositories that read "a collection and everything below it".
+// The collection tree walk shared by the repositories that read "a collection and everything below it",
+// plain recursive SQL that SQLite and PostgreSQL read alike (`?` placeholders; PostgreSQL numbers them).
 
 /** Deepest nesting followed; a guard against a parent cycle, far beyond any real tree. */
 const MAX_DEPTH = 64;
