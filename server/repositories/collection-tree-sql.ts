@@ -1,5 +1,5 @@
-// The collection tree walk shared by the repositories that read "a collection and everything below it",
-// plain recursive SQL that SQLite and PostgreSQL read alike (`?` placeholders; PostgreSQL numbers them).
+// Collection SQL both backends run as written (`?` placeholders; PostgreSQL numbers them): the tree
+// walk of the repositories that read "a collection and everything below it", and the listing.
 
 /** Deepest nesting followed; a guard against a parent cycle, far beyond any real tree. */
 const MAX_DEPTH = 64;
@@ -22,3 +22,21 @@ export const SHARED_WITH_USER_TREE = collectionTree(
   `SELECT s.collection_id, 0 FROM collaborators s JOIN collections o ON o.id = s.collection_id
     WHERE s.user_id = ? AND o.user_id <> ?`,
 );
+
+// `count` is computed from the bookmarks table on every read (bookmarks_collection_order index),
+// so it can never drift from the truth. Bookmarks in Trash carry collection_id -99, so only
+// `removed = 0` rows are counted.
+export const COLLECTION_WITH_COUNT = `
+  SELECT c.id, c.user_id, c.parent_id, c.title, c.view, c.sort, c.public, c.expanded, c.color, c.cover,
+         c.created, c.last_update,
+         (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
+    FROM collections c`;
+
+// Listing order: `sort` descending (the spec: "descending order; position among collections with
+// the same parent"), then id ascending so ties are stable.
+export const COLLECTION_ORDER = 'ORDER BY c.sort DESC, c.id ASC';
+
+/** What reorderAll weighs: each of a user's collections (`?`) with its parent, title and bookmark count. */
+export const REORDER_ROWS = `SELECT c.id, c.parent_id, c.title,
+       (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
+  FROM collections c WHERE c.user_id = ?`;

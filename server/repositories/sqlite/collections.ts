@@ -3,22 +3,12 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
-import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
+import { COLLECTION_AND_DESCENDANTS, COLLECTION_ORDER, COLLECTION_WITH_COUNT, REORDER_ROWS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import { collectionsToClean, siblingSorts, type ReorderRow } from '../collection-rules.js';
 import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
 
-// `count` is computed from the bookmarks table on every read (bookmarks_collection_order index),
-// so it can never drift from the truth. Bookmarks in Trash carry collection_id -99, so only
-// `removed = 0` rows are counted.
-const SELECT_WITH_COUNT = `
-  SELECT c.id, c.user_id, c.parent_id, c.title, c.view, c.sort, c.public, c.expanded, c.color, c.cover,
-         c.created, c.last_update,
-         (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
-    FROM collections c`;
-
-// Listing order: `sort` descending (the spec: "descending order; position among collections with
-// the same parent"), then id ascending so ties are stable.
-const ORDER = 'ORDER BY c.sort DESC, c.id ASC';
+const SELECT_WITH_COUNT = COLLECTION_WITH_COUNT;
+const ORDER = COLLECTION_ORDER;
 
 /**
  * Collections: tree, counts, ordering, merge, clean.
@@ -206,13 +196,7 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
    */
   async reorderAll(userId: number, order: CollectionSort): Promise<void> {
     this.db.transaction(() => {
-      const rows = this.db
-        .prepare(
-          `SELECT c.id, c.parent_id, c.title,
-                  (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
-             FROM collections c WHERE c.user_id = ?`,
-        )
-        .all(userId) as ReorderRow[];
+      const rows = this.db.prepare(REORDER_ROWS).all(userId) as ReorderRow[];
       const set = this.db.prepare('UPDATE collections SET sort = ? WHERE id = ?');
       for (const [id, sort] of siblingSorts(rows, order)) set.run(sort, id);
     })();
