@@ -5,7 +5,8 @@ import { DEFAULT_HIGHLIGHT_COLOR, type BookmarkType, type HighlightColor } from 
 import type { Clock } from '../clock.js';
 import { badRequest } from '../errors.js';
 import { objectId } from '../services/secrets.js';
-import type { BookmarkRow, NewHighlight } from './types.js';
+import type { BookmarkChanges, BookmarkRow, BulkChanges, NewBookmark, NewHighlight } from './types.js';
+import { TRASH } from '../../lib/api/constants.js';
 
 /** A `highlights` table row. */
 export interface HighlightRow {
@@ -223,4 +224,59 @@ export function tagsToAppend(tags: string[], add: string[]): string[] {
 export function mediaToAppend(media: Media[], add: Media[]): Media[] {
   const have = new Set(media.map((m) => m.link));
   return add.filter((m) => !have.has(m.link));
+}
+
+/** The bookmark columns a change of its fields sets, with the values to store (`last_update` and placement aside). */
+export function changedColumns(changes: BookmarkChanges): [column: string, value: unknown][] {
+  const out: [string, unknown][] = [];
+  if (changes.link) out.push(['link', changes.link.link], ['link_key', changes.link.linkKey], ['domain', changes.link.domain]);
+  if (changes.title !== undefined) out.push(['title', changes.title]);
+  if (changes.excerpt !== undefined) out.push(['excerpt', changes.excerpt]);
+  if (changes.note !== undefined) out.push(['note', changes.note]);
+  if (changes.type !== undefined) out.push(['type', changes.type]);
+  if (changes.cover !== undefined) out.push(['cover', changes.cover]);
+  if (changes.media !== undefined) out.push(['media', JSON.stringify(changes.media)]);
+  if (changes.important !== undefined) out.push(['important', changes.important ? 1 : 0]);
+  if (changes.created !== undefined) out.push(['created', changes.created]);
+  if (changes.tags !== undefined) out.push(['tags', JSON.stringify(changes.tags)]);
+  return out;
+}
+
+/** A new bookmark's stored columns (its id, `broken` and `lang` aside: the database gives those). */
+export type BookmarkInsert = Omit<BookmarkRow, 'id' | 'broken' | 'lang'>;
+
+export function bookmarkInsert(item: NewBookmark, sort: number, now: string): BookmarkInsert {
+  return {
+    user_id: item.ownerId,
+    creator_id: item.creatorId,
+    collection_id: item.collectionId,
+    link: item.link,
+    link_key: item.linkKey,
+    domain: item.domain,
+    title: item.title,
+    excerpt: item.excerpt,
+    note: item.note,
+    type: item.type,
+    cover: item.cover,
+    media: JSON.stringify(item.media),
+    tags: JSON.stringify(item.tags),
+    important: item.important ? 1 : 0,
+    sort_order: sort,
+    removed: item.collectionId === TRASH ? 1 : 0,
+    created: item.created ?? now,
+    last_update: item.lastUpdate ?? now,
+  };
+}
+
+/**
+ * The SET list (`?` placeholders) and values a bulk change writes to every bookmark alike:
+ * last_update, favourite, cover, and emptied tags or media (`[]`). Appending is per bookmark.
+ */
+export function bulkSet(changes: BulkChanges, now: string): { set: string; values: unknown[] } {
+  const columns: [string, unknown][] = [['last_update', now]];
+  if (changes.important !== undefined) columns.push(['important', changes.important ? 1 : 0]);
+  if (changes.cover !== undefined) columns.push(['cover', changes.cover]);
+  if (changes.tags?.length === 0) columns.push(['tags', '[]']);
+  if (changes.media?.length === 0) columns.push(['media', '[]']);
+  return { set: columns.map(([c]) => `${c} = ?`).join(', '), values: columns.map(([, v]) => v) };
 }

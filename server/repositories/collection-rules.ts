@@ -1,6 +1,7 @@
-// The rules of collection housekeeping that do not depend on the database: the order a reorder
-// writes, and which collections a clean-up removes.
+// The rules of collections that do not depend on the database: the stored values of a new or
+// changed collection, the order a reorder writes, and which collections a clean-up removes.
 import type { CollectionSort } from '../../lib/api/constants.js';
+import type { CollectionFields } from './types.js';
 
 /** A collection as reorderAll weighs it. */
 export interface ReorderRow {
@@ -57,4 +58,36 @@ export function collectionsToClean(rows: { id: number; parent_id: number | null;
     }
   }
   return rows.filter((r) => !keep.has(r.id)).map((r) => r.id);
+}
+
+/** Inserts a collection: the values come from `newCollectionValues`. */
+export const INSERT_COLLECTION = `INSERT INTO collections (user_id, parent_id, title, view, sort, public, expanded, color, cover, created, last_update)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export function newCollectionValues(userId: number, input: CollectionFields & { title: string; parentId: number | null }, sort: number, now: string): unknown[] {
+  return [
+    userId,
+    input.parentId,
+    input.title,
+    input.view ?? 'list',
+    sort,
+    input.public ? 1 : 0,
+    input.expanded === false ? 0 : 1,
+    input.color ?? null,
+    JSON.stringify(input.cover ?? []),
+    now,
+    now,
+  ];
+}
+
+/** The columns a change of a collection's settings sets, with the values to store. */
+export function collectionColumns(fields: CollectionFields): [column: string, value: unknown][] {
+  const out: [string, unknown][] = [];
+  if (fields.title !== undefined) out.push(['title', fields.title]);
+  if (fields.view !== undefined) out.push(['view', fields.view]);
+  if (fields.public !== undefined) out.push(['public', fields.public ? 1 : 0]);
+  if (fields.expanded !== undefined) out.push(['expanded', fields.expanded ? 1 : 0]);
+  if (fields.color !== undefined) out.push(['color', fields.color]);
+  if (fields.cover !== undefined) out.push(['cover', JSON.stringify(fields.cover)]);
+  return out;
 }

@@ -40,3 +40,13 @@ export const COLLECTION_ORDER = 'ORDER BY c.sort DESC, c.id ASC';
 export const REORDER_ROWS = `SELECT c.id, c.parent_id, c.title,
        (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
   FROM collections c WHERE c.user_id = ?`;
+
+/** A collection (`?`) and its ancestors, nearest first, as owner rows. */
+export const COLLECTION_WITH_ANCESTORS = `
+  WITH RECURSIVE chain(id, user_id, parent_id, public, depth) AS (
+    SELECT id, user_id, parent_id, public, 0 FROM collections WHERE id = ?
+    UNION ALL
+    SELECT c.id, c.user_id, c.parent_id, c.public, chain.depth + 1
+      FROM collections c JOIN chain ON c.id = chain.parent_id
+     WHERE chain.depth < ${MAX_DEPTH})
+  SELECT id, user_id, parent_id, public FROM chain ORDER BY depth`;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ShareRole } from '../../../lib/api/constants.js';
-import { SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
+import { COLLECTION_WITH_ANCESTORS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import type { AccessRepository, CollectionOwnerRow } from '../types.js';
 import { all, one } from './query.js';
 
@@ -18,17 +18,7 @@ export class PgAccessRepository implements AccessRepository {
 
   /** The collection and its ancestors, nearest first. */
   async collectionWithAncestors(id: number): Promise<CollectionOwnerRow[]> {
-    return all<CollectionOwnerRow>(
-      this.pool,
-      `WITH RECURSIVE chain(id, user_id, parent_id, public, depth) AS (
-         SELECT id, user_id, parent_id, public, 0 FROM collections WHERE id = ?
-         UNION ALL
-         SELECT c.id, c.user_id, c.parent_id, c.public, chain.depth + 1
-           FROM collections c JOIN chain ON c.id = chain.parent_id
-          WHERE chain.depth < 64)
-       SELECT id, user_id, parent_id, public FROM chain ORDER BY depth`,
-      [id],
-    );
+    return all<CollectionOwnerRow>(this.pool, COLLECTION_WITH_ANCESTORS, [id]);
   }
 
   async bookmarkLocation(id: number): Promise<{ user_id: number; collection_id: number } | undefined> {

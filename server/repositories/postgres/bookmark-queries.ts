@@ -54,7 +54,7 @@ export class PgBookmarkQueriesRepository implements BookmarkQueriesRepository {
     const orderParams: unknown[] = [];
     if (sort === 'score') {
       // OR mode: rows matched only by non-text terms do not match the ranked query and go last.
-      order = `(b.search @@ to_tsquery('tidemark', ?)) DESC, ts_rank(b.search, to_tsquery('tidemark', ?)) DESC, ${ORDER[DEFAULT_BOOKMARK_SORT]}`;
+      order = `(b.search @@ to_tsquery('tidemark', ?)) DESC, ts_rank(b.search, to_tsquery('tidemark', ?), 1) DESC, ${ORDER[DEFAULT_BOOKMARK_SORT]}`;
       orderParams.push(search.rank, search.rank);
     }
     const rows = await all<{ id: number; total: number }>(

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Bookmark, HighlightChange, Media } from '../../../lib/api/types.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { isoNow, type Clock } from '../../clock.js';
-import { mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
+import { bookmarkInsert, bulkSet, changedColumns, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
 import type { BookmarkChanges, BookmarkRow, BookmarksRepository, BulkChanges, BulkScope, NewBookmark, NewHighlight, SavedLink } from '../types.js';
 import { BOOKMARK_COLUMNS, HIGHLIGHT_COLUMNS, loadBookmarks } from './bookmark-rows.js';
 import { enqueuePageParse } from './jobs.js';
@@ -16,9 +16,6 @@ import { inTransaction } from './transaction.js';
  * two instances placing bookmarks into one collection at once never take the same position.
  */
 const orderKey = (ownerId: number, collectionId: number) => `bookmark-order:${ownerId}:${collectionId}`;
-
-/** A bookmark row to insert, as json_populate_recordset reads it. */
-type InsertRow = Omit<BookmarkRow, 'broken' | 'lang'>;
 
 /**
  * Bookmark writes on PostgreSQL: create (one or many), update incl. highlights, move, Trash and
@@ -86,27 +83,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
   /** Writes new bookmarks with their tags and highlights: three statements for the lot. */
   private async insert(c: pg.PoolClient, list: { id: number; item: NewBookmark; sort: number }[], now: string): Promise<void> {
     if (list.length === 0) return;
-    const rows: InsertRow[] = list.map(({ id, item, sort }) => ({
-      id,
-      user_id: item.ownerId,
-      creator_id: item.creatorId,
-      collection_id: item.collectionId,
-      link: item.link,
-      link_key: item.linkKey,
-      domain: item.domain,
-      title: item.title,
-      excerpt: item.excerpt,
-      note: item.note,
-      type: item.type,
-      cover: item.cover,
-      media: JSON.stringify(item.media),
-      tags: JSON.stringify(item.tags),
-      important: item.important ? 1 : 0,
-      sort_order: sort,
-      removed: item.collectionId === TRASH ? 1 : 0,
-      created: item.created ?? now,
-      last_update: item.lastUpdate ?? now,
-    }));
+    const rows = list.map(({ id, item, sort }) => ({ id, ...bookmarkInsert(item, sort, now) }));
     const columns = Object.keys(rows[0]).join(', ');
     await run(c, `INSERT INTO bookmarks (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::bookmarks, ?::json)`, [JSON.stringify(rows)]);
     await this.insertTags(
@@ -150,27 +127,9 @@ export class PgBookmarksRepository implements BookmarksRepository {
     return inTransaction(this.pool, async (c) => {
       const row = await this.lockRow(c, id, placing ? (r) => [orderKey(r.user_id, r.collection_id), ...(changes.move ? [orderKey(changes.move.ownerId, changes.move.collectionId)] : [])] : null);
       if (!row) return false;
-      const set: string[] = [];
-      const values: unknown[] = [];
-      const put = (column: string, value: unknown) => {
-        set.push(`${column} = ?`);
-        values.push(value);
-      };
-      if (changes.link) {
-        put('link', changes.link.link);
-        put('link_key', changes.link.linkKey);
-        put('domain', changes.link.domain);
-      }
-      if (changes.title !== undefined) put('title', changes.title);
-      if (changes.excerpt !== undefined) put('excerpt', changes.excerpt);
-      if (changes.note !== undefined) put('note', changes.note);
-      if (changes.type !== undefined) put('type', changes.type);
-      if (changes.cover !== undefined) put('cover', changes.cover);
-      if (changes.media !== undefined) put('media', JSON.stringify(changes.media));
-      if (changes.important !== undefined) put('important', changes.important ? 1 : 0);
-      if (changes.created !== undefined) put('created', changes.created);
-      if (changes.tags !== undefined) put('tags', JSON.stringify(changes.tags));
-      put('last_update', now);
+      const columns: [string, unknown][] = [...changedColumns(changes), ['last_update', now]];
+      const set = columns.map(([column]) => `${column} = ?`);
+      const values = columns.map(([, value]) => value);
       await run(c, `UPDATE bookmarks SET ${set.join(', ')} WHERE id = ?`, [...values, id]);
 
       let ownerId = row.user_id;
@@ -261,19 +220,8 @@ export class PgBookmarksRepository implements BookmarksRepository {
         'SELECT id, tags, media FROM bookmarks WHERE id = ANY(?::bigint[]) ORDER BY id FOR UPDATE',
         [ids],
       );
-      const set: string[] = ['last_update = ?'];
-      const values: unknown[] = [now];
-      if (changes.important !== undefined) {
-        set.push('important = ?');
-        values.push(changes.important ? 1 : 0);
-      }
-      if (changes.cover !== undefined) {
-        set.push('cover = ?');
-        values.push(changes.cover);
-      }
-      if (changes.tags?.length === 0) set.push(`tags = '[]'`);
-      if (changes.media?.length === 0) set.push(`media = '[]'`);
-      await run(c, `UPDATE bookmarks SET ${set.join(', ')} WHERE id = ANY(?::bigint[])`, [...values, ids]);
+      const { set, values } = bulkSet(changes, now);
+      await run(c, `UPDATE bookmarks SET ${set} WHERE id = ANY(?::bigint[])`, [...values, ids]);
       if (changes.tags?.length === 0) await run(c, 'DELETE FROM bookmark_tags WHERE bookmark_id = ANY(?::bigint[])', [ids]);
 
       const appendTags = changes.tags && changes.tags.length > 0 ? changes.tags : null;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import { isoNow, type Clock } from '../../clock.js';
-import { collectionsToClean, siblingSorts, type ReorderRow } from '../collection-rules.js';
+import { collectionColumns, collectionsToClean, INSERT_COLLECTION, newCollectionValues, siblingSorts, type ReorderRow } from '../collection-rules.js';
 import { COLLECTION_AND_DESCENDANTS, COLLECTION_ORDER, COLLECTION_WITH_COUNT, REORDER_ROWS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
 import { all, lockKeys, one, run, type Queryable } from './query.js';
@@ -84,24 +84,7 @@ export class PgCollectionsRepository implements CollectionsRepository {
     return inTransaction(this.pool, async (c) => {
       await lockKeys(c, [treeKey(userId)]);
       const sort = input.sort ?? (await this.nextSort(c, userId, input.parentId));
-      const created = await one<{ id: number }>(
-        c,
-        `INSERT INTO collections (user_id, parent_id, title, view, sort, public, expanded, color, cover, created, last_update)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        [
-          userId,
-          input.parentId,
-          input.title,
-          input.view ?? 'list',
-          sort,
-          input.public ? 1 : 0,
-          input.expanded === false ? 0 : 1,
-          input.color ?? null,
-          JSON.stringify(input.cover ?? []),
-          now,
-          now,
-        ],
-      );
+      const created = await one<{ id: number }>(c, `${INSERT_COLLECTION} RETURNING id`, newCollectionValues(userId, input, sort, now));
       return (await this.byIdOn(c, created!.id))!;
     });
   }
@@ -128,16 +111,10 @@ export class PgCollectionsRepository implements CollectionsRepository {
       }
       const set: string[] = ['parent_id = ?', 'sort = ?', 'last_update = ?'];
       const args: unknown[] = [parentId, sort, isoNow(this.clock)];
-      const put = (column: string, value: unknown) => {
+      for (const [column, value] of collectionColumns(fields)) {
         set.push(`${column} = ?`);
         args.push(value);
-      };
-      if (fields.title !== undefined) put('title', fields.title);
-      if (fields.view !== undefined) put('view', fields.view);
-      if (fields.public !== undefined) put('public', fields.public ? 1 : 0);
-      if (fields.expanded !== undefined) put('expanded', fields.expanded ? 1 : 0);
-      if (fields.color !== undefined) put('color', fields.color);
-      if (fields.cover !== undefined) put('cover', JSON.stringify(fields.cover));
+      }
       await run(c, `UPDATE collections SET ${set.join(', ')} WHERE id = ?`, [...args, id]);
       return this.byIdOn(c, id);
     });

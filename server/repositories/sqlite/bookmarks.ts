@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import type { Bookmark, HighlightChange, Media } from '../../../lib/api/types.js';
 import { TRASH } from '../../../lib/api/constants.js';
-import { chunks, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
+import { bookmarkInsert, bulkSet, changedColumns, chunks, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
 import { loadBookmarks } from './bookmark-rows.js';
 import type { FullTextIndex } from './fts.js';
 import { ReadCache } from '../../db/read-cache.js';
@@ -101,26 +101,7 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
         let sort: number;
         if (item.order !== undefined) sort = this.makeRoomAt(item.collectionId, item.ownerId, item.order, 0);
         else sort = topSlots.get(`${item.ownerId}:${item.collectionId}`)!.next++;
-        const info = this.stmt.insert.run({
-          user_id: item.ownerId,
-          creator_id: item.creatorId,
-          collection_id: item.collectionId,
-          link: item.link,
-          link_key: item.linkKey,
-          domain: item.domain,
-          title: item.title,
-          excerpt: item.excerpt,
-          note: item.note,
-          type: item.type,
-          cover: item.cover,
-          media: JSON.stringify(item.media),
-          tags: JSON.stringify(item.tags),
-          important: item.important ? 1 : 0,
-          sort_order: sort,
-          removed: item.collectionId === TRASH ? 1 : 0,
-          created: item.created ?? now,
-          last_update: item.lastUpdate ?? now,
-        });
+        const info = this.stmt.insert.run(bookmarkInsert(item, sort, now));
         const id = Number(info.lastInsertRowid);
         for (const tag of item.tags) this.stmt.insertTag.run(id, item.ownerId, tag);
         this.addHighlights(id, item.ownerId, item.highlights, now);
@@ -141,27 +122,9 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
     const tx = this.db.transaction(() => {
       const row = this.stmt.row.get(id) as BookmarkRow | undefined;
       if (!row) return false;
-      const set: string[] = [];
-      const values: unknown[] = [];
-      const put = (column: string, value: unknown) => {
-        set.push(`${column} = ?`);
-        values.push(value);
-      };
-      if (changes.link) {
-        put('link', changes.link.link);
-        put('link_key', changes.link.linkKey);
-        put('domain', changes.link.domain);
-      }
-      if (changes.title !== undefined) put('title', changes.title);
-      if (changes.excerpt !== undefined) put('excerpt', changes.excerpt);
-      if (changes.note !== undefined) put('note', changes.note);
-      if (changes.type !== undefined) put('type', changes.type);
-      if (changes.cover !== undefined) put('cover', changes.cover);
-      if (changes.media !== undefined) put('media', JSON.stringify(changes.media));
-      if (changes.important !== undefined) put('important', changes.important ? 1 : 0);
-      if (changes.created !== undefined) put('created', changes.created);
-      if (changes.tags !== undefined) put('tags', JSON.stringify(changes.tags));
-      put('last_update', now);
+      const columns: [string, unknown][] = [...changedColumns(changes), ['last_update', now]];
+      const set = columns.map(([column]) => `${column} = ?`);
+      const values = columns.map(([, value]) => value);
       values.push(id);
       this.db.prepare(`UPDATE bookmarks SET ${set.join(', ')} WHERE id = ?`).run(...values);
 
@@ -231,20 +194,9 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
     if (ids.length === 0) return 0;
     const now = isoNow(this.clock);
     const tx = this.db.transaction(() => {
-      const set: string[] = ['last_update = ?'];
-      const values: unknown[] = [now];
-      if (changes.important !== undefined) {
-        set.push('important = ?');
-        values.push(changes.important ? 1 : 0);
-      }
-      if (changes.cover !== undefined) {
-        set.push('cover = ?');
-        values.push(changes.cover);
-      }
-      if (changes.tags?.length === 0) set.push(`tags = '[]'`);
-      if (changes.media?.length === 0) set.push(`media = '[]'`);
+      const { set, values } = bulkSet(changes, now);
       for (const part of chunks(ids)) {
-        this.db.prepare(`UPDATE bookmarks SET ${set.join(', ')} WHERE id IN (${marks(part.length)})`).run(...values, ...part);
+        this.db.prepare(`UPDATE bookmarks SET ${set} WHERE id IN (${marks(part.length)})`).run(...values, ...part);
         if (changes.tags?.length === 0) {
           this.db.prepare(`DELETE FROM bookmark_tags WHERE bookmark_id IN (${marks(part.length)})`).run(...part);
         }

@@ -4,7 +4,7 @@ import { isoNow } from '../../clock.js';
 import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
 import { COLLECTION_AND_DESCENDANTS, COLLECTION_ORDER, COLLECTION_WITH_COUNT, REORDER_ROWS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
-import { collectionsToClean, siblingSorts, type ReorderRow } from '../collection-rules.js';
+import { collectionColumns, collectionsToClean, INSERT_COLLECTION, newCollectionValues, siblingSorts, type ReorderRow } from '../collection-rules.js';
 import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
 
 const SELECT_WITH_COUNT = COLLECTION_WITH_COUNT;
@@ -69,24 +69,7 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
     const now = isoNow(this.clock);
     const id = this.db.transaction(() => {
       const sort = input.sort ?? this.nextSort(userId, input.parentId);
-      const info = this.db
-        .prepare(
-          `INSERT INTO collections (user_id, parent_id, title, view, sort, public, expanded, color, cover, created, last_update)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          userId,
-          input.parentId,
-          input.title,
-          input.view ?? 'list',
-          sort,
-          input.public ? 1 : 0,
-          input.expanded === false ? 0 : 1,
-          input.color ?? null,
-          JSON.stringify(input.cover ?? []),
-          now,
-          now,
-        );
+      const info = this.db.prepare(INSERT_COLLECTION).run(...newCollectionValues(userId, input, sort, now));
       return Number(info.lastInsertRowid);
     })();
     return (await this.byId(id))!;
@@ -111,12 +94,10 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
       }
       const set: string[] = ['parent_id = ?', 'sort = ?', 'last_update = ?'];
       const args: unknown[] = [parentId, sort, isoNow(this.clock)];
-      if (fields.title !== undefined) { set.push('title = ?'); args.push(fields.title); }
-      if (fields.view !== undefined) { set.push('view = ?'); args.push(fields.view); }
-      if (fields.public !== undefined) { set.push('public = ?'); args.push(fields.public ? 1 : 0); }
-      if (fields.expanded !== undefined) { set.push('expanded = ?'); args.push(fields.expanded ? 1 : 0); }
-      if (fields.color !== undefined) { set.push('color = ?'); args.push(fields.color); }
-      if (fields.cover !== undefined) { set.push('cover = ?'); args.push(JSON.stringify(fields.cover)); }
+      for (const [column, value] of collectionColumns(fields)) {
+        set.push(`${column} = ?`);
+        args.push(value);
+      }
       this.db.prepare(`UPDATE collections SET ${set.join(', ')} WHERE id = ?`).run(...args, id);
     })();
     return this.byId(id);
