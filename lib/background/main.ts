@@ -19,6 +19,7 @@ import { ExistsBatcher } from './exists-batcher.js';
 import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
+import { PART_FILES } from '../highlighter/parts.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
@@ -371,6 +372,11 @@ export function startBackground() {
       // On load: only saved pages get the highlighter (to paint); a selection always gets it.
       if (paint && !(await highlights.maybeSaved(senderPage(sender)))) return null;
       await highlights.inject(sender.tab!.id!, sender.frameId ?? 0);
+      return null;
+    },
+    // The highlighter already runs in that frame (it asks): one of its on-demand parts.
+    loadHighlighterPart: async ({ part }, sender) => {
+      await browser.scripting.executeScript({ target: { tabId: sender.tab!.id!, frameIds: [sender.frameId ?? 0] }, files: [PART_FILES[part]] });
       return null;
     },
     pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),
