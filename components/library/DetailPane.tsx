@@ -55,6 +55,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
         </span>
         <button type="button" class="icon" aria-label={t('libCloseDetails')} onClick={onClose}>✕</button>
       </div>
+      {readOnly && <p class="hint read-only-note">{t('libReadOnlyHere')}</p>}
       {bookmark.cover && <img class="detail-cover" src={bookmark.cover} alt="" referrerpolicy="no-referrer" />}
       <div class="field">
         <label for="d-title">{t('libFieldTitle')}</label>

@@ -19,7 +19,8 @@ import { ExistsBatcher } from './exists-batcher.js';
 import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
-import { PART_FILES } from '../highlighter/parts.js';
+import { injectHighlighter, injectHighlighterPart, tabCommand } from './highlighter-injection.js';
+import { syncLoaderRegistration } from './highlighter-registration.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
@@ -166,7 +167,7 @@ export function startBackground() {
     const target = tab?.id !== undefined ? tab : (await browser.tabs.query({ active: true, currentWindow: true }))[0];
     if (target?.id === undefined) return;
     try {
-      const r = await highlights.command<{ ok: boolean; error?: string }>(target.id, { tidemark: 'highlight', color, withNote });
+      const r = await tabCommand<{ ok: boolean; error?: string }>(target.id, { tidemark: 'highlight', color, withNote });
       if (r && !r.ok && r.error) await flashThenRestore(target.id, 'error', r.error);
     } catch (err) {
       await flashThenRestore(target.id, 'error', (err as Error).message);
@@ -371,12 +372,12 @@ export function startBackground() {
     loadHighlighter: async ({ paint }, sender) => {
       // On load: only saved pages get the highlighter (to paint); a selection always gets it.
       if (paint && !(await highlights.maybeSaved(senderPage(sender)))) return null;
-      await highlights.inject(sender.tab!.id!, sender.frameId ?? 0);
+      await injectHighlighter(sender.tab!.id!, sender.frameId ?? 0);
       return null;
     },
     // The highlighter already runs in that frame (it asks): one of its on-demand parts.
     loadHighlighterPart: async ({ part }, sender) => {
-      await browser.scripting.executeScript({ target: { tabId: sender.tab!.id!, frameIds: [sender.frameId ?? 0] }, files: [PART_FILES[part]] });
+      await injectHighlighterPart(sender.tab!.id!, sender.frameId ?? 0, part);
       return null;
     },
     pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),
@@ -393,7 +394,7 @@ export function startBackground() {
     },
     listHighlights: ({ tabId }) => highlights.list(tabId),
     setHighlightNote: ({ tabId, key, note }) => changed(tabId, highlights.setNote(tabId, key, note)),
-    showHighlight: ({ tabId, key }) => highlights.command<boolean>(tabId, { tidemark: 'show', key }),
+    showHighlight: ({ tabId, key }) => tabCommand<boolean>(tabId, { tidemark: 'show', key }),
     panelState: ({ tabId }) =>
       panelState(tabId, { account, openForTab: (id, opts) => bookmarks.openForTab(id, opts), listHighlights: (id) => highlights.list(id) }),
     setHighlightColor: ({ tabId, key, color }) => changed(tabId, highlights.recolorInTab(tabId, key, color)),
@@ -406,7 +407,7 @@ export function startBackground() {
     },
     autoPaintAnswered: async ({ granted }) => {
       await autoPaintAskedItem.setValue(true);
-      if (granted) await highlights.syncRegistration().catch(reportError('highlighter registration'));
+      if (granted) await syncLoaderRegistration().catch(reportError('highlighter registration'));
       return null;
     },
     libraryList: (q) => library.list(q),
@@ -438,7 +439,7 @@ export function startBackground() {
       await sleep(200);
     }
     while (Date.now() < deadline) {
-      const shown = await highlights.command<boolean>(tabId, { tidemark: 'show', key: highlightId }).catch(() => null);
+      const shown = await tabCommand<boolean>(tabId, { tidemark: 'show', key: highlightId }).catch(() => null);
       if (shown === true) return true;
       // null: the highlighter cannot run there (no permission for the site): nothing to wait for.
       if (shown === null) return false;
@@ -475,14 +476,14 @@ export function startBackground() {
   browser.tabs.onRemoved.addListener((tabId) => badge.forget(tabId));
   browser.permissions.onAdded.addListener(() => {
     void badge.refreshAll();
-    void highlights.syncRegistration().catch(reportError('highlighter registration'));
+    void syncLoaderRegistration().catch(reportError('highlighter registration'));
   });
-  browser.permissions.onRemoved.addListener(() => void highlights.syncRegistration().catch(reportError('highlighter registration')));
+  browser.permissions.onRemoved.addListener(() => void syncLoaderRegistration().catch(reportError('highlighter registration')));
   badgeEnabledItem.watch(() => void badge.refreshAll());
   globalThis.addEventListener?.('online', drainSoon);
 
   // --- start-up work (after the listeners) ---
-  void highlights.syncRegistration().catch((err) => console.warn(`Tidemark: highlighter not registered: ${(err as Error).message}`));
+  void syncLoaderRegistration().catch((err) => console.warn(`Tidemark: highlighter not registered: ${(err as Error).message}`));
   void (async () => {
     await index.load();
     if (!(await account())) return;

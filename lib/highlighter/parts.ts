@@ -4,7 +4,8 @@
  * needed: the editor (selection toolbar, creating and changing highlights) on the first selection or
  * highlight command, approximate anchoring when exact anchoring cannot place a highlight. As with the
  * fallback painter (lib/painting/fallback-slot.ts), a part hands itself over through a property of
- * the extension's isolated world, which the page's scripts cannot see.
+ * the extension's isolated world, which the page's scripts cannot see. The background injects them
+ * (lib/background/highlighter-injection.ts, injectHighlighterPart).
  */
 import type { ApproximateSearch } from '../anchoring/anchor.js';
 import { send } from '../messaging/client.js';
@@ -15,12 +16,6 @@ export interface PartOf {
   editor: EditorFactory;
   approximate: ApproximateSearch;
 }
-
-/** The script file of each part, as the background injects it. */
-export const PART_FILES = {
-  editor: '/highlighter-editor.js',
-  approximate: '/highlighter-approximate.js',
-} as const satisfies Record<HighlighterPart, string>;
 
 const slot = (part: HighlighterPart) => `__tidemarkPart_${part}`;
 type Global = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetExtension } from './helpers/reset.js';
 import { highlightWorker } from './helpers/highlight-worker.js';
 import { apiOver, signedInUser } from './helpers/signed-in.js';
-import { colorsByUse } from '../../lib/background/highlights.js';
+import { colorsByUse } from '../../lib/background/highlight-colors.js';
 import type { Highlight } from '../../lib/api/types.js';
 import type { Account } from '../../lib/model.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -1,0 +1,40 @@
+import type pg from 'pg';
+import type { Clock } from '../../clock.js';
+import { hashSecret, newSecret } from '../../services/secrets.js';
+import { type TokenKind, type TokenRow, type TokensRepository } from '../types.js';
+
+/**
+ * Bearer tokens on PostgreSQL. Only hashes are stored; the secret is returned once, at creation.
+ * Every lookup reads the database (no cache here), so a token revoked through any instance is
+ * refused by every instance at once.
+ */
+export class PgTokensRepository implements TokensRepository {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: { userId: number; kind: TokenKind; clientId?: string | null; expiresAt?: number | null }): Promise<{ token: string; row: TokenRow }> {
+    const token = newSecret();
+    const { rows } = await this.pool.query<TokenRow>(
+      'INSERT INTO tokens (user_id, token_hash, kind, client_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      [input.userId, hashSecret(token), input.kind, input.clientId ?? null, input.expiresAt ?? null, this.clock.now()],
+    );
+    return { token, row: rows[0] };
+  }
+
+  async findValid(token: string): Promise<TokenRow | undefined> {
+    const row = (await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE token_hash = $1', [hashSecret(token)])).rows[0];
+    if (!row || row.revoked_at !== null) return undefined;
+    if (row.expires_at !== null && row.expires_at <= this.clock.now()) return undefined;
+    return row;
+  }
+
+  async revoke(id: number): Promise<void> {
+    await this.pool.query('UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [this.clock.now(), id]);
+  }
+
+  async listForUser(userId: number): Promise<TokenRow[]> {
+    return (await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id', [userId])).rows;
+  }
+}
