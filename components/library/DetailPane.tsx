@@ -63,6 +63,9 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
       </div>
       <div class="actions-row">
         <a class="button" href={bookmark.link} target="_blank" rel="noreferrer noopener">{t('libOpenPage')}</a>
+        {bookmark.cache?.status === 'ready' && (
+          <a class="button secondary" href={`saved-copy.html?id=${bookmark._id}`} target="_blank">{t('libOpenSavedCopy')}</a>
+        )}
         <label class="fav-toggle">
           <input type="checkbox" checked={draft.important} disabled={readOnly} onChange={(e) => void save({ important: (e.target as HTMLInputElement).checked })} />
           {t('libFavourite')}

@@ -423,6 +423,7 @@ export function startBackground() {
     },
     libraryExport: ({ collectionId, format, search }) => library.exportFile(collectionId, format, search),
     libraryOpenHighlight: ({ link, highlightId }) => openHighlight(link, highlightId),
+    librarySavedCopy: ({ bookmarkId }) => library.savedCopy(bookmarkId),
   };
 
   /** Opens `link` in a new tab and, once it has loaded, asks its highlighter to scroll to the highlight (it may still be painting: a few tries). */

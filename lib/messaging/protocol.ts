@@ -2,7 +2,7 @@
 // content scripts and the background is declared here, with who may send it and a check of its
 // payload. The background (lib/messaging/router.ts) refuses anything that does not match.
 import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
-import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage } from '../library/types.js';
+import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkChanges, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import * as v from './validate.js';
@@ -200,6 +200,8 @@ export interface ProtocolMap {
   libraryExport: Message<{ collectionId: number; format: 'html' | 'csv' | 'md'; search: string }, { name: string; type: string; text: string }>;
   /** Opens the bookmark's page in a new tab and scrolls to the highlight; false when it could not be shown there. */
   libraryOpenHighlight: Message<{ link: string; highlightId: string }, boolean>;
+  /** A bookmark's permanent copy (HTML and the server's CSP) for the sandboxed saved-copy page. */
+  librarySavedCopy: Message<{ bookmarkId: number }, SavedCopy>;
 }
 
 export type MessageType = keyof ProtocolMap;
@@ -302,6 +304,7 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   },
   libraryExport: { from: ['page'], data: v.object({ collectionId: v.int(), format: v.oneOf('html', 'csv', 'md'), search: v.str(2000) }) },
   libraryOpenHighlight: { from: ['page'], data: v.object({ link: v.httpUrl, highlightId: highlightKey }) },
+  librarySavedCopy: { from: ['page'], data: v.object({ bookmarkId: v.int(1) }) },
 };
 
 /** Background -> pages notifications (broadcast; pages re-read what changed). */

@@ -37,7 +37,8 @@ async function allOfApi(search: string, collectionId = 0): Promise<string[]> {
 }
 
 test.beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'librarian@example.test', name: 'Lib Rarian' }));
+  // A Pro user: permanent copies ("Open saved copy") are part of the paid plan.
+  ({ server, site, token } = await startBackend({ email: 'librarian@example.test', name: 'Lib Rarian', pro: true }));
   const make = async (title: string, body: Record<string, unknown>) => {
     const res = await server.api('POST', '/collection', token, { title, ...body });
     expect(res.status).toBe(200);
@@ -389,6 +390,53 @@ test('a viewer of a shared collection sees the role and no edit controls there',
   await library.locator('body').press('Escape');
   await library.locator('body').press('Delete');
   await expect(library.locator('.bookmark', { hasText: 'Shared article' })).toBeVisible();
+});
+
+test('"Open saved copy" shows the permanent copy in a sandboxed frame, under the server\'s policy, with no extension origin', async () => {
+  // The copy as the extension uploads it (the server sanitises it and keeps it).
+  const form = new FormData();
+  const copyHtml = '<!DOCTYPE html><html><head><title>Storm season (kept)</title></head><body><h1>Storm season</h1><p id="kept">Gales come in October.</p><a href="https://essays.example/more">More</a></body></html>';
+  form.append('cache', new Blob([copyHtml], { type: 'text/html' }), 'storms.html');
+  form.append('url', 'https://essays.example/storms');
+  const up = await fetch(`http://127.0.0.1:${server.port}/rest/v1/bookmark/${ids['Storm season']}/cache`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: form });
+  expect(up.status).toBe(200);
+
+  await library.goto(`${browser.url('library.html')}?c=${ids.papers}`);
+  const detail = library.getByRole('complementary', { name: 'Bookmark' });
+  // No copy: no link.
+  await library.locator('.bookmark', { hasText: 'Tide tables' }).click();
+  await expect(detail.getByLabel('Title')).toHaveValue('Tide tables');
+  await expect(detail.getByRole('link', { name: 'Open saved copy' })).toHaveCount(0);
+  await library.locator('.bookmark', { hasText: 'Storm season' }).click();
+  await expect(detail.getByLabel('Title')).toHaveValue('Storm season');
+  const opening = browser.waitForPage(browser.url('saved-copy.html'));
+  await detail.getByRole('link', { name: 'Open saved copy' }).click();
+  const copy = await opening;
+  await copy.setViewportSize({ width: 1280, height: 700 });
+  const frame = copy.frameLocator('iframe[title="Saved copy: Storm season (kept)"]');
+  await expect(frame.locator('#kept')).toHaveText('Gales come in October.');
+  await expect(copy.getByRole('status')).toContainText('Saved copy, taken');
+  await expect(copy.getByRole('link', { name: 'Open the live page' })).toHaveAttribute('href', 'https://essays.example/storms');
+  await expect(copy).toHaveTitle('Saved copy: Storm season (kept) · Tidemark');
+  await shot(copy, '09-saved-copy');
+  // The frame runs nothing and is not the extension: sandboxed without scripts or same origin, an
+  // opaque origin, the server's policy in front of the copy, links opening in a new tab.
+  const iframe = copy.locator('iframe.copy-frame');
+  await expect(iframe).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+  const inside = copy.frames().find((f) => f !== copy.mainFrame())!;
+  expect(await inside.evaluate(() => [origin, typeof (globalThis as any).chrome?.runtime?.id])).toEqual(['null', 'undefined']);
+  const policy = await frame.locator('meta[http-equiv="Content-Security-Policy"]').first().getAttribute('content');
+  const cached = await fetch(`http://127.0.0.1:${server.port}/rest/v1/bookmark/${ids['Storm season']}/cache`, { headers: { authorization: `Bearer ${token}` } });
+  expect(policy).toBe(cached.headers.get('content-security-policy')!.split(';').map((d) => d.trim()).filter((d) => d && d !== 'sandbox').join('; '));
+  await expect(frame.locator('base').first()).toHaveAttribute('target', '_blank');
+  await copy.close();
+
+  // A bookmark without a copy, opened by address: the server's words, not a blank page.
+  const none = await browser.context.newPage();
+  await none.goto(`${browser.url('saved-copy.html')}?id=${ids['Tide tables']}`);
+  await expect(none.getByRole('alert')).toContainText('has no permanent copy yet');
+  await shot(none, '10-saved-copy-missing');
+  await none.close();
 });
 
 test('opens a highlight from the highlights view, scrolled to on its page', async () => {
