@@ -11,6 +11,11 @@ export interface ServerConfig {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * A `postgres://` URL: the database is PostgreSQL there (`--database`, TIDEMARK_DATABASE_URL).
+   * Unset: SQLite under `dataDir`.
+   */
+  databaseUrl?: string;
   /** Public origin of the service (for links in mails, OAuth redirects). Defaults to http://host:port. */
   publicUrl?: string;
   /** Requests per minute per user on the main bucket, and on the small bucket (tags, sharing, import, parse). */
@@ -124,6 +129,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     web: { sessionTtlMs: 30 * 24 * 3600_000, maxFailuresPerAccount: 5, maxFailuresPerIp: 20, throttleWindowMs: 15 * 60_000 },
     oauthProviders: providersFromEnv(process.env),
     publicUrl: process.env.TIDEMARK_PUBLIC_URL || undefined,
+    databaseUrl: process.env.TIDEMARK_DATABASE_URL || undefined,
     smtp: smtpFromEnv(process.env),
     invitationTtlDays: positiveNumber(process.env.TIDEMARK_INVITATION_TTL_DAYS, 14),
     uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, importMaxEntries: LIMITS.importEntriesMax, cacheMaxBytes: 20 * MB },

@@ -20,6 +20,8 @@ interface Props {
   onOpen: (b: Bookmark) => void;
   onMore: () => void;
   onDragIds: () => number[];
+  /** Rows can be selected and dragged onto collections (not where the list is read-only). */
+  editable: boolean;
   collectionTitle: (id: number) => string;
   showCollection: boolean;
 }
@@ -54,8 +56,12 @@ export function BookmarkList(p: Props) {
             role="option"
             aria-selected={selected}
             class={`bookmark${selected ? ' selected' : ''}${p.focused === b._id ? ' focused' : ''}${p.open === b._id ? ' opened' : ''}`}
-            draggable
+            draggable={p.editable}
             onDragStart={(e) => {
+              if (!p.editable) {
+                e.preventDefault();
+                return;
+              }
               const ids = p.onDragIds();
               e.dataTransfer?.setData(DRAG_BOOKMARKS, JSON.stringify(ids.includes(b._id) ? ids : [b._id]));
               if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
@@ -63,7 +69,7 @@ export function BookmarkList(p: Props) {
             onClick={(e) => p.onClickRow(b, e)}
             onDblClick={() => p.onOpen(b)}
           >
-            <input
+            {p.editable && <input
               type="checkbox"
               class="pick"
               checked={selected}
@@ -72,7 +78,7 @@ export function BookmarkList(p: Props) {
                 e.stopPropagation();
                 p.onToggle(b, e);
               }}
-            />
+            />}
             {p.view === 'list' && (
               <div class="cover" aria-hidden="true">
                 {b.cover ? <img src={b.cover} alt="" loading="lazy" referrerpolicy="no-referrer" /> : <span>{(b.domain || '?').slice(0, 1).toUpperCase()}</span>}

@@ -55,6 +55,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
         </span>
         <button type="button" class="icon" aria-label={t('libCloseDetails')} onClick={onClose}>✕</button>
       </div>
+      {readOnly && <p class="hint read-only-note">{t('libReadOnlyHere')}</p>}
       {bookmark.cover && <img class="detail-cover" src={bookmark.cover} alt="" referrerpolicy="no-referrer" />}
       <div class="field">
         <label for="d-title">{t('libFieldTitle')}</label>
@@ -62,6 +63,9 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
       </div>
       <div class="actions-row">
         <a class="button" href={bookmark.link} target="_blank" rel="noreferrer noopener">{t('libOpenPage')}</a>
+        {bookmark.cache?.status === 'ready' && (
+          <a class="button secondary" href={`saved-copy.html?id=${bookmark._id}`} target="_blank">{t('libOpenSavedCopy')}</a>
+        )}
         <label class="fav-toggle">
           <input type="checkbox" checked={draft.important} disabled={readOnly} onChange={(e) => void save({ important: (e.target as HTMLInputElement).checked })} />
           {t('libFavourite')}

@@ -59,7 +59,6 @@ export function LibraryApp() {
   const [signedOut, setSignedOut] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
-  const dragIds = useRef<number[]>([]);
 
   const pager = useMemo(() => new Pager<Bookmark>(async () => ({ items: [], count: 0 }), setList), []);
 
@@ -152,14 +151,14 @@ export function LibraryApp() {
   // --- selection ---
   const clickRow = (b: Bookmark, e: MouseEvent) => {
     setFocused(b._id);
-    if (e.shiftKey && anchor !== null) {
+    if (e.shiftKey && anchor !== null && !readOnly) {
       const a = items.findIndex((x) => x._id === anchor);
       const z = items.findIndex((x) => x._id === b._id);
       const [from, to] = a < z ? [a, z] : [z, a];
       setSelected(new Set([...selected, ...items.slice(from, to + 1).map((x) => x._id)]));
       return;
     }
-    if (e.ctrlKey || e.metaKey) {
+    if ((e.ctrlKey || e.metaKey) && !readOnly) {
       toggle(b);
       return;
     }
@@ -294,7 +293,7 @@ export function LibraryApp() {
             ...collections.filter((x) => x.id !== c.id && x.level === 4).map((x) => ({ value: String(x.id), label: pathOf(x, collections) })),
           ],
         },
-        confirm: t('libMerge'),
+        confirm: t('libMergeConfirm'),
         onSubmit: async ({ choice }) => {
           await collectionOp({ op: 'merge', ids: [c.id], to: Number(choice) }, t('libMerged', c.title));
           if (state.collectionId === c.id) go({ collectionId: Number(choice) });
@@ -357,7 +356,7 @@ export function LibraryApp() {
         e.preventDefault();
         setOpenId(focused);
         setTimeout(() => document.getElementById('d-title')?.focus(), 0);
-      } else if (e.key === ' ' && focused !== null) {
+      } else if (e.key === ' ' && focused !== null && !readOnly) {
         e.preventDefault();
         const b = items.find((x) => x._id === focused);
         if (b) toggle(b);
@@ -383,12 +382,12 @@ export function LibraryApp() {
   sidebarLatest.current = {
     onSelect: (id) => go({ collectionId: id, tab: 'bookmarks' }),
     onHighlights: () => go({ tab: 'highlights' }),
-    onDropBookmarks: (to) => {
-          const ids = new Set(dragIds.current);
-          const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
-          if (to === TRASH) trash(targets);
-          else moveTo(to, targets);
-        },
+    onDropBookmarks: (to, dropped) => {
+      const ids = new Set(dropped);
+      const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
+      if (to === TRASH) trash(targets);
+      else moveTo(to, targets);
+    },
     onNestCollection: (id, parentId) =>
           void collectionOp({ op: 'move', id, parentId }, nestLabel(collectionTitle(id), parentId ? collectionTitle(parentId) : null)).catch((err: Error) =>
             setToast({ text: err.message, error: true }),
@@ -581,10 +580,8 @@ export function LibraryApp() {
               onToggle={toggle}
               onOpen={(b) => setOpenId(b._id)}
               onMore={() => void pager.more()}
-              onDragIds={() => {
-                dragIds.current = [...selected];
-                return dragIds.current;
-              }}
+              onDragIds={() => [...selected]}
+              editable={!readOnly}
               collectionTitle={collectionTitle}
               showCollection={state.collectionId === ALL_COLLECTIONS || !!state.search}
             />

@@ -1,6 +1,6 @@
 // The library's sidebar: All / Unsorted / Trash, the collection tree (expand, counts, shared
 // marked), drop targets for bookmarks and collections, and the collection actions.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ALL_COLLECTIONS, TRASH, UNSORTED } from '../../lib/api/constants.js';
 import { t } from '../../lib/i18n.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
@@ -17,8 +17,8 @@ interface Props extends SidebarActions {
 export interface SidebarActions {
   onSelect: (id: number) => void;
   onHighlights: () => void;
-  /** Bookmarks (their ids) dropped on a collection. */
-  onDropBookmarks: (to: number) => void;
+  /** Bookmarks (their ids, carried by the drag) dropped on a collection. */
+  onDropBookmarks: (to: number, ids: number[]) => void;
   onNestCollection: (id: number, parentId: number | null) => void;
   onCreate: (parentId: number | null) => void;
   onRename: (c: LibraryCollection) => void;
@@ -32,6 +32,8 @@ export function Sidebar(p: Props) {
   const [collapsed, setCollapsed] = useState<Set<number>>(new Set());
   const [over, setOver] = useState<number | null>(null);
   const [menu, setMenu] = useState<number | null>(null);
+  /** The collection being dragged (its id cannot be read from the drag until the drop). */
+  const draggingCollection = useRef<number | null>(null);
   const children = new Map<number | null, LibraryCollection[]>();
   const known = new Set(p.collections.map((c) => c.id));
   for (const c of p.collections) {
@@ -41,10 +43,22 @@ export function Sidebar(p: Props) {
     else children.set(parent, [c]);
   }
 
+  const parentOf = new Map(p.collections.map((c) => [c.id, c.parentId]));
+  /** Whether `id` is `ancestor` or below it (a collection cannot go inside itself). */
+  const within = (id: number, ancestor: number) => {
+    for (let cur: number | null | undefined = id, guard = 0; cur != null && guard < 64; cur = parentOf.get(cur), guard++) {
+      if (cur === ancestor) return true;
+    }
+    return false;
+  };
   const dropProps = (id: number, acceptsCollections: boolean) => ({
     onDragOver: (e: DragEvent) => {
+      // The innermost target decides: a row that refuses a drop must not pass it on to the tree around it.
+      e.stopPropagation();
       const types = e.dataTransfer?.types ?? [];
-      if ((id !== -2 && types.includes(DRAG_BOOKMARKS)) || (acceptsCollections && types.includes(DRAG_COLLECTION))) {
+      const dragged = draggingCollection.current;
+      const collectionFits = acceptsCollections && types.includes(DRAG_COLLECTION) && (dragged === null || (id > 0 ? !within(id, dragged) : parentOf.get(dragged) != null));
+      if ((id !== -2 && types.includes(DRAG_BOOKMARKS)) || collectionFits) {
         e.preventDefault();
         setOver(id);
       }
@@ -52,6 +66,7 @@ export function Sidebar(p: Props) {
     onDragLeave: () => setOver((o) => (o === id ? null : o)),
     onDrop: (e: DragEvent) => {
       e.preventDefault();
+      e.stopPropagation();
       setOver(null);
       const dragged = e.dataTransfer?.getData(DRAG_COLLECTION);
       if (dragged) {
@@ -59,7 +74,8 @@ export function Sidebar(p: Props) {
         if (draggedId !== id) p.onNestCollection(draggedId, id > 0 ? id : null);
         return;
       }
-      if (id !== -2 && e.dataTransfer?.getData(DRAG_BOOKMARKS)) p.onDropBookmarks(id);
+      const ids = id !== -2 ? draggedIds(e.dataTransfer?.getData(DRAG_BOOKMARKS)) : [];
+      if (ids.length) p.onDropBookmarks(id, ids);
     },
   });
 
@@ -84,7 +100,7 @@ export function Sidebar(p: Props) {
     const canEdit = c.level >= 3;
     const isOwner = c.level === 4;
     return (
-      <li key={c.id} role="treeitem" aria-expanded={kids.length ? open : undefined} aria-level={depth + 1}>
+      <li key={c.id} role="treeitem" aria-label={c.title} aria-expanded={kids.length ? open : undefined} aria-level={depth + 1}>
         <div class={`nav-row${p.tab === 'bookmarks' && p.current === c.id ? ' current' : ''}${over === c.id ? ' drop' : ''}`} style={{ paddingLeft: `${depth * 14}px` }}>
           {kids.length ? (
             <button
@@ -109,7 +125,18 @@ export function Sidebar(p: Props) {
             draggable={isOwner}
             aria-current={p.tab === 'bookmarks' && p.current === c.id ? 'page' : undefined}
             onClick={() => p.onSelect(c.id)}
-            onDragStart={(e) => e.dataTransfer?.setData(DRAG_COLLECTION, String(c.id))}
+            onDragStart={(e) => {
+              if (!isOwner) {
+                e.preventDefault();
+                return;
+              }
+              draggingCollection.current = c.id;
+              e.dataTransfer?.setData(DRAG_COLLECTION, String(c.id));
+            }}
+            onDragEnd={() => {
+              draggingCollection.current = null;
+              setOver(null);
+            }}
             {...(canEdit ? dropProps(c.id, isOwner) : {})}
           >
             <span class="nav-title">{c.title}</span>
@@ -156,7 +183,7 @@ export function Sidebar(p: Props) {
       </ul>
       <div class="nav-heading">
         <h2>{t('libCollections')}</h2>
-        <select aria-label={t('libSortCollections')} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) p.onSort(v); (e.target as HTMLSelectElement).value = ''; }}>
+        <select aria-label={t('libSortCollectionsLabel')} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) p.onSort(v); (e.target as HTMLSelectElement).value = ''; }}>
           <option value="">{t('libSortCollections')}</option>
           <option value="title">{t('libSortAZ')}</option>
           <option value="-title">{t('libSortZA')}</option>
@@ -170,6 +197,18 @@ export function Sidebar(p: Props) {
       {p.collections.length === 0 && <p class="hint pad">{t('libNoCollections')}</p>}
     </nav>
   );
+}
+
+/** The bookmark ids a drag carries (a JSON array of numbers); anything else carries none. */
+export function draggedIds(data: string | undefined): number[] {
+  if (!data) return [];
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return Array.isArray(parsed) ? parsed.filter((x): x is number => Number.isInteger(x)) : [];
+  } catch {
+    // Dropped text from elsewhere under our type name: nothing of ours to move.
+    return [];
+  }
 }
 
 export function roleName(level: number): string {

@@ -8,7 +8,7 @@ import { apiBase } from '../api/client/http.js';
 import { LIMITS, TRASH, UNSORTED } from '../api/constants.js';
 import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
-import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage } from '../library/types.js';
+import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
 
 export type * from '../library/types.js';
 
@@ -290,31 +290,58 @@ export class LibraryService {
 
   /** The export file as text (the page turns it into a download). */
   async exportFile(collectionId: number, format: 'html' | 'csv' | 'md', search: string): Promise<{ name: string; type: string; text: string }> {
+    const query = new URLSearchParams();
+    if (search) query.set('search', search);
+    if (collectionId > 0) query.set('nested', 'true');
+    const { res, text } = await this.fetchText(`/bookmarks/${collectionId}/export.${format}?${query}`, { offline: 'to export', failed: 'The export failed' });
+    const disposition = res.headers.get('content-disposition') ?? '';
+    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `tidemark.${format}`;
+    return { name, type: res.headers.get('content-type') ?? 'text/plain', text };
+  }
+
+  /**
+   * The bookmark's permanent copy (sanitised HTML) and the Content-Security-Policy the server serves
+   * it with, for the saved-copy page to show in a sandboxed frame. The token stays here.
+   */
+  async savedCopy(bookmarkId: number): Promise<SavedCopy> {
+    const { res, text } = await this.fetchText(`/bookmark/${bookmarkId}/cache`, { offline: 'to open the saved copy', failed: 'The saved copy could not be opened' });
+    const modified = res.headers.get('last-modified');
+    let pageUrl = res.headers.get('x-copy-url') ?? '';
+    try {
+      pageUrl = decodeURI(pageUrl);
+    } catch {
+      // Not valid percent-encoding: show the address as the server sent it.
+    }
+    return {
+      html: text,
+      csp: res.headers.get('content-security-policy') ?? '',
+      pageUrl,
+      savedAt: modified ? new Date(modified).toISOString() : null,
+    };
+  }
+
+  /** GET `path` of the API with the token, as text; a failure says what happened in the server's words. */
+  private async fetchText(path: string, words: { offline: string; failed: string }): Promise<{ res: Response; text: string }> {
     const acc = await this.deps.account();
     const token = await this.deps.accessToken();
     if (!acc || !token) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
-    const url = new URL(`${apiBase(acc.serverUrl)}/bookmarks/${collectionId}/export.${format}`);
-    if (search) url.searchParams.set('search', search);
-    if (collectionId > 0) url.searchParams.set('nested', 'true');
     let res: Response;
     try {
-      res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      res = await fetch(`${apiBase(acc.serverUrl)}${path}`, { headers: { authorization: `Bearer ${token}` } });
     } catch {
-      throw new ApiClientError('network', `Could not reach the Tidemark server at ${new URL(acc.serverUrl).origin} to export. Try again when you are online.`);
+      throw new ApiClientError('network', `Could not reach the Tidemark server at ${new URL(acc.serverUrl).origin} ${words.offline}. Try again when you are online.`);
     }
     const text = await res.text();
     if (!res.ok) {
-      let message = `The export failed (HTTP ${res.status}).`;
+      let message = `${words.failed} (HTTP ${res.status}).`;
       try {
         message = (JSON.parse(text) as { errorMessage?: string }).errorMessage ?? message;
       } catch {
         /* not the JSON error envelope: keep the status message */
       }
-      throw new ApiClientError('http', message, res.status);
+      throw new ApiClientError(res.status === 401 ? 'unauthorized' : 'http', message, res.status);
     }
-    const disposition = res.headers.get('content-disposition') ?? '';
-    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `tidemark.${format}`;
-    return { name, type: res.headers.get('content-type') ?? 'text/plain', text };
+    return { res, text };
   }
 }
 

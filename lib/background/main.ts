@@ -19,7 +19,7 @@ import { ExistsBatcher } from './exists-batcher.js';
 import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
-import { injectHighlighter, tabCommand } from './highlighter-injection.js';
+import { injectHighlighter, injectHighlighterPart, tabCommand } from './highlighter-injection.js';
 import { syncLoaderRegistration } from './highlighter-registration.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import { reportError } from './report-error.js';
@@ -375,6 +375,11 @@ export function startBackground() {
       await injectHighlighter(sender.tab!.id!, sender.frameId ?? 0);
       return null;
     },
+    // The highlighter already runs in that frame (it asks): one of its on-demand parts.
+    loadHighlighterPart: async ({ part }, sender) => {
+      await injectHighlighterPart(sender.tab!.id!, sender.frameId ?? 0, part);
+      return null;
+    },
     pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),
     addHighlight: (data, sender) => changed(sender.tab!.id!, highlights.add(sender.tab!.id!, senderPage(sender), data)),
     changeHighlight: async ({ key, color }, sender) =>
@@ -418,6 +423,7 @@ export function startBackground() {
     },
     libraryExport: ({ collectionId, format, search }) => library.exportFile(collectionId, format, search),
     libraryOpenHighlight: ({ link, highlightId }) => openHighlight(link, highlightId),
+    librarySavedCopy: ({ bookmarkId }) => library.savedCopy(bookmarkId),
   };
 
   /** Opens `link` in a new tab and, once it has loaded, asks its highlighter to scroll to the highlight (it may still be painting: a few tries). */

@@ -68,3 +68,15 @@ export type LibraryCollectionOp =
   | { op: 'sort'; sort: string }
   | { op: 'share'; id: number; emails: string[]; role: 'member' | 'viewer' };
 
+
+/** A bookmark's permanent copy as the background hands it to the saved-copy page. */
+export interface SavedCopy {
+  /** The sanitised HTML the server keeps (nothing in it runs: the page shows it in a sandboxed frame too). */
+  html: string;
+  /** The Content-Security-Policy the server serves the copy with. */
+  csp: string;
+  /** The address the copy was taken from. */
+  pageUrl: string;
+  /** When it was taken (ISO), when the server says. */
+  savedAt: string | null;
+}

@@ -2,7 +2,7 @@
 // content scripts and the background is declared here, with who may send it and a check of its
 // payload. The background (lib/messaging/router.ts) refuses anything that does not match.
 import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
-import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage } from '../library/types.js';
+import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkChanges, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import * as v from './validate.js';
@@ -112,6 +112,10 @@ export type PanelView =
   | { state: 'saved'; bookmark: BookmarkDraft; offline: boolean; partial: boolean; highlights: HighlightListView };
 
 /** Background -> content script (tabs.sendMessage). */
+/** The highlighter's scripts injected only when needed: the selection editor (toolbar, creating and changing highlights) and approximate anchoring. */
+export const HIGHLIGHTER_PARTS = ['editor', 'approximate'] as const;
+export type HighlighterPart = (typeof HIGHLIGHTER_PARTS)[number];
+
 export type TabCommand =
   | { tidemark: 'highlight'; color: HighlightColor | null; withNote: boolean }
   | { tidemark: 'status' }
@@ -155,8 +159,10 @@ export interface ProtocolMap {
   useTestToken: Message<{ serverUrl: string; token: string }, Account>;
   signOut: Message<null, null>;
   // --- highlighting (content script -> background) ---
-  /** The loader asks for the highlighter (toolbar, anchoring, painting) to be injected into its frame. */
+  /** The loader asks for the highlighter (anchoring, painting) to be injected into its frame. */
   loadHighlighter: Message<{ paint: boolean }, null>;
+  /** The highlighter asks for one of its on-demand parts (lib/highlighter/parts.ts) to be injected into its frame. */
+  loadHighlighterPart: Message<{ part: HighlighterPart }, null>;
   pageHighlights: Message<null, PageHighlightsView>;
   /** Saves the page first when it is not saved. `restore`: a highlight removed just now (Undo) whose note comes back. */
   addHighlight: Message<
@@ -194,6 +200,8 @@ export interface ProtocolMap {
   libraryExport: Message<{ collectionId: number; format: 'html' | 'csv' | 'md'; search: string }, { name: string; type: string; text: string }>;
   /** Opens the bookmark's page in a new tab and scrolls to the highlight; false when it could not be shown there. */
   libraryOpenHighlight: Message<{ link: string; highlightId: string }, boolean>;
+  /** A bookmark's permanent copy (HTML and the server's CSP) for the sandboxed saved-copy page. */
+  librarySavedCopy: Message<{ bookmarkId: number }, SavedCopy>;
 }
 
 export type MessageType = keyof ProtocolMap;
@@ -250,6 +258,7 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   useTestToken: { from: ['page'], data: v.object({ serverUrl: v.httpUrl, token: v.str(500, 8) }) },
   signOut: { from: ['page'], data: v.nothing },
   loadHighlighter: { from: ['content'], data: v.object({ paint: v.bool }) },
+  loadHighlighterPart: { from: ['content'], data: v.object({ part: v.oneOf(...HIGHLIGHTER_PARTS) }) },
   pageHighlights: { from: ['content'], data: v.nothing },
   addHighlight: {
     from: ['content'],
@@ -295,6 +304,7 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   },
   libraryExport: { from: ['page'], data: v.object({ collectionId: v.int(), format: v.oneOf('html', 'csv', 'md'), search: v.str(2000) }) },
   libraryOpenHighlight: { from: ['page'], data: v.object({ link: v.httpUrl, highlightId: highlightKey }) },
+  librarySavedCopy: { from: ['page'], data: v.object({ bookmarkId: v.int(1) }) },
 };
 
 /** Background -> pages notifications (broadcast; pages re-read what changed). */

@@ -10,10 +10,15 @@ export class CliError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** Parses flags strictly: unknown flags are errors that name the flag. */
-export function parseFlags<O extends Options>(args: string[], options: O): ReturnType<typeof parseArgs<{ options: O & { data: { type: 'string' } }; strict: true; allowPositionals: false }>>['values'] {
+type CommonOptions = { data: { type: 'string' }; database: { type: 'string' } };
+
+/**
+ * Parses flags strictly: unknown flags are errors that name the flag. Every command takes
+ * `--data DIR` (SQLite and files) and `--database postgres://...` (PostgreSQL instead of SQLite).
+ */
+export function parseFlags<O extends Options>(args: string[], options: O): ReturnType<typeof parseArgs<{ options: O & CommonOptions; strict: true; allowPositionals: false }>>['values'] {
   try {
-    return parseArgs({ args, options: { data: { type: 'string' }, ...options }, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args, options: { data: { type: 'string' }, database: { type: 'string' }, ...options }, strict: true, allowPositionals: false }).values;
   } catch (err) {
     throw new CliError((err as Error).message);
   }
@@ -21,6 +26,12 @@ export function parseFlags<O extends Options>(args: string[], options: O): Retur
 
 export function dataDirOf(flags: { data?: unknown }): string {
   return path.resolve(typeof flags.data === 'string' ? flags.data : process.env.TIDEMARK_DATA ?? 'data');
+}
+
+/** The PostgreSQL URL of `--database` or TIDEMARK_DATABASE_URL, or undefined for SQLite under `--data`. */
+export function databaseUrlOf(flags: { database?: unknown }): string | undefined {
+  const value = typeof flags.database === 'string' ? flags.database : process.env.TIDEMARK_DATABASE_URL;
+  return value?.trim() || undefined;
 }
 
 export function required(flags: Record<string, unknown>, name: string): string {

@@ -27,6 +27,8 @@ export function openSqliteStore(dataDir: string, clock: Clock): SqliteStore {
     start(warn) {
       checkpoints ??= startCheckpointer(db, { onError: (message) => warn(`WAL checkpoint failed: ${message}`) });
     },
+    // The file is local: there is no connection to lose.
+    isUnavailable: () => false,
     async close() {
       await checkpoints?.stop();
       checkpoints = undefined;

@@ -9,6 +9,11 @@ export interface Store {
   readonly repos: Repositories;
   /** Starts background upkeep tied to the server's life; `warn` hears of failures. */
   start(warn: (message: string) => void): void;
+  /**
+   * True when `err` means the database cannot be reached right now (a lost connection, a server
+   * restarting): the request is answered 503 and may be retried; the store reconnects by itself.
+   */
+  isUnavailable(err: unknown): boolean;
   /** Stops upkeep and closes the database. */
   close(): Promise<void>;
 }

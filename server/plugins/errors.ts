@@ -24,6 +24,9 @@ function describeValidation(err: FastifyError): string {
   return `${field} ${first.message ?? 'is invalid'}`;
 }
 
+/** Seconds a client is asked to wait when the database is away. */
+const DATABASE_RETRY_AFTER_S = 5;
+
 /** Every failure answers `{result: false, status, errorMessage}` with the matching HTTP status. */
 export function installErrorHandling(app: FastifyInstance): void {
   const methods = installMethodNotAllowed(app);
@@ -44,6 +47,13 @@ export function installErrorHandling(app: FastifyInstance): void {
         return reply.status(400).send(envelope(400, 'The request body is not valid JSON.'));
     }
     if (err instanceof SyntaxError) return reply.status(400).send(envelope(400, 'The request body is not valid JSON.'));
+    if (app.store.isUnavailable(err)) {
+      // The database is away (restarting, network cut): nothing was done, the client may retry, and
+      // the store reconnects by itself once it is back.
+      request.log.warn({ err }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+      return reply.status(503).send(envelope(503, 'The database is not reachable right now. Try again in a few seconds.'));
+    }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       request.log.error({ err }, 'unhandled error');

@@ -4,11 +4,12 @@
 // re-import. With LIBRARY_SHOTS=<dir> it also saves a screenshot of every view there.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
+import { joinLinkIn, lastMailTo } from '../server/sharing-mail.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -36,7 +37,8 @@ async function allOfApi(search: string, collectionId = 0): Promise<string[]> {
 }
 
 test.beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'librarian@example.test', name: 'Lib Rarian' }));
+  // A Pro user: permanent copies ("Open saved copy") are part of the paid plan.
+  ({ server, site, token } = await startBackend({ email: 'librarian@example.test', name: 'Lib Rarian', pro: true }));
   const make = async (title: string, body: Record<string, unknown>) => {
     const res = await server.api('POST', '/collection', token, { title, ...body });
     expect(res.status).toBe(200);
@@ -211,6 +213,230 @@ test('collections from the sidebar: create, rename, create inside, move back to 
   await expect(library.getByRole('status').filter({ hasText: 'Collection “To read” deleted' })).toBeVisible();
   await expect(library.getByRole('button', { name: 'Undo' })).toHaveCount(0);
   expect((await server.api('GET', `/collection/${created._id}`, token)).status).toBe(404);
+});
+
+/**
+ * Drags `from` onto `to` with one DataTransfer through the page's own drag handlers (dragstart on
+ * the source, dragenter/dragover/drop on the target, dragend), as Chromium does for a mouse drag.
+ * Answers whether the target accepted the drag (its dragover cancelled the default); only then is
+ * the drop sent, as a browser would. A source that cancels dragstart drags nothing (false).
+ */
+async function drag(page: Page, from: Locator, to: Locator): Promise<boolean> {
+  const source = await from.elementHandle();
+  const target = await to.elementHandle();
+  return page.evaluate(([s, d]) => {
+    const data = new DataTransfer();
+    const fire = (el: Element, type: string) => {
+      const e = new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: data });
+      el.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    // A source that refuses to be dragged cancels dragstart: nothing is dragged.
+    if (fire(s!, 'dragstart')) return false;
+    fire(d!, 'dragenter');
+    const accepted = fire(d!, 'dragover');
+    if (accepted) fire(d!, 'drop');
+    fire(s!, 'dragend');
+    return accepted;
+  }, [source, target] as const);
+}
+
+const parentOf = async (id: number) => (await server.api('GET', `/collection/${id}`, token)).body.item.parent?.$id ?? null;
+const collectionOfBookmark = async (id: number) => (await server.api('GET', `/bookmark/${id}`, token)).body.item.collectionId as number;
+
+test('drag and drop: bookmarks onto a collection move them; a collection onto another nests it', async () => {
+  const sidebar = library.getByRole('navigation', { name: 'Collections' });
+  const row = (title: string) => library.locator('.bookmark', { hasText: title });
+  const item = (name: string) => sidebar.getByRole('treeitem', { name, exact: true }).locator('.nav-item').first();
+  ids.inner = (await server.api('GET', '/collections', token)).body.items.find((c: { title: string }) => c.title === 'Inner')._id;
+  await library.getByRole('button', { name: /^Unsorted/ }).click();
+  await expect(row('Loose note 1')).toBeVisible();
+
+  // A row that is not selected drags alone.
+  let before = server.requests.length;
+  expect(await drag(library, row('Loose note 0'), item('Papers'))).toBe(true);
+  await expect(row('Loose note 0')).toHaveCount(0);
+  expect(await collectionOfBookmark(ids['Loose note 0'])).toBe(ids.papers);
+  expect(server.requests.slice(before).filter((r) => r.startsWith('PUT /rest/v1/bookmarks/'))).toEqual(['PUT /rest/v1/bookmarks/-1']);
+  await expect(library.getByRole('status').filter({ hasText: '1 bookmark moved to Papers.' })).toBeVisible();
+  await library.getByRole('button', { name: 'Undo' }).click();
+  await expect(row('Loose note 0')).toBeVisible();
+  expect(await collectionOfBookmark(ids['Loose note 0'])).toBe(-1);
+
+  // Dragging one of the selected rows carries the whole selection, in one call.
+  await row('Loose note 1').getByRole('checkbox').check();
+  await row('Loose note 2').getByRole('checkbox').check();
+  before = server.requests.length;
+  expect(await drag(library, row('Loose note 2'), item('Inner'))).toBe(true);
+  await expect(row('Loose note 1')).toHaveCount(0);
+  await expect(row('Loose note 2')).toHaveCount(0);
+  expect(await collectionOfBookmark(ids['Loose note 1'])).toBe(ids.inner);
+  expect(await collectionOfBookmark(ids['Loose note 2'])).toBe(ids.inner);
+  expect(server.requests.slice(before).filter((r) => r.startsWith('PUT /rest/v1/bookmarks/'))).toEqual(['PUT /rest/v1/bookmarks/-1']);
+  await expect(item('Inner')).toContainText('2');
+  // Undo puts the dragged bookmarks back.
+  await library.getByRole('button', { name: 'Undo' }).click();
+  await expect(row('Loose note 1')).toBeVisible();
+  expect(await collectionOfBookmark(ids['Loose note 2'])).toBe(-1);
+  // Dropped on Trash: trashed.
+  expect(await drag(library, row('Loose note 3'), library.getByRole('button', { name: /^Trash/ }))).toBe(true);
+  await expect(row('Loose note 3')).toHaveCount(0);
+  expect(await collectionOfBookmark(ids['Loose note 3'])).toBe(-99);
+  await library.getByRole('button', { name: 'Undo' }).click();
+  await expect(row('Loose note 3')).toBeVisible();
+  // "All bookmarks" is not a place a bookmark can be dropped.
+  expect(await drag(library, row('Loose note 3'), library.getByRole('button', { name: /^All bookmarks/ }))).toBe(false);
+
+  // A collection onto another: nested under it; onto the tree's empty space: back to the top.
+  expect(await drag(library, item('Recipes'), item('Research'))).toBe(true);
+  await expect(sidebar.getByRole('treeitem', { name: /^Research/ }).getByRole('treeitem', { name: /^Recipes/ })).toBeVisible();
+  expect(await parentOf(ids.recipes)).toBe(ids.research);
+  await expect(library.getByRole('status').filter({ hasText: '“Recipes” moved into “Research”.' })).toBeVisible();
+  await shot(library, '05b-nested-by-drag');
+  expect(await drag(library, item('Recipes'), sidebar.getByRole('tree'))).toBe(true);
+  await expect.poll(() => parentOf(ids.recipes)).toBeNull();
+  await expect(sidebar.getByRole('treeitem', { name: /^Research/ }).getByRole('treeitem', { name: /^Recipes/ })).toHaveCount(0);
+  // A collection cannot go inside itself or below itself; a top-level one is already at the top.
+  expect(await drag(library, item('Research'), item('Papers'))).toBe(false);
+  expect(await drag(library, item('Research'), item('Research'))).toBe(false);
+  expect(await drag(library, item('Research'), sidebar.getByRole('tree'))).toBe(false);
+  expect(await parentOf(ids.research)).toBeNull();
+});
+
+test('merge, sort and share collections from the sidebar', async () => {
+  const sidebar = library.getByRole('navigation', { name: 'Collections' });
+  const dialog = library.getByRole('dialog');
+  // Sort the tree: the order the server keeps is the order shown.
+  const rootTitles = () => sidebar.locator('ul.tree > li > .nav-row .nav-title').allTextContents();
+  await sidebar.getByRole('combobox', { name: 'Sort collections' }).selectOption({ label: 'Name Z–A' });
+  await expect(library.getByRole('status').filter({ hasText: 'sorted' })).toBeVisible();
+  const api = async () => (await server.api('GET', '/collections', token)).body.items.map((c: { title: string }) => c.title);
+  await expect.poll(rootTitles).toEqual(['Research', 'Recipes', 'Inner']);
+  expect(await api()).toEqual(['Research', 'Recipes', 'Inner']);
+  await sidebar.getByRole('combobox', { name: 'Sort collections' }).selectOption({ label: 'Name A–Z' });
+  await expect.poll(rootTitles).toEqual(['Inner', 'Recipes', 'Research']);
+  expect(await api()).toEqual(['Inner', 'Recipes', 'Research']);
+
+  // Merge "Inner" (a bookmark dropped there first) into Recipes.
+  await server.api('PUT', `/bookmark/${ids['Loose note 4']}`, token, { collection: { $id: ids.inner } });
+  await library.getByRole('button', { name: /^Unsorted/ }).click();
+  await sidebar.getByRole('button', { name: 'Actions for Inner' }).click();
+  await sidebar.getByRole('menuitem', { name: 'Merge into…' }).click();
+  await expect(dialog.getByRole('heading')).toHaveText('Merge “Inner”');
+  await dialog.getByLabel('Merge into').selectOption({ label: 'Recipes' });
+  await shot(library, '05c-merge-dialog');
+  await dialog.getByRole('button', { name: 'Merge' }).click();
+  await expect(sidebar.getByRole('treeitem', { name: /^Inner/ })).toHaveCount(0);
+  expect((await server.api('GET', `/collection/${ids.inner}`, token)).status).toBe(404);
+  expect(await collectionOfBookmark(ids['Loose note 4'])).toBe(ids.recipes);
+
+  // Share: the invite form sends an invitation by email through the real server.
+  await sidebar.getByRole('button', { name: 'Actions for Research' }).click();
+  await sidebar.getByRole('menuitem', { name: 'Share…' }).click();
+  await expect(dialog.getByRole('heading')).toHaveText('Share “Research”');
+  await dialog.getByLabel('Email addresses (comma separated)').fill('ann@example.test, bo@example.test');
+  await dialog.getByLabel('Role').selectOption('member');
+  await shot(library, '05d-share-dialog');
+  await dialog.getByRole('button', { name: 'Send invitations' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(library.getByRole('status').filter({ hasText: 'Invitations to “Research” sent.' })).toBeVisible();
+  for (const email of ['ann@example.test', 'bo@example.test']) {
+    const mail = lastMailTo(server.dataDir, email);
+    const link = joinLinkIn(mail.text);
+    expect(link.collectionId).toBe(ids.research);
+  }
+  // A bad address: the form stays open and says what is wrong.
+  await sidebar.getByRole('button', { name: 'Actions for Research' }).click();
+  await sidebar.getByRole('menuitem', { name: 'Share…' }).click();
+  await dialog.getByLabel('Email addresses (comma separated)').fill('not-an-address');
+  await dialog.getByRole('button', { name: 'Send invitations' }).click();
+  await expect(dialog.getByRole('alert')).toBeVisible();
+  await shot(library, '05e-share-error');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('a viewer of a shared collection sees the role and no edit controls there', async () => {
+  const owner = await server.createUser('owner-of-shared@example.test', 'long enough password', 'Olive Owner');
+  const made = await server.api('POST', '/collection', owner.token, { title: 'Shared reading' });
+  const sharedId = made.body.item._id as number;
+  await server.api('POST', '/bookmarks', owner.token, { items: [{ link: 'https://shared.example/one', title: 'Shared article', collectionId: sharedId, tags: ['team'] }] });
+  const invited = await server.api('POST', `/collection/${sharedId}/sharing`, owner.token, { emails: ['librarian@example.test'], role: 'viewer' });
+  expect(invited.status).toBe(200);
+  const { token: joinToken } = joinLinkIn(lastMailTo(server.dataDir, 'librarian@example.test').text);
+  expect((await server.api('POST', `/collection/${sharedId}/join`, token, { token: joinToken })).status).toBe(200);
+
+  await library.goto(`${browser.url('library.html')}?c=${sharedId}`);
+  const sidebar = library.getByRole('navigation', { name: 'Collections' });
+  const shared = sidebar.getByRole('treeitem', { name: /^Shared reading/ });
+  await expect(shared).toContainText('Viewer');
+  await expect(library.locator('.view-title')).toContainText('Shared reading');
+  await expect(library.locator('.role-badge')).toHaveText('Viewer');
+  await expect(library.locator('.bookmark', { hasText: 'Shared article' })).toBeVisible();
+  // No actions menu, no bulk bar, no drop target; the detail pane is read-only.
+  await expect(sidebar.getByRole('button', { name: 'Actions for Shared reading' })).toHaveCount(0);
+  await expect(library.getByRole('toolbar', { name: 'Bulk actions' })).toHaveCount(0);
+  await expect(library.locator('.bookmark').getByRole('checkbox')).toHaveCount(0);
+  expect(await drag(library, library.locator('.bookmark', { hasText: 'Shared article' }), sidebar.getByRole('button', { name: /^Unsorted/ }))).toBe(false);
+  await expect(sidebar.getByRole('treeitem', { name: /^Shared reading/ }).locator('.nav-item')).not.toHaveAttribute('draggable', 'true');
+  await library.locator('.bookmark', { hasText: 'Shared article' }).click();
+  const detail = library.getByRole('complementary', { name: 'Bookmark' });
+  await expect(detail.getByLabel('Title')).toBeDisabled();
+  await expect(detail.getByLabel('Note')).toBeDisabled();
+  await expect(detail.getByLabel('Collection')).toBeDisabled();
+  await expect(detail.getByText('You can read this collection but not change it')).toBeVisible();
+  await shot(library, '05f-viewer');
+  await library.locator('body').press('Escape');
+  await library.locator('.bookmark', { hasText: 'Shared article' }).click();
+  await library.locator('body').press('Escape');
+  await library.locator('body').press('Delete');
+  await expect(library.locator('.bookmark', { hasText: 'Shared article' })).toBeVisible();
+});
+
+test('"Open saved copy" shows the permanent copy in a sandboxed frame, under the server\'s policy, with no extension origin', async () => {
+  // The copy as the extension uploads it (the server sanitises it and keeps it).
+  const form = new FormData();
+  const copyHtml = '<!DOCTYPE html><html><head><title>Storm season (kept)</title></head><body><h1>Storm season</h1><p id="kept">Gales come in October.</p><a href="https://essays.example/more">More</a></body></html>';
+  form.append('cache', new Blob([copyHtml], { type: 'text/html' }), 'storms.html');
+  form.append('url', 'https://essays.example/storms');
+  const up = await fetch(`http://127.0.0.1:${server.port}/rest/v1/bookmark/${ids['Storm season']}/cache`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: form });
+  expect(up.status).toBe(200);
+
+  await library.goto(`${browser.url('library.html')}?c=${ids.papers}`);
+  const detail = library.getByRole('complementary', { name: 'Bookmark' });
+  // No copy: no link.
+  await library.locator('.bookmark', { hasText: 'Tide tables' }).click();
+  await expect(detail.getByLabel('Title')).toHaveValue('Tide tables');
+  await expect(detail.getByRole('link', { name: 'Open saved copy' })).toHaveCount(0);
+  await library.locator('.bookmark', { hasText: 'Storm season' }).click();
+  await expect(detail.getByLabel('Title')).toHaveValue('Storm season');
+  const opening = browser.waitForPage(browser.url('saved-copy.html'));
+  await detail.getByRole('link', { name: 'Open saved copy' }).click();
+  const copy = await opening;
+  await copy.setViewportSize({ width: 1280, height: 700 });
+  const frame = copy.frameLocator('iframe[title="Saved copy: Storm season (kept)"]');
+  await expect(frame.locator('#kept')).toHaveText('Gales come in October.');
+  await expect(copy.getByRole('status')).toContainText('Saved copy, taken');
+  await expect(copy.getByRole('link', { name: 'Open the live page' })).toHaveAttribute('href', 'https://essays.example/storms');
+  await expect(copy).toHaveTitle('Saved copy: Storm season (kept) · Tidemark');
+  await shot(copy, '09-saved-copy');
+  // The frame runs nothing and is not the extension: sandboxed without scripts or same origin, an
+  // opaque origin, the server's policy in front of the copy, links opening in a new tab.
+  const iframe = copy.locator('iframe.copy-frame');
+  await expect(iframe).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+  const inside = copy.frames().find((f) => f !== copy.mainFrame())!;
+  expect(await inside.evaluate(() => [origin, typeof (globalThis as any).chrome?.runtime?.id])).toEqual(['null', 'undefined']);
+  const policy = await frame.locator('meta[http-equiv="Content-Security-Policy"]').first().getAttribute('content');
+  const cached = await fetch(`http://127.0.0.1:${server.port}/rest/v1/bookmark/${ids['Storm season']}/cache`, { headers: { authorization: `Bearer ${token}` } });
+  expect(policy).toBe(cached.headers.get('content-security-policy')!.split(';').map((d) => d.trim()).filter((d) => d && d !== 'sandbox').join('; '));
+  await expect(frame.locator('base').first()).toHaveAttribute('target', '_blank');
+  await copy.close();
+
+  // A bookmark without a copy, opened by address: the server's words, not a blank page.
+  const none = await browser.context.newPage();
+  await none.goto(`${browser.url('saved-copy.html')}?id=${ids['Tide tables']}`);
+  await expect(none.getByRole('alert')).toContainText('has no permanent copy yet');
+  await shot(none, '10-saved-copy-missing');
+  await none.close();
 });
 
 test('opens a highlight from the highlights view, scrolled to on its page', async () => {

@@ -12,6 +12,10 @@ export interface PgCluster {
   url(database?: string): string;
   port: number;
   dir: string;
+  /** Stops the server (fast shutdown: open connections are cut), keeping its data, as an outage would. */
+  pause(): void;
+  /** Starts it again on the same port with the same data. */
+  resume(): void;
   stop(): void;
 }
 
@@ -65,12 +69,17 @@ export async function startPgCluster(): Promise<PgCluster> {
     '-c max_connections=200',
     '-c shared_buffers=32MB',
   ].join(' ');
-  runPg(path.join(bin, 'pg_ctl'), ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const start = () => runPg(path.join(bin, 'pg_ctl'), ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
+  start();
   let stopped = false;
   return {
     port,
     dir,
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    pause() {
+      runPg(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    resume: start,
     stop() {
       if (stopped) return;
       stopped = true;

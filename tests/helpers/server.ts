@@ -1,5 +1,7 @@
 // Starts the real service on a random loopback port with a fresh temporary data directory, and
-// talks to it over HTTP. Used by every server test.
+// talks to it over HTTP. Used by every server test. The database is SQLite in that directory, or,
+// with TIDEMARK_TEST_BACKEND=postgres, a fresh PostgreSQL database copied from the run's migrated
+// template (tests/setup/postgres.ts), one per server, dropped when it closes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +10,18 @@ import { buildApp } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
 import { defaultConfig, type ServerConfig } from '../../server/config.js';
 import type { Db } from '../../server/db/open.js';
-import { openSqliteStore, type SqliteStore } from '../../server/db/sqlite-store.js';
+import { openStore } from '../../server/db/open-store.js';
+import type { PostgresStore } from '../../server/db/postgres-store.js';
+import type { SqliteStore } from '../../server/db/sqlite-store.js';
+import type { Store } from '../../server/db/store.js';
+import { numberPlaceholders } from '../../server/repositories/postgres/search-sql.js';
 import { hashPassword } from '../../server/services/passwords.js';
+import { createTestDatabase, type TestPgDatabase } from './pg-database.js';
+
+/** The backend server tests run on: TIDEMARK_TEST_BACKEND=postgres, or SQLite. */
+export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.TIDEMARK_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+/** For `it.skipIf(onPostgres)` on the few tests about SQLite itself (say why in the test's name or a comment). */
+export const onPostgres = TEST_BACKEND === 'postgres';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -46,9 +58,17 @@ export interface TestServer {
   origin: string;
   dataDir: string;
   config: ServerConfig;
-  /** The SQLite connection, for the few tests about SQLite itself. */
-  db: Db;
-  store: SqliteStore;
+  /** The SQLite connection, for the few tests about SQLite itself (throws on PostgreSQL: skip those with `onPostgres`). */
+  readonly db: Db;
+  /** The SQLite store, for the few tests about SQLite itself (throws on PostgreSQL). */
+  readonly sqliteStore: SqliteStore;
+  store: Store;
+  /**
+   * Runs one statement on whichever backend the server runs (`?` placeholders) and answers its rows,
+   * for tests that check what is stored (a secret kept only hashed, rows gone) rather than what the
+   * API shows, or set up what no API can (a user removed from the service).
+   */
+  sql<T = Record<string, unknown>>(query: string, ...params: unknown[]): Promise<T[]>;
   /** Calls `/rest/v1${path}` with JSON; `token` null sends no Authorization header. */
   api<T = any>(method: string, path: string, opts?: { token?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse<T>>;
   /** POSTs `body` to `/rest/v1${path}` and answers the created `item`; throws with the answer when it is not a 200. */
@@ -69,7 +89,13 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
     ...overrides,
   });
-  const store = openSqliteStore(dataDir, config.clock);
+  // A database the caller names is used as given; otherwise the run's backend decides.
+  let database: TestPgDatabase | undefined;
+  if (overrides.databaseUrl === undefined) {
+    database = onPostgres ? await createTestDatabase() : undefined;
+    config.databaseUrl = database?.url;
+  }
+  const store = await openStore(config);
   const app = await buildApp(config, store);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = address;
@@ -105,20 +131,43 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     return { id: row.id, email: addr, token };
   };
 
+  const sqliteStore = (): SqliteStore => {
+    if (store.backend !== 'sqlite') throw new Error('This test reads SQLite itself: skip it on PostgreSQL (it.skipIf(onPostgres)) or use sql()/the API.');
+    return store as SqliteStore;
+  };
+  const sql: TestServer['sql'] = async (query, ...params) => {
+    if (store.backend === 'sqlite') {
+      const stmt = sqliteStore().db.prepare(query);
+      if (!stmt.reader) {
+        stmt.run(...params);
+        return [];
+      }
+      return stmt.all(...params) as never[];
+    }
+    return (await (store as PostgresStore).pool.query(numberPlaceholders(query), params)).rows;
+  };
+
   return {
     app,
     url,
     origin,
     dataDir,
     config,
-    db: store.db,
+    get db() {
+      return sqliteStore().db;
+    },
+    get sqliteStore() {
+      return sqliteStore();
+    },
     store,
+    sql,
     api,
     createItem,
     createUser,
     async close() {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

@@ -27,8 +27,8 @@ async function aBookmark(body: Record<string, unknown> = {}) {
   return res.body.item;
 }
 
-function snapshot(id: number) {
-  return s.db.prepare('SELECT * FROM bookmarks WHERE id = ?').get(id);
+async function snapshot(id: number) {
+  return (await s.sql('SELECT * FROM bookmarks WHERE id = ?', id))[0];
 }
 
 const denied = (status: number) => expect([403, 404]).toContain(status);
@@ -45,13 +45,13 @@ describe('user B and user A\'s bookmarks', () => {
 
   it('B cannot update A\'s bookmark or its highlights', async () => {
     const item = await aBookmark({ collectionId: aCollection });
-    const before = snapshot(item._id);
+    const before = await snapshot(item._id);
     const res = await s.api('PUT', `/bookmark/${item._id}`, {
       token: b.token,
       body: { title: 'pwned', highlights: [{ _id: item.highlights[0]._id, text: '' }, { text: 'B was here' }] },
     });
     denied(res.status);
-    expect(snapshot(item._id)).toEqual(before);
+    expect(await snapshot(item._id)).toEqual(before);
     expect((await s.api('GET', `/bookmark/${item._id}`, { token: a.token })).body.item.highlights).toHaveLength(1);
   });
 
@@ -59,29 +59,29 @@ describe('user B and user A\'s bookmarks', () => {
     const item = await aBookmark({ collectionId: aCollection });
     const res = await s.api('PUT', `/bookmark/${item._id}`, { token: b.token, body: { collection: { $id: bCollection } } });
     denied(res.status);
-    expect(snapshot(item._id)).toMatchObject({ collection_id: aCollection, user_id: a.id });
+    expect(await snapshot(item._id)).toMatchObject({ collection_id: aCollection, user_id: a.id });
   });
 
   it('B cannot move its own bookmark into A\'s collection, nor create one there', async () => {
     const own = await s.api('POST', '/bookmark', { token: b.token, body: { link: 'https://b.example/', collectionId: bCollection } });
     const res = await s.api('PUT', `/bookmark/${own.body.item._id}`, { token: b.token, body: { collection: { $id: aCollection } } });
     denied(res.status);
-    expect(snapshot(own.body.item._id)).toMatchObject({ collection_id: bCollection, user_id: b.id });
+    expect(await snapshot(own.body.item._id)).toMatchObject({ collection_id: bCollection, user_id: b.id });
     const create = await s.api('POST', '/bookmark', { token: b.token, body: { link: 'https://b.example/2', collection: { $id: aCollection } } });
     denied(create.status);
     const bulkCreate = await s.api('POST', '/bookmarks', { token: b.token, body: { items: [{ link: 'https://b.example/3', collectionId: aCollection }] } });
     denied(bulkCreate.status);
-    const inA = s.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE collection_id = ? AND user_id <> ?').get(aCollection, a.id) as { n: number };
+    const inA = (await s.sql('SELECT count(*) AS n FROM bookmarks WHERE collection_id = ? AND user_id <> ?', aCollection, a.id))[0] as { n: number };
     expect(inA.n).toBe(0);
   });
 
   it('B cannot delete A\'s bookmark, even from A\'s Trash', async () => {
     const item = await aBookmark({ collectionId: aCollection });
     denied((await s.api('DELETE', `/bookmark/${item._id}`, { token: b.token })).status);
-    expect(snapshot(item._id)).toMatchObject({ collection_id: aCollection, removed: 0 });
+    expect(await snapshot(item._id)).toMatchObject({ collection_id: aCollection, removed: 0 });
     await s.api('DELETE', `/bookmark/${item._id}`, { token: a.token });
     denied((await s.api('DELETE', `/bookmark/${item._id}`, { token: b.token })).status);
-    expect(snapshot(item._id)).toMatchObject({ collection_id: -99, removed: 1 });
+    expect(await snapshot(item._id)).toMatchObject({ collection_id: -99, removed: 1 });
   });
 
   it('B\'s bulk operations never reach A\'s bookmarks', async () => {
@@ -103,7 +103,7 @@ describe('user B and user A\'s bookmarks', () => {
     await s.api('DELETE', `/bookmark/${unsorted._id}`, { token: a.token });
     const purge = await s.api('DELETE', '/bookmarks/-99', { token: b.token, body: { ids } });
     expect(purge.body.modified).toBe(0);
-    expect(snapshot(inColl._id)).toMatchObject({ collection_id: aCollection, important: 0, tags: '[]', removed: 0 });
-    expect(snapshot(unsorted._id)).toMatchObject({ collection_id: -99, user_id: a.id });
+    expect(await snapshot(inColl._id)).toMatchObject({ collection_id: aCollection, important: 0, tags: '[]', removed: 0 });
+    expect(await snapshot(unsorted._id)).toMatchObject({ collection_id: -99, user_id: a.id });
   });
 });

@@ -107,7 +107,7 @@ describe('POST /bookmark', () => {
     const unknown = await s.api('POST', '/bookmark', { token: u.token, body: { link: 'https://x.example/', collectionId: 999999 } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.errorMessage).toBe('Not found');
-    const count = s.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?').get(u.id) as { n: number };
+    const count = (await s.sql('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?', u.id))[0] as { n: number };
     expect(count.n).toBe(0);
   });
 
@@ -133,7 +133,7 @@ describe('POST /bookmark', () => {
     const junk = await s.api('POST', '/bookmark', { token: u.token, rawBody: '{"link": ', headers: { 'content-type': 'application/json' } });
     expect(junk.status).toBe(400);
     expect(junk.body.errorMessage).toMatch(/not valid JSON/);
-    const count = s.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?').get(u.id) as { n: number };
+    const count = (await s.sql('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?', u.id))[0] as { n: number };
     expect(count.n).toBe(0);
   });
 
@@ -239,7 +239,7 @@ describe('PUT /bookmark/{id}', () => {
     const res = await s.api('PUT', `/bookmark/${item._id}`, { token: u.token, body: { tags: [], title: '' } });
     expect(res.body.item.tags).toEqual([]);
     expect(res.body.item.title).toBe('https://a.example/z');
-    const tagRows = s.db.prepare('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?').get(item._id) as { n: number };
+    const tagRows = (await s.sql('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?', item._id))[0] as { n: number };
     expect(tagRows.n).toBe(0);
   });
 

@@ -21,8 +21,8 @@ async function get(token: string, id: number) {
   return (await s.api('GET', `/bookmark/${id}`, { token })).body.item;
 }
 
-function countOf(userId: number): number {
-  return (s.db.prepare('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?').get(userId) as { n: number }).n;
+async function countOf(userId: number): Promise<number> {
+  return ((await s.sql('SELECT count(*) AS n FROM bookmarks WHERE user_id = ?', userId))[0] as { n: number }).n;
 }
 
 const links = (n: number, base = 'https://bulk.example/') => Array.from({ length: n }, (_, i) => ({ link: `${base}${i}` }));
@@ -35,7 +35,7 @@ describe('POST /bookmarks', () => {
     expect(items.map((i) => i.title)).toEqual(Array.from({ length: 100 }, (_, i) => `T${i}`));
     expect(new Set(items.map((i) => i._id)).size).toBe(100);
     expect(items[5]).toMatchObject({ link: 'https://bulk.example/5', collectionId: -1, domain: 'bulk.example', tags: ['t2'], user: { $id: u.id } });
-    expect(countOf(u.id)).toBe(100);
+    expect(await countOf(u.id)).toBe(100);
   });
 
   it('keeps the batch order at the top of the collection', async () => {
@@ -53,7 +53,7 @@ describe('POST /bookmarks', () => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ result: false, status: 413 });
     expect(res.body.errorMessage).toMatch(/at most 100/);
-    expect(countOf(u.id)).toBe(0);
+    expect(await countOf(u.id)).toBe(0);
   });
 
   it('answers 400 for an empty or missing items array', async () => {
@@ -83,7 +83,7 @@ describe('POST /bookmarks', () => {
     const res3 = await s.api('POST', '/bookmarks', { token: u.token, body: { items: hl } });
     expect(res3.status).toBe(400);
     expect(res3.body.errorMessage).toMatch(/items\.1\.highlights\.0\.text/);
-    expect(countOf(u.id)).toBe(0);
+    expect(await countOf(u.id)).toBe(0);
   });
 
   it('creates into several collections; a collection the caller cannot write fails the whole batch', async () => {
@@ -101,8 +101,8 @@ describe('POST /bookmarks', () => {
       body: { items: [{ link: 'https://x.example/3' }, { link: 'https://x.example/4', collectionId: cb }] },
     });
     expect(res.status).toBe(403);
-    expect(countOf(a.id)).toBe(2);
-    expect(countOf(b.id)).toBe(0);
+    expect(await countOf(a.id)).toBe(2);
+    expect(await countOf(b.id)).toBe(0);
   });
 });
 
@@ -133,13 +133,13 @@ describe('PUT /bookmarks/{collectionId}', () => {
     expect((await get(u.token, a._id)).tags).toEqual(['x', 'y', 'z']);
     expect((await get(u.token, b._id)).tags).toEqual(['y', 'z']);
     // The tag index and search see the new tag.
-    const tagged = s.db.prepare("SELECT count(*) AS n FROM bookmark_tags WHERE tag = 'z' AND user_id = ?").get(u.id) as { n: number };
+    const tagged = (await s.sql("SELECT count(*) AS n FROM bookmark_tags WHERE tag = 'z' AND user_id = ?", u.id))[0] as { n: number };
     expect(tagged.n).toBe(2);
     const clear = await s.api('PUT', `/bookmarks/${c}`, { token: u.token, body: { ids: [a._id], tags: [] } });
     expect(clear.body.modified).toBe(1);
     expect((await get(u.token, a._id)).tags).toEqual([]);
     expect((await get(u.token, b._id)).tags).toEqual(['y', 'z']);
-    const left = s.db.prepare('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?').get(a._id) as { n: number };
+    const left = (await s.sql('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?', a._id))[0] as { n: number };
     expect(left.n).toBe(0);
   });
 
@@ -252,7 +252,7 @@ describe('DELETE /bookmarks/{collectionId}', () => {
     const rest = await s.api('DELETE', `/bookmarks/${c}`, { token: u.token });
     expect(rest.body.modified).toBe(2);
     expect((await get(u.token, items[3]._id)).removed).toBe(true);
-    expect(countOf(u.id)).toBe(4);
+    expect(await countOf(u.id)).toBe(4);
   });
 
   it('refuses collectionId 0 and empty or oversized ids', async () => {

@@ -23,7 +23,7 @@ test("the server's own connection never checkpoints; the worker copies every com
   const wal = path.join(s.dataDir, `${DB_FILE}-wal`);
   expect(fs.statSync(wal).size).toBeGreaterThan(0);
 
-  const { log, checkpointed } = await s.store.checkpoints!.checkpointNow();
+  const { log, checkpointed } = await s.sqliteStore.checkpoints!.checkpointNow();
   expect(log).toBeGreaterThan(0);
   expect(checkpointed).toBe(log);
 
@@ -40,11 +40,11 @@ test('the log is reused after a checkpoint instead of growing with every write',
   const wal = path.join(s.dataDir, `${DB_FILE}-wal`);
   const items = Array.from({ length: 100 }, (_, i) => ({ link: `https://example.org/${i}`, title: `Other ${i}` }));
   await s.api('POST', '/bookmarks', { token: u.token, body: { items } });
-  await s.store.checkpoints!.checkpointNow();
+  await s.sqliteStore.checkpoints!.checkpointNow();
   const size = fs.statSync(wal).size;
   for (let round = 0; round < 10; round++) {
     await s.api('PUT', '/bookmarks/-1', { token: u.token, body: { important: round % 2 === 0 } });
-    await s.store.checkpoints!.checkpointNow();
+    await s.sqliteStore.checkpoints!.checkpointNow();
   }
   expect(fs.statSync(wal).size).toBeLessThanOrEqual(size);
 });

@@ -40,8 +40,8 @@ async function tree(user: User) {
   return { out, byId, all };
 }
 
-function bookmarkAt(id: number) {
-  return s.db.prepare('SELECT collection_id, removed FROM bookmarks WHERE id = ?').get(id) as
+async function bookmarkAt(id: number) {
+  return (await s.sql('SELECT collection_id, removed FROM bookmarks WHERE id = ?', id))[0] as
     | { collection_id: number; removed: number }
     | undefined;
 }
@@ -71,9 +71,9 @@ describe('DELETE /collections', () => {
     expect(byId.get(c).parent).toEqual({ $id: a });
     expect(byId.get(e)).not.toHaveProperty('parent');
     expect(out.A).toEqual(['C(1)']);
-    expect(bookmarkAt(inB)).toEqual({ collection_id: -99, removed: 1 });
-    expect(bookmarkAt(inF)).toEqual({ collection_id: -99, removed: 1 });
-    expect(bookmarkAt(inC)).toEqual({ collection_id: c, removed: 0 });
+    expect(await bookmarkAt(inB)).toEqual({ collection_id: -99, removed: 1 });
+    expect(await bookmarkAt(inF)).toEqual({ collection_id: -99, removed: 1 });
+    expect(await bookmarkAt(inC)).toEqual({ collection_id: c, removed: 0 });
   });
 
   it('answers 413 for an empty list or more than 100 ids', async () => {
@@ -195,8 +195,8 @@ describe('PUT /collections/merge', () => {
     expect(out.Target).toEqual(['existing child(0)', 'A kid(1)']);
     expect(byId.has(a)).toBe(false);
     expect(byId.has(b)).toBe(false);
-    for (const id of bookmarks) expect(bookmarkAt(id)).toEqual({ collection_id: to, removed: 0 });
-    expect(bookmarkAt(inKid)).toEqual({ collection_id: aKid, removed: 0 });
+    for (const id of bookmarks) expect(await bookmarkAt(id)).toEqual({ collection_id: to, removed: 0 });
+    expect(await bookmarkAt(inKid)).toEqual({ collection_id: aKid, removed: 0 });
   });
 
   it('merges into Unsorted (-1), child collections becoming roots', async () => {
@@ -206,7 +206,7 @@ describe('PUT /collections/merge', () => {
     const bm = await addBookmark(s, u.token, a);
     const res = await s.api('PUT', '/collections/merge', { token: u.token, body: { to: -1, ids: [a] } });
     expect(res.body).toEqual({ result: true, modified: 1 });
-    expect(bookmarkAt(bm)).toEqual({ collection_id: -1, removed: 0 });
+    expect(await bookmarkAt(bm)).toEqual({ collection_id: -1, removed: 0 });
     const { byId } = await tree(u);
     expect([...byId.keys()]).toEqual([kid]);
     expect(byId.get(kid)).not.toHaveProperty('parent');
@@ -236,7 +236,7 @@ describe('PUT /collections/merge', () => {
     expect((await tryMerge({ to: b, ids: Array.from({ length: 101 }, (_, i) => i + 1) })).status).toBe(413);
     expect((await tryMerge({ ids: [a] })).body.errorMessage).toMatch(/body\.to is required/);
     expect((await tree(u)).all).toHaveLength(3);
-    expect(bookmarkAt(bm)).toEqual({ collection_id: a, removed: 0 });
+    expect(await bookmarkAt(bm)).toEqual({ collection_id: a, removed: 0 });
   });
 });
 

@@ -101,13 +101,10 @@ describe('Idempotency-Key', () => {
     const u = await s.createUser();
     const k = key();
     // Simulate a request that claimed the key and never answered (the server died mid-request).
-    s.db
-      .prepare("INSERT INTO idempotency_keys (user_id, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'pending', ?)")
-      .run(u.id, k, 'x', clock.now());
     const body = { link: 'https://pending.example/' };
     // The claim must name the same request (method, path, body) for the repeat to count as one.
     const sameFp = (await import('node:crypto')).createHash('sha256').update(`POST /rest/v1/bookmark\n${JSON.stringify(body)}`).digest('hex');
-    s.db.prepare('UPDATE idempotency_keys SET fingerprint = ? WHERE user_id = ? AND key = ?').run(sameFp, u.id, k);
+    expect(await s.app.repos.idempotency.start(u.id, k, sameFp, clock.now(), 60_000)).toEqual({ kind: 'run' });
     const busy = await s.api('POST', '/bookmark', { token: u.token, body, headers: { 'idempotency-key': k } });
     expect(busy.status).toBe(409);
     expect(await count(u.token)).toBe(0);

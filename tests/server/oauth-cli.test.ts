@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../server/db/open.js';
 import { EXTENSION_CLIENT_ID, ensureExtensionClient } from '../../server/services/oauth/extension-client.js';
 import { systemClock } from '../../server/clock.js';
 import { openSqliteStore } from '../../server/db/sqlite-store.js';
@@ -78,10 +77,8 @@ describe('app:create', () => {
 
 describe('ensureExtensionClient', () => {
   let s: TestServer;
-  let db: Db;
   beforeAll(async () => {
     s = await startServer();
-    db = s.db;
   });
   afterAll(async () => s.close());
 
@@ -94,8 +91,7 @@ describe('ensureExtensionClient', () => {
     expect(again).toEqual({ client_id: 'tidemark-extension', redirect_uris: [chrome] });
     const both = await ensureExtensionClient(s.app.repos, { name: 'Tidemark extension', redirectUri: chrome, redirectUris: [firefox] });
     expect(both.redirect_uris).toEqual([chrome, firefox]);
-    const count = db.prepare("SELECT count(*) AS n FROM oauth_clients WHERE client_id = 'tidemark-extension'").get() as { n: number };
-    expect(count.n).toBe(1);
+    expect(await s.sql("SELECT count(*) AS n FROM oauth_clients WHERE client_id = 'tidemark-extension'")).toEqual([{ n: 1 }]);
     const row = await s.app.repos.oauth.clients.byClientId(EXTENSION_CLIENT_ID);
     expect(row).toMatchObject({ owner_id: null, kind: 'public', secret_hash: null });
     await expect(ensureExtensionClient(s.app.repos, { name: 'x', redirectUri: 'http://evil.example/' })).rejects.toThrow(/https/);

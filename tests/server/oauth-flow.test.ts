@@ -69,7 +69,7 @@ describe('authorization code flow', () => {
     expect(me.body.user.email).toBe(reader.email);
 
     // Tokens are stored as hashes only.
-    const raw = s.db.prepare('SELECT count(*) AS n FROM tokens WHERE token_hash = ?').get(token.body.access_token) as { n: number };
+    const raw = (await s.sql('SELECT count(*) AS n FROM tokens WHERE token_hash = ?', token.body.access_token))[0] as { n: number };
     expect(raw.n).toBe(0);
   });
 
@@ -112,7 +112,7 @@ describe('authorization code flow', () => {
     expect(forged.location).toBeNull();
     const wrong = await browser.post('/oauth/authorize', { _csrf: 'A'.repeat(43), client_id: app.clientId, redirect_uri: app.redirectUri, decision: 'allow' });
     expect(wrong.status).toBe(403);
-    const codes = s.db.prepare('SELECT count(*) AS n FROM oauth_codes c JOIN oauth_clients k ON k.id = c.client_pk WHERE k.client_id = ?').get(app.clientId) as { n: number };
+    const codes = (await s.sql('SELECT count(*) AS n FROM oauth_codes c JOIN oauth_clients k ON k.id = c.client_pk WHERE k.client_id = ?', app.clientId))[0] as { n: number };
     expect(codes.n).toBe(0);
   });
 

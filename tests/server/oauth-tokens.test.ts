@@ -193,10 +193,9 @@ describe('refresh and expiry', () => {
     expect((await browser.get('/account')).status).toBe(303);
     expect((await browser.signIn('token-user@example.test', 'token-password')).status).toBe(303);
     const issued = await exchange(await newCode());
-    const db = s.db;
-    const columns = (table: string) => (db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).flatMap((r) => Object.values(r).map(String));
+    const columns = async (table: string) => (await s.sql(`SELECT * FROM ${table}`)).flatMap((r) => Object.values(r).map(String));
     for (const table of ['tokens', 'oauth_refresh_tokens', 'oauth_clients', 'oauth_codes']) {
-      const values = columns(table);
+      const values = await columns(table);
       expect(values, table).not.toContain(issued.body.access_token);
       expect(values, table).not.toContain(issued.body.refresh_token);
       expect(values, table).not.toContain(app.secret);

@@ -46,18 +46,19 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   items.forEach((item, i) => (id[item.key] = res.body.items[i]._id));
   // Fields no client sets through the API: link checking and language detection fill them in.
-  const db = s.db;
-  db.prepare('UPDATE bookmarks SET broken = 1 WHERE id = ?').run(id.dupA);
-  db.prepare("UPDATE bookmarks SET lang = 'en' WHERE id IN (?, ?)").run(id.rust, id.js);
-  db.prepare("UPDATE bookmarks SET lang = 'de' WHERE id = ?").run(id.cake);
+  await s.sql('UPDATE bookmarks SET broken = 1 WHERE id = ?', id.dupA);
+  await s.sql("UPDATE bookmarks SET lang = 'en' WHERE id IN (?, ?)", id.rust, id.js);
+  await s.sql("UPDATE bookmarks SET lang = 'de' WHERE id = ?", id.cake);
   // The upload route (PUT /bookmark/file) records an uploaded file like this; a cover is not a file.
-  const file = db.prepare(
-    `INSERT INTO files (id, user_id, kind, bookmark_id, name, mime, size, sha256, path, created)
-     VALUES (?, ?, ?, ?, 'manual.pdf', 'application/pdf', 10, '', ?, '2021-06-01T00:00:00.000Z')`,
-  );
-  const owner = (db.prepare('SELECT user_id FROM bookmarks WHERE id = ?').get(id.pdf) as { user_id: number }).user_id;
-  file.run('searchtestfile1', owner, 'file', id.pdf, 'search-test/1');
-  file.run('searchtestcover', owner, 'cover', id.cake, 'search-test/2');
+  const file = (fileId: string, kind: string, bookmarkId: number, path: string) =>
+    s.sql(
+      `INSERT INTO files (id, user_id, kind, bookmark_id, name, mime, size, sha256, path, created)
+       VALUES (?, ?, ?, ?, 'manual.pdf', 'application/pdf', 10, '', ?, '2021-06-01T00:00:00.000Z')`,
+      fileId, owner, kind, bookmarkId, path,
+    );
+  const owner = ((await s.sql('SELECT user_id FROM bookmarks WHERE id = ?', id.pdf))[0] as { user_id: number }).user_id;
+  await file('searchtestfile1', 'file', id.pdf, 'search-test/1');
+  await file('searchtestcover', 'cover', id.cake, 'search-test/2');
   // Another user's bookmark never shows up.
   const other = await s.createUser();
   await s.api('POST', '/bookmark', { token: other.token, body: { link: 'https://blog.rust-lang.org/other', title: 'Rust ownership too' } });

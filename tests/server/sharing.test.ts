@@ -45,7 +45,7 @@ describe('inviting', () => {
     expect(mail.html).toContain('Join the collection');
 
     // The secret is stored hashed only.
-    const rows = s.db.prepare('SELECT * FROM invitations WHERE collection_id = ?').all(c);
+    const rows = (await s.sql('SELECT * FROM invitations WHERE collection_id = ?', c));
     expect(rows).toHaveLength(2);
     expect(JSON.stringify(rows)).not.toContain(link.token);
   });
@@ -60,7 +60,7 @@ describe('inviting', () => {
     const many = await s.api('POST', `/collection/${c}/sharing`, { token: owner.token, body: { role: 'member', emails: eleven } });
     expect(many.status).toBe(400);
     expect(many.body).toEqual({ result: false, status: 400, errorMessage: TOO_MANY });
-    expect(s.db.prepare('SELECT count(*) AS n FROM invitations WHERE collection_id = ?').get(c)).toEqual({ n: 0 });
+    expect((await s.sql('SELECT count(*) AS n FROM invitations WHERE collection_id = ?', c))[0]).toEqual({ n: 0 });
 
     const viewer = await user();
     await share(s, owner, c, viewer, 'viewer');
@@ -88,7 +88,7 @@ describe('inviting', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errorMessage).toBe('body.emails is required');
     // Nothing was invited by the refused requests.
-    expect(s.db.prepare('SELECT count(*) AS n FROM invitations WHERE collection_id = ?').get(c)).toEqual({ n: 0 });
+    expect((await s.sql('SELECT count(*) AS n FROM invitations WHERE collection_id = ?', c))[0]).toEqual({ n: 0 });
   });
 
   it('refuses system collections and unknown ones', async () => {
@@ -179,18 +179,18 @@ describe('the pending-invitation limit', () => {
       const res = await s.api('POST', `/collection/${c}/sharing`, { token: sender.token, body: { role: 'viewer', emails } });
       expect(res.status).toBe(200);
     }
-    const count = () => (s.db.prepare('SELECT count(*) AS n FROM invitations WHERE invited_by = ?').get(sender.id) as { n: number }).n;
-    expect(count()).toBe(100);
+    const count = async () => ((await s.sql('SELECT count(*) AS n FROM invitations WHERE invited_by = ?', sender.id))[0] as { n: number }).n;
+    expect(await count()).toBe(100);
 
     const over = await s.api('POST', `/collection/${c}/sharing`, { token: sender.token, body: { role: 'viewer', emails: ['one-more@example.test'] } });
     expect(over.status).toBe(429);
     expect(over.body).toEqual({ result: false, status: 429, errorMessage: BAN });
-    expect(count()).toBe(100);
+    expect(await count()).toBe(100);
 
     // Resending an existing one adds no pending invitation, so it is still allowed.
     const resend = await s.api('POST', `/collection/${c}/sharing`, { token: sender.token, body: { role: 'viewer', emails: ['guest-0-0@example.test'] } });
     expect(resend.status).toBe(200);
-    expect(count()).toBe(100);
+    expect(await count()).toBe(100);
 
     // Another collection counts toward the same limit: it is per inviter.
     const other = await createCollection(s, sender, 'Second party');

@@ -1,6 +1,6 @@
 // The contract's "States and transitions" rows for bookmarks and Trash.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { onPostgres, startServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -14,19 +14,19 @@ async function collection(token: string, title = 'Shelf'): Promise<number> {
 
 const create = (token: string, body: Record<string, unknown>) => s.createItem('/bookmark', token, body);
 
-function row(id: number) {
-  return s.db.prepare('SELECT collection_id, removed FROM bookmarks WHERE id = ?').get(id) as
+async function row(id: number) {
+  return (await s.sql('SELECT collection_id, removed FROM bookmarks WHERE id = ?', id))[0] as
     | { collection_id: number; removed: number }
     | undefined;
 }
 
-function leftovers(id: number) {
-  const db = s.db;
-  const n = (sql: string) => (db.prepare(sql).get(id) as { n: number }).n;
+/** Rows a removed bookmark could leave behind (SQLite's full-text index is a table of its own; on PostgreSQL it goes with the row). */
+async function leftovers(id: number) {
+  const n = async (sql: string) => ((await s.sql(sql, id))[0] as { n: number }).n;
   return {
-    highlights: n('SELECT count(*) AS n FROM highlights WHERE bookmark_id = ?'),
-    tags: n('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?'),
-    fts: n('SELECT count(*) AS n FROM bookmarks_fts WHERE rowid = ?'),
+    highlights: await n('SELECT count(*) AS n FROM highlights WHERE bookmark_id = ?'),
+    tags: await n('SELECT count(*) AS n FROM bookmark_tags WHERE bookmark_id = ?'),
+    fts: onPostgres ? 0 : await n('SELECT count(*) AS n FROM bookmarks_fts WHERE rowid = ?'),
   };
 }
 
@@ -51,15 +51,15 @@ describe('DELETE /bookmark/{id}', () => {
       tags: ['t'],
     });
     expect(first.body.item.highlights).toHaveLength(1);
-    expect(row(item._id)).toEqual({ collection_id: -99, removed: 1 });
+    expect(await row(item._id)).toEqual({ collection_id: -99, removed: 1 });
     // Still readable by its owner while in Trash.
     expect((await s.api('GET', `/bookmark/${item._id}`, { token: u.token })).body.item.removed).toBe(true);
 
     const second = await s.api('DELETE', `/bookmark/${item._id}`, { token: u.token });
     expect(second.status).toBe(200);
     expect(second.body).toEqual({ result: true });
-    expect(row(item._id)).toBeUndefined();
-    expect(leftovers(item._id)).toEqual({ highlights: 0, tags: 0, fts: 0 });
+    expect(await row(item._id)).toBeUndefined();
+    expect(await leftovers(item._id)).toEqual({ highlights: 0, tags: 0, fts: 0 });
 
     const third = await s.api('DELETE', `/bookmark/${item._id}`, { token: u.token });
     expect(third.status).toBe(404);
@@ -74,7 +74,7 @@ describe('DELETE /bookmark/{id}', () => {
     const back = await s.api('PUT', `/bookmark/${item._id}`, { token: u.token, body: { collection: { $id: c } } });
     expect(back.status).toBe(200);
     expect(back.body.item).toMatchObject({ collectionId: c, removed: false });
-    expect(row(item._id)).toEqual({ collection_id: c, removed: 0 });
+    expect(await row(item._id)).toEqual({ collection_id: c, removed: 0 });
   });
 
   it('PUT with collection -99 trashes the bookmark', async () => {
@@ -102,19 +102,19 @@ describe('DELETE /bookmarks/{collectionId}', () => {
     const ids = res.body.items.map((i: { _id: number }) => i._id);
     const toTrash = await s.api('DELETE', `/bookmarks/${c}`, { token: u.token, body: { ids: [ids[0], ids[1]] } });
     expect(toTrash.body).toEqual({ result: true, modified: 2 });
-    expect(row(ids[0])).toEqual({ collection_id: -99, removed: 1 });
-    expect(row(ids[2])).toEqual({ collection_id: c, removed: 0 });
+    expect(await row(ids[0])).toEqual({ collection_id: -99, removed: 1 });
+    expect(await row(ids[2])).toEqual({ collection_id: c, removed: 0 });
 
     // Only what is in Trash goes for good, and only the listed ids.
     const partly = await s.api('DELETE', '/bookmarks/-99', { token: u.token, body: { ids: [ids[1], ids[2]] } });
     expect(partly.body).toEqual({ result: true, modified: 1 });
-    expect(row(ids[1])).toBeUndefined();
-    expect(row(ids[2])).toEqual({ collection_id: c, removed: 0 });
+    expect(await row(ids[1])).toBeUndefined();
+    expect(await row(ids[2])).toEqual({ collection_id: c, removed: 0 });
 
     const all = await s.api('DELETE', '/bookmarks/-99', { token: u.token });
     expect(all.body).toEqual({ result: true, modified: 1 });
-    expect(row(ids[0])).toBeUndefined();
-    expect(leftovers(ids[0])).toEqual({ highlights: 0, tags: 0, fts: 0 });
+    expect(await row(ids[0])).toBeUndefined();
+    expect(await leftovers(ids[0])).toEqual({ highlights: 0, tags: 0, fts: 0 });
     expect((await s.api('DELETE', '/bookmarks/-99', { token: u.token })).body).toEqual({ result: true, modified: 0 });
   });
 
@@ -127,7 +127,7 @@ describe('DELETE /bookmarks/{collectionId}', () => {
     await s.api('DELETE', `/bookmark/${ib._id}`, { token: b.token });
     const res = await s.api('DELETE', '/bookmarks/-99', { token: a.token });
     expect(res.body.modified).toBe(1);
-    expect(row(ib._id)).toEqual({ collection_id: -99, removed: 1 });
+    expect(await row(ib._id)).toEqual({ collection_id: -99, removed: 1 });
   });
 
   it('bulk move with collection -99 trashes, and moving out of -99 restores', async () => {
@@ -136,9 +136,9 @@ describe('DELETE /bookmarks/{collectionId}', () => {
     const item = await create(u.token, { link: 'https://bm.example/', collectionId: c });
     const out = await s.api('PUT', `/bookmarks/${c}`, { token: u.token, body: { collection: { $id: -99 } } });
     expect(out.body.modified).toBe(1);
-    expect(row(item._id)).toEqual({ collection_id: -99, removed: 1 });
+    expect(await row(item._id)).toEqual({ collection_id: -99, removed: 1 });
     const back = await s.api('PUT', '/bookmarks/-99', { token: u.token, body: { ids: [item._id], collection: { $id: c } } });
     expect(back.body.modified).toBe(1);
-    expect(row(item._id)).toEqual({ collection_id: c, removed: 0 });
+    expect(await row(item._id)).toEqual({ collection_id: c, removed: 0 });
   });
 });

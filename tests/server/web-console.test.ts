@@ -43,7 +43,7 @@ describe('registering an application', () => {
     expect(secret).toMatch(/^[\w-]{40,}$/);
     expect(res.headers.get('cache-control')).toBe('no-store');
 
-    const stored = s.db.prepare('SELECT secret_hash FROM oauth_clients WHERE client_id = ?').get(clientId) as { secret_hash: string };
+    const stored = (await s.sql('SELECT secret_hash FROM oauth_clients WHERE client_id = ?', clientId))[0] as { secret_hash: string };
     expect(stored.secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.secret_hash).not.toContain(secret!);
 
@@ -93,7 +93,7 @@ describe('registering an application', () => {
     expect(res.status).toBe(201);
     expect(secret).toBeUndefined();
     expect(res.text).toContain('no secret');
-    const row = s.db.prepare('SELECT kind, secret_hash FROM oauth_clients WHERE client_id = ?').get(clientId) as { kind: string; secret_hash: null };
+    const row = (await s.sql('SELECT kind, secret_hash FROM oauth_clients WHERE client_id = ?', clientId))[0] as { kind: string; secret_hash: null };
     expect(row).toEqual({ kind: 'public', secret_hash: null });
   });
 });
@@ -139,7 +139,7 @@ describe('managing an application', () => {
     const me = await s.api('GET', '/user', { token });
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe('console-test-token@example.test');
-    const row = s.db.prepare("SELECT kind, expires_at, client_id FROM tokens WHERE kind = 'test' AND client_id = ?").get(clientId);
+    const row = (await s.sql("SELECT kind, expires_at, client_id FROM tokens WHERE kind = 'test' AND client_id = ?", clientId))[0];
     expect(row).toEqual({ kind: 'test', expires_at: null, client_id: clientId });
 
     const page = await dev.get(`/apps/${clientId}`);

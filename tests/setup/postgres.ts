@@ -42,6 +42,8 @@ function testFiles(): { file: string; postgres: boolean }[] {
  * unrelated files does not start a cluster on a shared machine.
  */
 function runNeedsPostgres(): boolean {
+  // Server tests on the PostgreSQL backend (tests/helpers/server.ts) need it whatever the files.
+  if (process.env.TIDEMARK_TEST_BACKEND === 'postgres') return true;
   const files = testFiles();
   // Arguments that select test files (an option's value, e.g. a reporter name, selects none).
   const filters = process.argv

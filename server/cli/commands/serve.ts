@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
-import { openStore } from '../../db/open-store.js';
 import { FileStorageError } from '../../services/files/storage.js';
 import { ensureExtensionClient } from '../../services/oauth/extension-client.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
-import { CliError, dataDirOf, parseFlags } from '../args.js';
+import { CliError, dataDirOf, databaseUrlOf, parseFlags } from '../args.js';
+import { openStoreForCommand } from '../store.js';
 
-/** `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--files DIR] [--allow-private-network]` */
+/**
+ * `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--database postgres://...] [--files DIR] [--allow-private-network]`.
+ * With `--database` (or TIDEMARK_DATABASE_URL) the database is PostgreSQL, migrated on start.
+ */
 export async function run(args: string[]): Promise<void> {
   const flags = parseFlags(args, {
     port: { type: 'string' },
@@ -25,6 +28,7 @@ export async function run(args: string[]): Promise<void> {
     port,
     host: (flags.host as string | undefined) ?? '127.0.0.1',
     dataDir: dataDirOf(flags),
+    databaseUrl: databaseUrlOf(flags),
     allowPrivateNetwork: !!flags['allow-private-network'],
     trustProxy: !!flags['trust-proxy'],
     rateLimit: { perMinute, smallPerMinute: Math.max(1, Math.floor(perMinute / 2)) },
@@ -33,7 +37,7 @@ export async function run(args: string[]): Promise<void> {
     if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
     config.files = { kind: 'directory', dir: path.resolve(flags.files) };
   }
-  const store = await openStore(config);
+  const store = await openStoreForCommand(config);
   const app = await buildApp(config, store).catch(async (error: unknown) => {
     await store.close();
     throw storageProblem(error);

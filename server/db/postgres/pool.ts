@@ -52,6 +52,24 @@ export function explainConnectError(url: string, err: unknown): DatabaseUnreacha
   return new DatabaseUnreachableError(`Cannot connect to PostgreSQL at ${where}: ${what}.`);
 }
 
+/** Socket errors of a connection that could not be made or was cut. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** SQLSTATEs of a server going away or not taking connections: shutdown, crash, starting up, too many clients. */
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What the driver says when a connection ends under a query or cannot be made in time. */
+const DRIVER_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /connection error and is not queryable/, /Client was closed and is not queryable/];
+
+/**
+ * True when `err` means the server cannot be reached right now (as opposed to a wrong query): the
+ * pool drops broken connections and opens new ones once the server is back.
+ */
+export function isConnectionError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SERVER_GONE.has(e.code) || e.code.startsWith('08'))) return true;
+  return typeof e.message === 'string' && DRIVER_MESSAGES.some((re) => re.test(e.message as string));
+}
+
 /** A pool on `url`, after one successful round trip (so a wrong URL fails here, clearly). */
 export async function connectPool(url: string, opts: { max?: number; connectTimeoutMs?: number } = {}): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 });

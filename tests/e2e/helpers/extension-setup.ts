@@ -16,10 +16,10 @@ export interface Backend {
 }
 
 /** Starts the server and the test site, creates the user, and builds the extension meanwhile. */
-export async function startBackend(user: { email: string; name: string }): Promise<Backend> {
+export async function startBackend(user: { email: string; name: string; pro?: boolean }): Promise<Backend> {
   const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start(), ensureExtensionBuilt()]);
   try {
-    const { token } = await server.createUser(user.email, PASSWORD, user.name);
+    const { token } = await server.createUser(user.email, PASSWORD, user.name, { pro: user.pro });
     return { server, site, token };
   } catch (err) {
     await closeAll(site, server);

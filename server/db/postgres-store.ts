@@ -1,0 +1,60 @@
+import type pg from 'pg';
+import type { Clock } from '../clock.js';
+import { createPostgresRepositories } from '../repositories/postgres/index.js';
+import { migratePostgres } from './postgres/migrate.js';
+import { connectPool, isConnectionError } from './postgres/pool.js';
+import type { Store } from './store.js';
+
+/** The scaled-out backend: a PostgreSQL database shared by every server instance. */
+export interface PostgresStore extends Store {
+  readonly backend: 'postgres';
+  readonly pool: pg.Pool;
+}
+
+export interface PostgresStoreOptions {
+  /** Connections this process keeps at most (default 10). */
+  maxConnections?: number;
+}
+
+/**
+ * Connects to `url` (one round trip, so an unreachable server fails here with
+ * DatabaseUnreachableError naming it and what to check) and applies pending migrations, under an
+ * advisory lock so instances starting together migrate once. A connection lost later is replaced
+ * by the pool on the next query: the store recovers by itself when the server is back.
+ */
+export async function openPostgresStore(url: string, clock: Clock, opts: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const pool = await connectPool(url, { max: opts.maxConnections ?? 10 });
+  try {
+    await migratePostgres(pool);
+  } catch (err) {
+    // The migration's failure is the one to report; the pool is closed on the way out.
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+  let warn: ((message: string) => void) | undefined;
+  let closed = false;
+  // Idle connections cut by a server restart: the pool drops them; said once per outage in the log.
+  let lostReported = false;
+  pool.on('error', (err) => {
+    if (lostReported) return;
+    lostReported = true;
+    warn?.(`PostgreSQL connection lost (${err.message}); requests answer 503 until the server is back, then reconnect by themselves`);
+  });
+  pool.on('connect', () => {
+    lostReported = false;
+  });
+  return {
+    backend: 'postgres',
+    pool,
+    repos: createPostgresRepositories(pool, clock),
+    start(onWarn) {
+      warn = onWarn;
+    },
+    isUnavailable: isConnectionError,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config';
+
+// The server suite again on the PostgreSQL backend (`npm run test:server-postgres`, which sets
+// TIDEMARK_TEST_BACKEND=postgres): every server a test starts through tests/helpers/server.ts gets a
+// fresh database copied from the run's migrated template. Files that start no such server (parsers,
+// the CLI run as processes on a data directory) have nothing backend-specific to run again.
+const SERVER_TESTS = 'tests/server';
+
+/** About SQLite itself, each for its reason. */
+const SQLITE_ONLY = new Set([
+  'checkpoints.test.ts', // WAL checkpoints
+  'read-cache.test.ts', // the PRAGMA data_version read cache (PostgreSQL has no cache to test)
+  'backup.test.ts', // the SQLite online-backup archive (PostgreSQL: pg_dump, refused with a message)
+  'migrate-data.test.ts', // its source is a SQLite installation by definition; its target is PostgreSQL on every run
+  'database-outage.test.ts', // runs its own PostgreSQL cluster on every run already
+]);
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+const include = fs
+  .readdirSync(path.join(root, SERVER_TESTS))
+  .filter((f) => f.endsWith('.test.ts') && !SQLITE_ONLY.has(f))
+  .filter((f) => fs.readFileSync(path.join(root, SERVER_TESTS, f), 'utf8').includes('startServer('))
+  .map((f) => `${SERVER_TESTS}/${f}`);
+
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include },
+});
