@@ -10,14 +10,7 @@ import type { NewBookmark, Repositories } from '../../server/repositories/types.
 import { openDatabase, type Db } from '../../server/db/open.js';
 import { connectPool } from '../../server/db/postgres/pool.js';
 import { createSqliteRepositories } from '../../server/repositories/sqlite/index.js';
-import { PgAccessRepository } from '../../server/repositories/postgres/access.js';
-import { PgBookmarkExportRepository } from '../../server/repositories/postgres/bookmark-export.js';
-import { PgBookmarkQueriesRepository } from '../../server/repositories/postgres/bookmark-queries.js';
-import { PgBookmarksRepository } from '../../server/repositories/postgres/bookmarks.js';
-import { PgCollectionsRepository } from '../../server/repositories/postgres/collections.js';
-import { PgHighlightsRepository } from '../../server/repositories/postgres/highlights.js';
-import { PgStatsRepository } from '../../server/repositories/postgres/stats.js';
-import { PgTagsRepository } from '../../server/repositories/postgres/tags.js';
+import { createPostgresRepositories } from '../../server/repositories/postgres/index.js';
 import { createTestDatabase, type TestPgDatabase } from './pg-database.js';
 import { TestClock } from './server.js';
 
@@ -28,16 +21,7 @@ export type BookmarkFamily = Pick<
 >;
 
 export function pgBookmarkFamily(pool: pg.Pool, clock: TestClock): BookmarkFamily {
-  return {
-    access: new PgAccessRepository(pool),
-    bookmarks: new PgBookmarksRepository(pool, clock),
-    bookmarkQueries: new PgBookmarkQueriesRepository(pool),
-    bookmarkExport: new PgBookmarkExportRepository(pool),
-    collections: new PgCollectionsRepository(pool, clock),
-    tags: new PgTagsRepository(pool, clock),
-    highlights: new PgHighlightsRepository(pool),
-    stats: new PgStatsRepository(pool),
-  };
+  return createPostgresRepositories(pool, clock);
 }
 
 export interface Twin {
