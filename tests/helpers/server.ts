@@ -58,6 +58,8 @@ export interface TestServer {
   origin: string;
   dataDir: string;
   config: ServerConfig;
+  /** Flags that point a CLI command (run as a process) at this server's database: `--data`, and `--database` on PostgreSQL. */
+  cliArgs: string[];
   /** The SQLite connection, for the few tests about SQLite itself (throws on PostgreSQL: skip those with `onPostgres`). */
   readonly db: Db;
   /** The SQLite store, for the few tests about SQLite itself (throws on PostgreSQL). */
@@ -153,6 +155,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     origin,
     dataDir,
     config,
+    cliArgs: config.databaseUrl ? ['--data', dataDir, '--database', config.databaseUrl] : ['--data', dataDir],
     get db() {
       return sqliteStore().db;
     },
