@@ -82,6 +82,19 @@ export interface TestServer {
 
 let seq = 0;
 
+/** Runs one statement on an open store of either backend (`?` placeholders) and answers its rows (see TestServer.sql). */
+export async function runSql<T = Record<string, unknown>>(store: Store, query: string, ...params: unknown[]): Promise<T[]> {
+  if (store.backend === 'sqlite') {
+    const stmt = (store as SqliteStore).db.prepare(query);
+    if (!stmt.reader) {
+      stmt.run(...params);
+      return [];
+    }
+    return stmt.all(...params) as T[];
+  }
+  return (await (store as PostgresStore).pool.query(numberPlaceholders(query), params)).rows as T[];
+}
+
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-test-'));
   const config = defaultConfig({
@@ -137,17 +150,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     if (store.backend !== 'sqlite') throw new Error('This test reads SQLite itself: skip it on PostgreSQL (it.skipIf(onPostgres)) or use sql()/the API.');
     return store as SqliteStore;
   };
-  const sql: TestServer['sql'] = async (query, ...params) => {
-    if (store.backend === 'sqlite') {
-      const stmt = sqliteStore().db.prepare(query);
-      if (!stmt.reader) {
-        stmt.run(...params);
-        return [];
-      }
-      return stmt.all(...params) as never[];
-    }
-    return (await (store as PostgresStore).pool.query(numberPlaceholders(query), params)).rows;
-  };
+  const sql: TestServer['sql'] = (query, ...params) => runSql(store, query, ...params);
 
   return {
     app,
