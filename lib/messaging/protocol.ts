@@ -9,7 +9,7 @@ import type { HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import type { MESSAGES, TAB_COMMANDS } from './schemas.js';
 
-export type { AnchorStatus, HighlightOutcome, SenderKind } from './schemas.js';
+export type { AnchorStatus, HighlighterPart, HighlightOutcome, SenderKind } from './schemas.js';
 
 /** What the page looks like, read from its metadata (or the tab's title and URL). */
 export interface PageInfo {
@@ -143,8 +143,10 @@ interface Results {
   useTestToken: Account;
   signOut: null;
   // --- highlighting (content script -> background) ---
-  /** The loader asks for the highlighter (toolbar, anchoring, painting) to be injected into its frame. */
+  /** The loader asks for the highlighter (anchoring, painting) to be injected into its frame. */
   loadHighlighter: null;
+  /** The highlighter asks for one of its on-demand parts (lib/highlighter/parts.ts) to be injected into its frame. */
+  loadHighlighterPart: null;
   pageHighlights: PageHighlightsView;
   /** Saves the page first when it is not saved. `restore`: a highlight removed just now (Undo) whose note comes back. */
   addHighlight: PageHighlightsView & { key: string };

@@ -67,6 +67,10 @@ export const LibraryCollectionOp = Union([
 ]);
 export type LibraryCollectionOp = Static<typeof LibraryCollectionOp>;
 
+/** The highlighter's scripts injected only when needed: the selection editor (toolbar, creating and changing highlights) and approximate anchoring. */
+const HighlighterPart = oneOf(['editor', 'approximate'] as const);
+export type HighlighterPart = Static<typeof HighlighterPart>;
+
 const rule = <S extends TSchema>(from: readonly SenderKind[], data: S) => ({ from, data });
 const pages = <S extends TSchema>(data: S) => rule(['page'], data);
 const contentScripts = <S extends TSchema>(data: S) => rule(['content'], data);
@@ -93,6 +97,7 @@ export const MESSAGES = {
   useTestToken: pages(Obj({ serverUrl: httpUrl, token: text(500, 8) })),
   signOut: pages(Null()),
   loadHighlighter: contentScripts(Obj({ paint: Bool() })),
+  loadHighlighterPart: contentScripts(Obj({ part: HighlighterPart })),
   pageHighlights: contentScripts(Null()),
   addHighlight: contentScripts(
     Obj({
