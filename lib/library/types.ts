@@ -22,6 +22,8 @@ export interface LibraryListQuery {
   search: string;
   sort: string;
   page: number;
+  /** One library tab's list: its newer first page cancels its older list request still on the way. */
+  channel?: string;
 }
 
 export interface LibraryPage {
@@ -53,7 +55,7 @@ export interface BulkTarget {
 
 export interface BulkResult {
   modified: number;
-  /** Sent later: the server was unreachable (only moves, favourites and Trash are queued). */
+  /** Sent later: the server was unreachable (everything but deleting for good is queued). */
   queued: boolean;
   /** Whether Undo can reverse it. */
   undoable: boolean;

@@ -188,7 +188,7 @@ export interface ProtocolMap {
   libraryHighlights: Message<{ collectionId: number; page: number }, ApiHighlightListItem[]>;
   libraryBulk: Message<{ action: BulkAction; targets: BulkTarget[] }, BulkResult>;
   /** Reverses the last bulk change: `before` holds the bookmarks as they were. */
-  libraryUndo: Message<{ action: BulkAction; before: BulkTarget[] }, BulkResult>;
+  libraryUndo: Message<{ action: BulkAction; before: BulkTarget[]; queued?: boolean }, BulkResult>;
   libraryEmptyTrash: Message<null, number>;
   libraryCollectionOp: Message<LibraryCollectionOp, unknown>;
   libraryExport: Message<{ collectionId: number; format: 'html' | 'csv' | 'md'; search: string }, { name: string; type: string; text: string }>;
@@ -277,11 +277,14 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   deleteHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
   restoreHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
   openSidePanel: { from: ['content'], data: v.nothing },
-  libraryList: { from: ['page'], data: v.object({ collectionId: v.int(), search: v.str(2000), sort: v.str(20), page: v.int(0, 100_000) }) },
+  libraryList: {
+    from: ['page'],
+    data: v.object({ collectionId: v.int(), search: v.str(2000), sort: v.str(20), page: v.int(0, 100_000), channel: v.optional(v.str(64)) }),
+  },
   libraryCollections: { from: ['page'], data: v.nothing },
   libraryHighlights: { from: ['page'], data: v.object({ collectionId: v.int(), page: v.int(0, 100_000) }) },
   libraryBulk: { from: ['page'], data: v.object({ action: bulkAction, targets: v.array(bulkTarget, 10_000) }) },
-  libraryUndo: { from: ['page'], data: v.object({ action: bulkAction, before: v.array(bulkTarget, 10_000) }) },
+  libraryUndo: { from: ['page'], data: v.object({ action: bulkAction, before: v.array(bulkTarget, 10_000), queued: v.optional(v.bool) }) },
   libraryEmptyTrash: { from: ['page'], data: v.nothing },
   libraryCollectionOp: {
     from: ['page'],
