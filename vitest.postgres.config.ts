@@ -5,8 +5,9 @@ import base from './vitest.config';
 
 // The server suite again on the PostgreSQL backend (`npm run test:server-postgres`, which sets
 // TIDEMARK_TEST_BACKEND=postgres): every server a test starts through tests/helpers/server.ts gets a
-// fresh database copied from the run's migrated template. Files that start no such server (parsers,
-// the CLI run as processes on a data directory) have nothing backend-specific to run again.
+// fresh database copied from the run's migrated template, and so do the processes of a file that
+// calls processesOnTestBackend() (tests/helpers/cli-database.ts) or opens its stores by onPostgres.
+// Files that do none of these (parsers, SQLite's own durability) have nothing to run again.
 const SERVER_TESTS = 'tests/server';
 
 /** About SQLite itself, each for its reason. */
@@ -22,7 +23,7 @@ const root = path.dirname(new URL(import.meta.url).pathname);
 const include = fs
   .readdirSync(path.join(root, SERVER_TESTS))
   .filter((f) => f.endsWith('.test.ts') && !SQLITE_ONLY.has(f))
-  .filter((f) => fs.readFileSync(path.join(root, SERVER_TESTS, f), 'utf8').includes('startServer('))
+  .filter((f) => /startServer\(|processesOnTestBackend\(|onPostgres/.test(fs.readFileSync(path.join(root, SERVER_TESTS, f), 'utf8')))
   .map((f) => `${SERVER_TESTS}/${f}`);
 
 export default defineConfig({

@@ -2,7 +2,7 @@
  * Benchmark code that runs inside the page (bundled to an IIFE by run.ts). Exposes `window.tidemarkBench`.
  */
 import * as textQuote from 'dom-anchor-text-quote';
-import { TextIndex, anchorAll, anchorAllSliced, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
+import { TextIndex, anchorAll, anchorAllSliced, describeOffsets, type HighlightDescriptor, offsetsOf, offsetAt } from '../../lib/anchoring/index.js';
 import { textSearchOf } from '../../lib/anchoring/search-text.js';
 import { HIGHLIGHT_COLORS, createPainter, type HighlightColor } from '../../lib/painting/index.js';
 import type { SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
@@ -22,7 +22,7 @@ export interface Judgement {
 
 function sentenceStarts(index: TextIndex): Map<string, number> {
   const out = new Map<string, number>();
-  for (const el of document.querySelectorAll('[data-s]')) out.set(el.getAttribute('data-s')!, index.offsetAt(el, 0));
+  for (const el of document.querySelectorAll('[data-s]')) out.set(el.getAttribute('data-s')!, offsetAt(index, el, 0));
   return out;
 }
 
@@ -113,7 +113,7 @@ const bench = {
     const index = new TextIndex(document);
     const results: Found[] = ranges.map((r) => {
       if (!r) return null;
-      const o = index.offsetsOf(r);
+      const o = offsetsOf(index, r);
       if (!o) return null;
       let { start, end } = o;
       while (start < end && index.text[start] === ' ') start++;

@@ -1,6 +1,5 @@
-// Styles of the in-page toolbar, toast and marker strip (inside their shadow root only).
+// Styles of the in-page toolbar and toast (inside the shadow root of page-ui.ts only; the strip's are there).
 export const TOOLBAR_CSS = `
-:host { all: initial; }
 .bar { position: fixed; display: flex; gap: 4px; align-items: center; padding: 4px 6px; background: #1f2328; color: #fff;
   border-radius: 8px; box-shadow: 0 2px 10px rgba(0,0,0,.3); font: 13px/1.2 system-ui, sans-serif; max-width: 360px; flex-wrap: wrap; }
 .bar[hidden], .toast[hidden] { display: none; }
@@ -12,7 +11,4 @@ export const TOOLBAR_CSS = `
   padding: 8px 12px; background: #1f2328; color: #fff; border-radius: 8px; font: 13px/1.2 system-ui, sans-serif;
   box-shadow: 0 2px 10px rgba(0,0,0,.3); }
 .undo { font-weight: 600; color: #8cc4ff; }
-.strip { position: fixed; top: 0; right: 0; width: 8px; height: 100vh; pointer-events: none; }
-.mark { position: absolute; right: 0; width: 8px; height: 4px; padding: 0; border: 0; border-radius: 2px 0 0 2px;
-  pointer-events: auto; cursor: pointer; }
 `;

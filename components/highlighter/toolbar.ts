@@ -1,11 +1,12 @@
-// The in-page UI of the highlighter: a small toolbar next to the selection (colour swatches, "Add
-// note"; over an existing highlight: change colour, edit note, copy, delete), a toast with Undo, and
-// a marker strip at the page's edge. It lives in a shadow root on one element with no attributes,
-// so page CSS cannot reach it; it never holds note text or ids (notes are edited in the popup).
+// The selection toolbar of the highlighter (in the on-demand editor script): next to a selection,
+// colour swatches and "Add note"; over an existing highlight, change colour, edit note, copy, delete;
+// and a toast with Undo. It lives in the shadow root of the page's Tidemark element (page-ui.ts), so
+// page CSS cannot reach it; it never holds note text or ids (notes are edited in the side panel).
 // Only trusted (user) events act: a page script cannot click it.
 import type { HighlightColor } from '../../lib/api/constants.js';
 import { t } from '../../lib/i18n.js';
 import { COLOR_VALUES } from '../../lib/painting/styles.js';
+import { button, el, type PageUi } from './page-ui.js';
 import { TOOLBAR_CSS } from './toolbar-css.js';
 
 export interface ToolbarActions {
@@ -17,43 +18,23 @@ export interface ToolbarActions {
   copy(key: string): void;
   remove(key: string): void;
   undo(): void;
-  /** A mark on the page-edge strip. */
-  show(key: string): void;
-}
-
-export interface Marker {
-  key: string;
-  color: HighlightColor;
-  /** 0..1: where on the page. */
-  at: number;
 }
 
 const FIRST_SWATCHES = 4;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  e.append(...children);
-  return e;
-}
-
 export class Toolbar {
-  /** The element in the page: no id, class or data attributes. */
-  readonly host: HTMLElement;
-  private readonly root: ShadowRoot;
   private readonly bar: HTMLDivElement;
   private readonly toast: HTMLDivElement;
-  private readonly strip: HTMLDivElement;
   private toastTimer: ReturnType<typeof setTimeout> | undefined;
   private colors: HighlightColor[] = [];
   private expanded = false;
   private target: { kind: 'selection' } | { kind: 'highlight'; key: string; color: HighlightColor; hasNote: boolean } | null = null;
   private at = { x: 0, y: 0 };
 
-  constructor(private readonly actions: ToolbarActions) {
-    this.host = document.createElement('tidemark-ui');
-    this.host.style.cssText = 'all: initial; position: fixed; top: 0; left: 0; width: 0; height: 0; z-index: 2147483647;';
-    this.root = this.host.attachShadow({ mode: 'open' });
+  constructor(
+    private readonly ui: PageUi,
+    private readonly actions: ToolbarActions,
+  ) {
     const style = el('style');
     style.textContent = TOOLBAR_CSS;
     this.bar = el('div', { className: 'bar', hidden: true });
@@ -62,24 +43,14 @@ export class Toolbar {
     this.bar.tabIndex = -1;
     this.toast = el('div', { className: 'toast', hidden: true });
     this.toast.setAttribute('role', 'status');
-    this.strip = el('div', { className: 'strip' });
-    this.strip.setAttribute('aria-label', t('highlightMarkers'));
-    this.root.append(style, this.bar, this.toast, this.strip);
+    ui.root.append(style, this.bar, this.toast);
     // Keep the page's selection: nothing in the toolbar takes it away on press.
     this.bar.addEventListener('mousedown', (e) => e.preventDefault());
-    this.root.addEventListener('keydown', (e) => this.onKey(e as KeyboardEvent));
-  }
-
-  attach(): void {
-    if (!this.host.isConnected) document.documentElement.append(this.host);
+    ui.root.addEventListener('keydown', (e) => this.onKey(e as KeyboardEvent));
   }
 
   get visible(): boolean {
     return !this.bar.hidden;
-  }
-
-  contains(node: EventTarget | null): boolean {
-    return node === this.host;
   }
 
   setColors(colors: HighlightColor[]): void {
@@ -97,19 +68,8 @@ export class Toolbar {
     }
   }
 
-  private button(label: string, text: string, onClick: () => void, className = 'btn'): HTMLButtonElement {
-    const b = el('button', { type: 'button', className, title: label }, text);
-    b.setAttribute('aria-label', label);
-    b.addEventListener('click', (e) => {
-      if (!e.isTrusted) return;
-      e.stopPropagation();
-      onClick();
-    });
-    return b;
-  }
-
   private swatch(color: HighlightColor, pressed: boolean, onPick: (c: HighlightColor) => void): HTMLButtonElement {
-    const b = this.button(t(`color_${color}`), '', () => onPick(color), 'swatch');
+    const b = button(t(`color_${color}`), '', () => onPick(color), 'swatch');
     b.style.background = COLOR_VALUES[color].replace(/[\d.]+\)$/, '0.9)');
     b.setAttribute('aria-pressed', String(pressed));
     return b;
@@ -124,22 +84,22 @@ export class Toolbar {
     const parts: HTMLElement[] = shown.map((c) => this.swatch(c, c === current, pick));
     if (!this.expanded) {
       parts.push(
-        this.button(t('highlightMoreColors'), '⋯', () => {
+        button(t('highlightMoreColors'), '⋯', () => {
           this.expanded = true;
           this.render();
         }),
       );
     }
     if (target.kind === 'selection') {
-      parts.push(this.button(t('highlightAddNote'), t('highlightAddNote'), () => this.actions.highlight(this.colors[0] ?? 'yellow', true)));
+      parts.push(button(t('highlightAddNote'), t('highlightAddNote'), () => this.actions.highlight(this.colors[0] ?? 'yellow', true)));
     } else {
       const key = target.key;
       parts.push(
-        this.button(target.hasNote ? t('highlightEditNote') : t('highlightAddNote'), target.hasNote ? t('highlightEditNote') : t('highlightAddNote'), () =>
+        button(target.hasNote ? t('highlightEditNote') : t('highlightAddNote'), target.hasNote ? t('highlightEditNote') : t('highlightAddNote'), () =>
           this.actions.editNote(key),
         ),
-        this.button(t('highlightCopy'), t('highlightCopy'), () => this.actions.copy(key)),
-        this.button(t('highlightDelete'), t('highlightDelete'), () => this.actions.remove(key)),
+        button(t('highlightCopy'), t('highlightCopy'), () => this.actions.copy(key)),
+        button(t('highlightDelete'), t('highlightDelete'), () => this.actions.remove(key)),
       );
     }
     this.bar.replaceChildren(...parts);
@@ -156,7 +116,7 @@ export class Toolbar {
 
   /** Over a new selection; `rect` is the selection's box (viewport coordinates). */
   showForSelection(rect: DOMRect): void {
-    this.attach();
+    this.ui.attach();
     this.target = { kind: 'selection' };
     this.expanded = false;
     this.at = { x: rect.left + rect.width / 2, y: rect.top };
@@ -166,7 +126,7 @@ export class Toolbar {
 
   /** Over an existing highlight clicked at (x, y). */
   showForHighlight(key: string, color: HighlightColor, hasNote: boolean, x: number, y: number): void {
-    this.attach();
+    this.ui.attach();
     this.target = { kind: 'highlight', key, color, hasNote };
     this.expanded = false;
     this.at = { x, y };
@@ -181,10 +141,10 @@ export class Toolbar {
 
   /** A message with an optional Undo button; focused, so Ctrl/Cmd+Z works at once. */
   notify(message: string, undo = false): void {
-    this.attach();
+    this.ui.attach();
     clearTimeout(this.toastTimer);
     const parts: (Node | string)[] = [el('span', {}, message)];
-    if (undo) parts.push(this.button(t('highlightUndo'), t('highlightUndo'), () => this.actions.undo(), 'btn undo'));
+    if (undo) parts.push(button(t('highlightUndo'), t('highlightUndo'), () => this.actions.undo(), 'btn undo'));
     this.toast.replaceChildren(...parts);
     this.toast.hidden = false;
     this.toastTimer = setTimeout(() => {
@@ -197,21 +157,9 @@ export class Toolbar {
     this.toast.hidden = true;
   }
 
-  /** The page-edge strip: one mark per painted highlight. */
-  setMarkers(markers: Marker[]): void {
-    if (markers.length) this.attach();
-    this.strip.replaceChildren(
-      ...markers.map((m) => {
-        const b = this.button(t('highlightGoTo'), '', () => this.actions.show(m.key), 'mark');
-        b.style.top = `${(m.at * 100).toFixed(2)}%`;
-        b.style.background = COLOR_VALUES[m.color].replace(/[\d.]+\)$/, '0.95)');
-        return b;
-      }),
-    );
-  }
-
   destroy(): void {
     clearTimeout(this.toastTimer);
-    this.host.remove();
+    this.bar.remove();
+    this.toast.remove();
   }
 }

@@ -4,19 +4,51 @@
  * Strategies, in order, each only when the previous found nothing it could trust:
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
+ *
+ * Approximate (fuzzy) search is passed in (`options.approximate`, see search-fuzzy.ts) rather than
+ * imported, so the injected highlighter loads it only when a highlight needs it: without it, a
+ * highlight that would need it gets NEEDS_APPROXIMATE. index.ts passes it always.
  */
 import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindow, suffixSimilarity } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
 import { exactCandidates, exactNearAnchors, whitespaceCandidates } from './search-exact.js';
-import { fuzzyBySeeds, fuzzyNearAnchors, maxErrorsFor } from './search-fuzzy.js';
 import { textSearchOf } from './search-text.js';
 import { DEFAULT_SLICE_MS, TextIndex, yieldToPage, type SliceOptions, type TextIndexOptions } from './text-index.js';
 import type { TextSearch } from './search-text.js';
-import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.js';
+import type { AnchorOptions, AnchorResult, HighlightDescriptor, UnanchoredResult } from './types.js';
 
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
+
+/** Approximate search over a page's text (search-fuzzy.ts): near the stored context, and seeded by pieces of the quote. */
+export interface ApproximateSearch {
+  nearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[];
+  bySeeds(search: TextSearch, q: Query, k: number): Candidate[];
+}
+
+export interface AnchorCoreOptions extends AnchorOptions {
+  /** Absent: a highlight that needs approximate search is answered NEEDS_APPROXIMATE. */
+  approximate?: ApproximateSearch;
+}
+
+/** What anchor() answers (this very object) for a highlight that needs approximate search it was not given. */
+export const NEEDS_APPROXIMATE: UnanchoredResult = Object.freeze({ status: 'orphan', reason: 'Approximate search is needed to place this highlight.' });
+
+/** Thrown inside anchor() when approximate search is needed and missing; anchor() answers NEEDS_APPROXIMATE. */
+const MISSING = new Error('approximate search missing');
+
+function approximateOf(opts: AnchorCoreOptions): ApproximateSearch {
+  if (!opts.approximate) throw MISSING;
+  return opts.approximate;
+}
+
+/** Hard cap on allowed errors, whatever the quote length. */
+const MAX_ERRORS_CAP = 32;
+
+function maxErrorsFor(quoteLength: number, rate: number): number {
+  return Math.min(MAX_ERRORS_CAP, Math.max(1, Math.floor(quoteLength * rate)));
+}
 
 type Placed = Extract<Decision, { ok: true }>;
 type Failure = Extract<Decision, { ok: false }>;
@@ -171,7 +203,16 @@ const CHALLENGE_MAX_LENGTH = 64;
 const REASON_NOT_FOUND = 'The highlighted text was not found on the page; it may have been edited or removed.';
 
 /** Finds where `descriptor` belongs in the page indexed by `index`. */
-export function anchor(index: TextIndex, descriptor: HighlightDescriptor, options: AnchorOptions = {}): AnchorResult {
+export function anchor(index: TextIndex, descriptor: HighlightDescriptor, options: AnchorCoreOptions = {}): AnchorResult {
+  try {
+    return anchorOne(index, descriptor, options);
+  } catch (err) {
+    if (err === MISSING) return NEEDS_APPROXIMATE;
+    throw err;
+  }
+}
+
+function anchorOne(index: TextIndex, descriptor: HighlightDescriptor, options: AnchorCoreOptions): AnchorResult {
   const opts = { ...DEFAULTS, ...options };
   const q = toQuery(descriptor);
   if (q.quote.length === 0) {
@@ -198,7 +239,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
     const at = verbatimInContext(search, q);
     if (at >= 0) return found(at, at + q.quote.length, 'exact', 1);
   }
-  if (q.long) return anchorLong(index, search, q, opts, found);
+  if (q.long) return anchorLong(index, search, q, { ...opts, approximate: options.approximate }, found);
 
   // 2. Exact occurrences (for a very common quote, those its stored context leads to).
   // Where the stored context puts the quote, computed at most once.
@@ -222,7 +263,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
   }
   // Approximate matches next to the stored context, computed at most once.
   let nearCache: Candidate[] | null = null;
-  const nearContext = () => (nearCache ??= fuzzyNearAnchors(text, q, k, anchors()));
+  const nearContext = () => (nearCache ??= approximateOf(options).nearAnchors(text, q, k, anchors()));
   if (exactPick || exactFailure) {
     // A verbatim quote whose surroundings do not fully agree (or agree equally in several places): the
     // highlighted passage may still sit in its original surroundings with a small edit, which then wins.
@@ -261,7 +302,7 @@ export function anchor(index: TextIndex, descriptor: HighlightDescriptor, option
       if (d.status === 'ambiguous') return { status: 'ambiguous', reason: d.reason };
     }
     const nearTest = overlapTest(near);
-    const seeded = fuzzyBySeeds(search, q, k).filter((c) => !judged(c) && !nearTest(c));
+    const seeded = approximateOf(options).bySeeds(search, q, k).filter((c) => !judged(c) && !nearTest(c));
     if (seeded.length > 0) {
       const d = decide(text, q, [...near, ...seeded], 'fuzzy');
       if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
@@ -279,7 +320,7 @@ type Found = (start: number, end: number, method: Strategy, score: number) => An
  * A quote whose context was stored long (its page repeats itself there): only a place whose whole
  * context nearly agrees is trusted; a twin passage is never taken for the highlighted one.
  */
-function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Required<AnchorOptions>, found: Found): AnchorResult {
+function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Required<AnchorOptions> & AnchorCoreOptions, found: Found): AnchorResult {
   const text = index.text;
   const anchors = contextAnchors(search, q);
   let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
@@ -295,7 +336,7 @@ function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Re
   if (q.quote.length >= opts.fuzzyMinLength && anchors.length > 0) {
     const k = Math.min(LONG_CONTEXT_EDITS, maxErrorsFor(q.quote.length, opts.fuzzyMaxErrorRate));
     if (k > 0) {
-      d = decideLong(text, q, fuzzyNearAnchors(text, q, k, anchors));
+      d = decideLong(text, q, approximateOf(opts).nearAnchors(text, q, k, anchors));
       if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
       if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
     }
@@ -310,7 +351,7 @@ function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Re
 export function anchorAll(
   rootOrIndex: Node | TextIndex,
   descriptors: readonly HighlightDescriptor[],
-  options: AnchorOptions & TextIndexOptions = {},
+  options: AnchorCoreOptions & TextIndexOptions = {},
 ): AnchorResult[] {
   const index = rootOrIndex instanceof TextIndex ? rootOrIndex : new TextIndex(rootOrIndex, options);
   return descriptors.map((d) => anchor(index, d, options));
@@ -324,7 +365,7 @@ export function anchorAll(
 export async function anchorAllSliced(
   index: TextIndex,
   descriptors: readonly HighlightDescriptor[],
-  options: AnchorOptions & SliceOptions = {},
+  options: AnchorCoreOptions & SliceOptions = {},
 ): Promise<AnchorResult[]> {
   const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
   const pause = options.yieldToPage ?? yieldToPage;

@@ -11,6 +11,7 @@
  * characters: anchoring trusts it only verbatim.
  */
 import { LONG_CONTEXT_MAX, LONG_CONTEXT_SLACK, LONG_SIDE_MIN, MAX_CONTEXT, TWIN_SEPARATION, anchoredDistance, boundedAnchoredDistance } from './context.js';
+import { offsetsOf } from './range-offsets.js';
 import { occurrencesBefore } from './search-exact.js';
 import { textSearchOf, type TextSearch } from './search-text.js';
 import { TextIndex, type TextIndexOptions } from './text-index.js';
@@ -112,7 +113,7 @@ export function describeRange(
   options?: TextIndexOptions,
 ): HighlightDescriptor | null {
   const index = rootOrIndex instanceof TextIndex ? rootOrIndex : new TextIndex(rootOrIndex, options);
-  const offsets = index.offsetsOf(range);
+  const offsets = offsetsOf(index, range);
   if (!offsets) return null;
   return describeOffsets(index, offsets.start, offsets.end);
 }

@@ -18,8 +18,9 @@
  */
 export { TextIndex, yieldToPage, type TextIndexOptions, type SliceOptions, type DomPoint } from './text-index.js';
 export { describeRange, describeOffsets, CONTEXT_LENGTH } from './describe.js';
-export { anchor, anchorAll, anchorAllSliced } from './anchor.js';
+export { anchor, anchorAll, anchorAllSliced } from './anchor-with-approximate.js';
 export { normalizeText } from './normalize.js';
+export { offsetAt, offsetsOf } from './range-offsets.js';
 export type {
   HighlightDescriptor,
   AnchorResult,

@@ -9,6 +9,7 @@
  */
 import { ApproxPattern } from './approximate-match.js';
 import type { Candidate, Query } from './decide.js';
+import type { ApproximateSearch } from './anchor.js';
 import type { TextSearch } from './search-text.js';
 
 /** Pieces of the quote searched verbatim in stage 2, and their length bounds. */
@@ -19,13 +20,6 @@ const PIECE_MAX = 16;
 const PIECE_HIT_LIMIT = 24;
 /** Regions verified per quote in the q-gram stage. */
 const MAX_CLUSTERS = 4;
-/** Hard cap on allowed errors, whatever the quote length. */
-const MAX_ERRORS_CAP = 32;
-
-export function maxErrorsFor(quoteLength: number, rate: number): number {
-  return Math.min(MAX_ERRORS_CAP, Math.max(1, Math.floor(quoteLength * rate)));
-}
-
 /** The quote prepared for approximate search, once per query (all its regions and stages share it). */
 const prepared = new WeakMap<Query, ApproxPattern>();
 
@@ -135,3 +129,6 @@ export function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate
   for (const [from, to] of mergeRegions(regions)) searchRegion(text, pattern, k, from, to, out);
   return dedupe(out);
 }
+
+/** Both stages, as anchor() takes them (options.approximate): a separate script in the injected highlighter. */
+export const approximateSearch: ApproximateSearch = { nearAnchors: fuzzyNearAnchors, bySeeds: fuzzyBySeeds };

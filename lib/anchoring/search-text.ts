@@ -232,14 +232,10 @@ export class TextSearch {
   }
 }
 
-const searches = new WeakMap<TextIndex, TextSearch>();
-
-/** The shared searcher of an index's text. */
+/**
+ * The shared searcher of an index's text. Kept on the index itself (not in a map of this module), so
+ * that scripts bundled apart (the highlighter and its editor) share it and its word index.
+ */
 export function textSearchOf(index: TextIndex): TextSearch {
-  let s = searches.get(index);
-  if (!s) {
-    s = new TextSearch(index.text);
-    searches.set(index, s);
-  }
-  return s;
+  return (index.search ??= new TextSearch(index.text)) as TextSearch;
 }

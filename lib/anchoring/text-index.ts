@@ -71,7 +71,6 @@ export interface DomPoint {
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
-const SHOW_TEXT = 4;
 const CDATA_SECTION_NODE = 4;
 
 /** Whitespace (collapsed to one space) and characters that are dropped; see normalize.ts. */
@@ -119,12 +118,14 @@ export class TextIndex {
   readonly root: Node;
   /** Normalised visible text of the root. */
   readonly text: string;
-  private readonly doc: Document;
+  readonly doc: Document;
   /** Indexed text nodes in reading order, with their [start, end) in the raw text. */
   private readonly nodes: Text[];
   private readonly nodeStart: Int32Array;
   private readonly nodeEnd: Int32Array;
   private nodeIdsCache: Map<Text, number> | null = null;
+  /** The TextSearch of this index's text (search-text.ts textSearchOf), made on first use. */
+  search: object | null = null;
   /**
    * Special runs of the raw text, in order: raw [runStart, runEnd) became `runOut` (0 or 1) spaces
    * at normalised offset `runNorm`; a space stands for the raw character at `runSrc` (the run's first
@@ -189,13 +190,14 @@ export class TextIndex {
     return new TextIndex(root, options, b, n);
   }
 
-  private get nodeIds(): Map<Text, number> {
+  /** The number of an indexed text node (for offsetInNode), or undefined when it is not indexed. */
+  nodeIdOf(node: Text): number | undefined {
     if (!this.nodeIdsCache) {
       const m = new Map<Text, number>();
       this.nodes.forEach((n, i) => m.set(n, i));
       this.nodeIdsCache = m;
     }
-    return this.nodeIdsCache;
+    return this.nodeIdsCache.get(node);
   }
 
   /** Index of the node whose raw range holds raw offset r, or -1 (a block boundary). */
@@ -323,42 +325,8 @@ export class TextIndex {
     return range;
   }
 
-  /**
-   * Normalised offset of a DOM boundary point: the number of normalised characters before it.
-   * Points in skipped content map to the next indexed text after them.
-   */
-  offsetAt(container: Node, offset: number): number {
-    if (container.nodeType === TEXT_NODE) {
-      const k = this.nodeIds.get(container as Text);
-      if (k !== undefined) return this.offsetInNode(k, offset);
-      return this.offsetFrom(container, true);
-    }
-    const child = container.childNodes[offset];
-    if (child) return this.offsetFrom(child, false);
-    return this.offsetFrom(container, true);
-  }
-
-  /** Normalised [start, end) of a DOM range, or null when the range lies outside the indexed root. */
-  offsetsOf(range: AbstractRange): { start: number; end: number } | null {
-    if (!this.contains(range.startContainer) && !this.contains(range.endContainer)) return null;
-    const start = this.offsetAt(range.startContainer, range.startOffset);
-    const end = this.offsetAt(range.endContainer, range.endOffset);
-    return { start, end: Math.max(start, end) };
-  }
-
-  private contains(node: Node): boolean {
-    const root = this.root;
-    let cur: Node | null = node;
-    while (cur) {
-      if (cur === root) return true;
-      const parent: Node | null = cur.parentNode;
-      cur = parent ?? ((cur as ShadowRoot).host as Node | undefined) ?? null;
-    }
-    return false;
-  }
-
-  /** Normalised offset of the point (text node k, offset). */
-  private offsetInNode(k: number, offset: number): number {
+  /** Normalised offset of the point (text node k, offset); see range-offsets.ts. */
+  offsetInNode(k: number, offset: number): number {
     const r = this.nodeStart[k] + Math.max(0, offset);
     const i = this.firstCharFromRaw(r);
     if (i < this.text.length) {
@@ -369,39 +337,6 @@ export class TextIndex {
     // no characters of its own (collapsed whitespace), where its text would have gone.
     const last = this.lastCharOfNode(k);
     return last >= 0 ? last + 1 : this.emittedBefore(this.nodeStart[k]);
-  }
-
-  private firstOffsetOfNode(k: number): number {
-    return this.offsetInNode(k, 0);
-  }
-
-  /**
-   * Offset of the first indexed text at (afterSubtree=false) or after (afterSubtree=true) `node`,
-   * in tree order; crosses out of shadow trees into their hosts.
-   */
-  private offsetFrom(node: Node, afterSubtree: boolean): number {
-    let cur: Node = node;
-    let after = afterSubtree;
-    for (;;) {
-      const treeRoot = cur.getRootNode();
-      const walker = this.doc.createTreeWalker(treeRoot, SHOW_TEXT);
-      let start: Node = cur;
-      if (after) while (start.lastChild) start = start.lastChild;
-      walker.currentNode = start;
-      let t: Node | null = !after && start.nodeType === TEXT_NODE ? start : walker.nextNode();
-      while (t) {
-        const k = this.nodeIds.get(t as Text);
-        if (k !== undefined) {
-          // A boundary before a node whose text starts with a collapsed space belongs after that space.
-          return this.firstOffsetOfNode(k);
-        }
-        t = walker.nextNode();
-      }
-      const host = (treeRoot as ShadowRoot).host;
-      if (!host) return this.text.length;
-      cur = host;
-      after = true;
-    }
   }
 }
 

@@ -19,7 +19,7 @@ import { ExistsBatcher } from './exists-batcher.js';
 import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
-import { injectHighlighter, tabCommand } from './highlighter-injection.js';
+import { injectHighlighter, injectHighlighterPart, tabCommand } from './highlighter-injection.js';
 import { syncLoaderRegistration } from './highlighter-registration.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import { reportError } from './report-error.js';
@@ -373,6 +373,11 @@ export function startBackground() {
       // On load: only saved pages get the highlighter (to paint); a selection always gets it.
       if (paint && !(await highlights.maybeSaved(senderPage(sender)))) return null;
       await injectHighlighter(sender.tab!.id!, sender.frameId ?? 0);
+      return null;
+    },
+    // The highlighter already runs in that frame (it asks): one of its on-demand parts.
+    loadHighlighterPart: async ({ part }, sender) => {
+      await injectHighlighterPart(sender.tab!.id!, sender.frameId ?? 0, part);
       return null;
     },
     pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),

@@ -1,46 +1,42 @@
-// The content-side highlighter (injected on demand, see loader.ts): turns selections into highlights
-// through the background, paints the page's highlights, re-anchors them after page changes and SPA
-// navigations, and answers the background's commands (context menu, keyboard command, popup list).
-// It never sees tokens or notes: only what painting needs. Keys live in memory, never in the DOM.
+// The content-side highlighter (injected on demand, see loader.ts): paints the page's highlights,
+// re-anchors them after page changes and SPA navigations, and answers the background's commands
+// (context menu, keyboard command, popup list). What painting stored highlights does not need is
+// loaded on demand (parts.ts): the editor (selection toolbar, making and changing highlights, see
+// editor.ts) and approximate anchoring. It never sees tokens or notes: only what painting needs.
+// Keys live in memory, never in the DOM.
 import { browser } from '@wxt-dev/browser';
-import { anchorAllSliced, describeRange, type AnchorResult } from '../anchoring/index.js';
+import { NEEDS_APPROXIMATE, anchorAllSliced } from '../anchoring/anchor.js';
+import type { AnchorResult } from '../anchoring/types.js';
 import { PageIndex } from './page-index.js';
-import type { HighlightColor } from '../api/constants.js';
-import { t } from '../i18n.js';
 import { send } from '../messaging/client.js';
+import type { HighlightColor } from '../api/constants.js';
 import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from '../messaging/protocol.js';
 import { framePainter } from '../painting/fallback-slot.js';
 import type { Painter } from '../painting/types.js';
-import { Toolbar, type Marker } from '../../components/highlighter/toolbar.js';
-import { copyText } from './clipboard.js';
-import { highlightableSelection } from './editable.js';
+import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
+import type { Editor, EditorHost, HighlightOutcome, PlacedResult } from './editor-host.js';
 import { SELECTION_PENDING_GLOBAL } from './loader.js';
+import { loadPart, loadedPart } from './parts.js';
 
 const REANCHOR_DELAY_MS = 400;
 /** The browser's own `browser` namespace exists (the webextension-polyfill's own test): listeners may answer with a promise. */
 const PROMISE_LISTENERS = (globalThis as { browser?: { runtime?: { id?: string } } }).browser?.runtime?.id !== undefined;
 
-export type HighlightOutcome = { ok: true; key: string } | { ok: false; error: string };
-
-interface Undo {
-  label: string;
-  run(): Promise<void>;
-}
-
-export class Highlighter {
-  private painter!: Painter;
-  private toolbar: Toolbar;
-  private items = new Map<string, PageHighlight>();
-  private results = new Map<string, AnchorResult & { start?: number }>();
-  private view: PageHighlightsView | null = null;
-  private undo: Undo | null = null;
+export class Highlighter implements EditorHost {
+  painter!: Painter;
+  readonly ui = new PageUi((key) => void this.show(key));
+  items = new Map<string, PageHighlight>();
+  private results = new Map<string, PlacedResult>();
+  view: PageHighlightsView | null = null;
+  /** The editor once loaded (parts.ts). */
+  private editor: Editor | null = null;
   private observer: MutationObserver | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private markersFrame = 0;
   private url = location.href;
   private ready: Promise<void>;
   /** The page's text index, kept between highlights and re-anchors until the page's text changes. */
-  private pageIndex = new PageIndex(
+  readonly pageIndex = new PageIndex(
     () => document.body ?? document.documentElement,
     () => this.pageChanged(this.observer?.takeRecords() ?? []),
   );
@@ -48,15 +44,6 @@ export class Highlighter {
   private paintRun = 0;
 
   constructor() {
-    this.toolbar = new Toolbar({
-      highlight: (color, withNote) => void this.highlightSelection(color, withNote),
-      recolor: (key, color) => void this.recolor(key, color),
-      editNote: (key) => void this.editNote(key),
-      copy: (key) => void this.copy(key),
-      remove: (key) => void this.remove(key),
-      undo: () => void this.runUndo(),
-      show: (key) => void this.show(key),
-    });
     // Registered at once, not after the painter loads: the background sends its command as soon as
     // the injection returns. Commands wait for `ready`.
     // The browser's own runtime (no webextension-polyfill in the injected script), answering the way
@@ -87,14 +74,14 @@ export class Highlighter {
     const g = globalThis as unknown as Record<string, unknown>;
     const pending = g[SELECTION_PENDING_GLOBAL] === true;
     delete g[SELECTION_PENDING_GLOBAL];
-    if (pending && highlightableSelection()) this.onSelectionEnd();
+    if (pending) this.onSelectionEnd();
   }
 
   // --- page state ---
 
-  private setView(view: PageHighlightsView) {
+  setView(view: PageHighlightsView): void {
     this.view = view;
-    this.toolbar.setColors(view.colors);
+    this.editor?.setColors(view.colors);
     const next = new Map(view.highlights.map((h) => [h.key, h]));
     for (const key of this.items.keys()) if (!next.has(key)) this.unpaint(key);
     this.items = next;
@@ -105,6 +92,10 @@ export class Highlighter {
     this.url = location.href;
     this.setView(await send('pageHighlights', null));
     await this.paintAll();
+  }
+
+  placed(key: string, result: PlacedResult): void {
+    this.results.set(key, result);
   }
 
   private unpaint(key: string) {
@@ -124,8 +115,19 @@ export class Highlighter {
       for (;;) {
         const { index, generation } = await this.pageIndex.current();
         if (run !== this.paintRun) return;
-        results = await anchorAllSliced(index, list.map(({ text, position, prefix, suffix }) => ({ text, position, prefix, suffix })));
+        const descriptors = list.map(({ text, position, prefix, suffix }) => ({ text, position, prefix, suffix }));
+        results = await anchorAllSliced(index, descriptors, { approximate: loadedPart('approximate') });
         if (run !== this.paintRun) return;
+        // Highlights exact anchoring could not place: approximate anchoring, loaded for them.
+        const pending = descriptors.filter((_, i) => results[i] === NEEDS_APPROXIMATE);
+        if (pending.length) {
+          const approximate = await loadPart('approximate');
+          if (run !== this.paintRun) return;
+          const placed = await anchorAllSliced(index, pending, { approximate });
+          if (run !== this.paintRun) return;
+          let next = 0;
+          results = results.map((r) => (r === NEEDS_APPROXIMATE ? placed[next++] : r));
+        }
         if (this.pageIndex.generation === generation) break; // else the page changed while anchoring
       }
     }
@@ -144,7 +146,7 @@ export class Highlighter {
     this.updateMarkers();
   }
 
-  private updateMarkers() {
+  updateMarkers(): void {
     const height = Math.max(document.documentElement.scrollHeight, 1);
     const markers: Marker[] = [];
     for (const [key, r] of this.results) {
@@ -154,7 +156,7 @@ export class Highlighter {
       const top = r.range.getBoundingClientRect().top + window.scrollY;
       markers.push({ key, color: item.color, at: Math.min(0.995, Math.max(0, top / height)) });
     }
-    this.withoutObserving(() => this.toolbar.setMarkers(markers));
+    this.withoutObserving(() => this.ui.setMarkers(markers));
   }
 
   /** The page's layout changed without a DOM change (resize, images, fonts): the marks move with the text. */
@@ -168,7 +170,7 @@ export class Highlighter {
 
   // --- page changes ---
 
-  private withoutObserving(fn: () => void) {
+  withoutObserving(fn: () => void): void {
     this.pageChanged(this.observer?.takeRecords() ?? []); // the page's own changes before ours
     fn();
     const ours = this.observer?.takeRecords() ?? []; // our own work is not a page change...
@@ -184,16 +186,16 @@ export class Highlighter {
 
   private listen() {
     document.addEventListener('mouseup', (e) => {
-      if (!e.isTrusted || this.toolbar.contains(e.target)) return;
+      if (!e.isTrusted || this.ui.contains(e.target)) return;
       setTimeout(() => this.onSelectionEnd(e), 0);
     });
     document.addEventListener('keyup', (e) => {
-      if (e.isTrusted && e.shiftKey && !this.toolbar.contains(e.target)) this.onSelectionEnd();
+      if (e.isTrusted && e.shiftKey && !this.ui.contains(e.target)) this.onSelectionEnd();
     });
     document.addEventListener('mousedown', (e) => {
-      if (!this.toolbar.contains(e.target)) this.toolbar.hide();
+      if (!this.ui.contains(e.target)) this.editor?.hide();
     });
-    window.addEventListener('scroll', () => this.toolbar.hide(), { passive: true });
+    window.addEventListener('scroll', () => this.editor?.hide(), { passive: true });
     window.addEventListener('popstate', () => this.schedule());
     // Only changes that can touch the page's text make the index stale (scripts, styles, comments do not).
     this.observer = new MutationObserver((records) => this.pageChanged(records));
@@ -202,7 +204,7 @@ export class Highlighter {
   }
 
   private ours(r: MutationRecord): boolean {
-    const host = this.toolbar.host;
+    const host = this.ui.host;
     if (r.target === host) return true;
     const nodes = [...r.addedNodes, ...r.removedNodes];
     return nodes.length > 0 && nodes.every((n) => n === host);
@@ -238,11 +240,11 @@ export class Highlighter {
 
   /** Where each highlight was found (for the popup's list in page order). */
   async status(): Promise<AnchorStatus[]> {
-    const { index } = await this.pageIndex.current();
     const out: AnchorStatus[] = [];
+    // Offsets in the index the highlights were last anchored in (a page change re-anchors them all).
     for (const [key, r] of this.results) {
       if (r.status !== 'anchored') out.push({ key, status: r.status, start: -1 });
-      else out.push({ key, status: 'anchored', start: index.offsetsOf(r.range)?.start ?? r.start });
+      else out.push({ key, status: 'anchored', start: r.start ?? 0 });
     }
     return out;
   }
@@ -252,131 +254,37 @@ export class Highlighter {
     return this.painter.flash(key);
   }
 
-  // --- the user's actions ---
+  // --- the user's actions (the editor, loaded on the first one) ---
 
-  private onSelectionEnd(e?: MouseEvent) {
-    const sel = highlightableSelection();
-    if (sel) {
-      const rect = sel.getRangeAt(0).getBoundingClientRect();
-      this.toolbar.showForSelection(rect);
-      return;
-    }
-    if (!e) return;
-    const key = this.painter.highlightsAt(e.clientX, e.clientY)[0];
-    const item = key ? this.items.get(key) : undefined;
-    if (item) this.toolbar.showForHighlight(item.key, item.color, item.hasNote, e.clientX, e.clientY);
+  private loadEditor(): Promise<Editor> {
+    if (this.editor) return Promise.resolve(this.editor);
+    return loadPart('editor').then((factory) => (this.editor ??= factory(this)));
   }
 
   /**
-   * THE handler for making a highlight: toolbar swatches, "Add note", the context menu and the
-   * keyboard command all come here. `color` null: the last colour used.
+   * A selection ended, or a click landed: the editor is loaded when there is a selection (it decides
+   * whether the selection is one to offer its toolbar for: not in form fields or editable content)
+   * or when a painted highlight was clicked.
    */
+  private onSelectionEnd(e?: MouseEvent) {
+    const selected = document.getSelection()?.isCollapsed === false;
+    if (!selected && !(e && this.results.size > 0 && this.painter.highlightsAt(e.clientX, e.clientY).some((k) => this.items.has(k)))) return;
+    this.loadEditor().then(
+      (editor) => editor.onSelectionEnd(e),
+      // Nothing on the page to show it in: the console is where a failed load is seen.
+      (err: unknown) => console.error('Tidemark: the highlight toolbar could not be loaded.', err),
+    );
+  }
+
+  /** Making a highlight (context menu, keyboard command): through the editor. */
   async highlightSelection(color: HighlightColor | null, withNote: boolean): Promise<HighlightOutcome> {
     await this.ready;
-    const sel = highlightableSelection();
-    if (!sel) return this.fail(t('errorNoSelection'));
-    const range = sel.getRangeAt(0).cloneRange();
-    // The kept index when the page's text has not changed since (one pass over a long page otherwise).
-    const index = this.pageIndex.now();
-    const descriptor = describeRange(index, range);
-    if (!descriptor) return this.fail(t('errorNoSelection'));
-    const offsets = index.offsetsOf(range);
-    const chosen = color ?? this.view?.lastColor ?? 'yellow';
-    this.toolbar.hide();
-    let res: PageHighlightsView & { key: string };
+    let editor: Editor;
     try {
-      res = await send('addHighlight', { ...descriptor, color: chosen, withNote });
+      editor = await this.loadEditor();
     } catch (err) {
-      return this.fail((err as Error).message);
+      return { ok: false, error: (err as Error).message };
     }
-    this.setView(res);
-    const item = this.items.get(res.key);
-    if (item) {
-      this.withoutObserving(() => this.painter.paint(res.key, range, { color: item.color, hasNote: item.hasNote }));
-      this.results.set(res.key, { status: 'anchored', range, start: offsets?.start ?? 0, end: offsets?.end ?? 0, method: 'exact', score: 1 });
-      this.updateMarkers();
-    }
-    const key = res.key;
-    this.undo = { label: t('highlightUndone'), run: () => this.remove(key, false) };
-    this.toolbar.notify(t('highlightAdded'), true);
-    if (withNote) await this.editNote(key);
-    return { ok: true, key };
-  }
-
-  private fail(error: string): HighlightOutcome {
-    this.toolbar.notify(error);
-    return { ok: false, error };
-  }
-
-  private async recolor(key: string, color: HighlightColor, undoable = true) {
-    const before = this.items.get(key)?.color;
-    this.toolbar.hide();
-    try {
-      this.setView(await send('changeHighlight', { key, color }));
-    } catch (err) {
-      this.fail((err as Error).message);
-      return;
-    }
-    this.painter.restyle(key, { color });
-    this.updateMarkers();
-    if (undoable && before) {
-      this.undo = { label: t('highlightUndone'), run: () => this.recolor(key, before, false) };
-      this.toolbar.notify(t('highlightRecolored'), true);
-    }
-  }
-
-  private async remove(key: string, undoable = true) {
-    const item = this.items.get(key);
-    this.toolbar.hide();
-    let view: PageHighlightsView;
-    try {
-      view = await send('removeHighlight', { key });
-    } catch (err) {
-      this.fail((err as Error).message);
-      return;
-    }
-    this.setView(view);
-    this.updateMarkers();
-    if (!undoable) {
-      this.toolbar.notify(t('highlightUndone'));
-      return;
-    }
-    if (item) {
-      const { text, position, prefix, suffix, color } = item;
-      this.undo = {
-        label: t('highlightUndone'),
-        run: async () => {
-          const res = await send('addHighlight', { text, position, prefix, suffix, color, restore: key });
-          this.setView(res);
-          await this.paintAll();
-          this.toolbar.notify(t('highlightUndone'));
-        },
-      };
-    }
-    this.toolbar.notify(t('highlightRemoved'), !!item);
-  }
-
-  private async runUndo() {
-    const undo = this.undo;
-    this.undo = null;
-    this.toolbar.hideToast();
-    if (!undo) return;
-    try {
-      await undo.run();
-    } catch (err) {
-      this.fail((err as Error).message);
-    }
-  }
-
-  private async editNote(key: string) {
-    this.toolbar.hide();
-    const { opened } = await send('editHighlightNote', { key }).catch(() => ({ opened: false }));
-    if (!opened) this.toolbar.notify(t('highlightNoteInPopup'));
-  }
-
-  private async copy(key: string) {
-    this.toolbar.hide();
-    const text = this.items.get(key)?.text ?? '';
-    this.toolbar.notify((await copyText(text)) ? t('highlightCopied') : t('errorCopy'));
+    return editor.highlightSelection(color, withNote);
   }
 }

@@ -3,7 +3,7 @@
 // yield to the page, and reused until a DOM change that can touch the page's text makes it stale:
 // changes that only add or remove scripts, styles, comments or other never-indexed elements, or happen
 // in <head>, leave it valid.
-import { TextIndex } from '../anchoring/index.js';
+import { TextIndex } from '../anchoring/text-index.js';
 import { textSearchOf } from '../anchoring/search-text.js';
 import { isSkippedTag } from '../anchoring/visibility.js';
 

@@ -112,6 +112,10 @@ export type PanelView =
   | { state: 'saved'; bookmark: BookmarkDraft; offline: boolean; partial: boolean; highlights: HighlightListView };
 
 /** Background -> content script (tabs.sendMessage). */
+/** The highlighter's scripts injected only when needed: the selection editor (toolbar, creating and changing highlights) and approximate anchoring. */
+export const HIGHLIGHTER_PARTS = ['editor', 'approximate'] as const;
+export type HighlighterPart = (typeof HIGHLIGHTER_PARTS)[number];
+
 export type TabCommand =
   | { tidemark: 'highlight'; color: HighlightColor | null; withNote: boolean }
   | { tidemark: 'status' }
@@ -155,8 +159,10 @@ export interface ProtocolMap {
   useTestToken: Message<{ serverUrl: string; token: string }, Account>;
   signOut: Message<null, null>;
   // --- highlighting (content script -> background) ---
-  /** The loader asks for the highlighter (toolbar, anchoring, painting) to be injected into its frame. */
+  /** The loader asks for the highlighter (anchoring, painting) to be injected into its frame. */
   loadHighlighter: Message<{ paint: boolean }, null>;
+  /** The highlighter asks for one of its on-demand parts (lib/highlighter/parts.ts) to be injected into its frame. */
+  loadHighlighterPart: Message<{ part: HighlighterPart }, null>;
   pageHighlights: Message<null, PageHighlightsView>;
   /** Saves the page first when it is not saved. `restore`: a highlight removed just now (Undo) whose note comes back. */
   addHighlight: Message<
@@ -252,6 +258,7 @@ export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v
   useTestToken: { from: ['page'], data: v.object({ serverUrl: v.httpUrl, token: v.str(500, 8) }) },
   signOut: { from: ['page'], data: v.nothing },
   loadHighlighter: { from: ['content'], data: v.object({ paint: v.bool }) },
+  loadHighlighterPart: { from: ['content'], data: v.object({ part: v.oneOf(...HIGHLIGHTER_PARTS) }) },
   pageHighlights: { from: ['content'], data: v.nothing },
   addHighlight: {
     from: ['content'],

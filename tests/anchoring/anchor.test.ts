@@ -6,6 +6,7 @@ import {
   anchorAll,
   describeRange,
   type HighlightDescriptor,
+  offsetsOf,
 } from '../../lib/anchoring/index.js';
 import { anchored, loadFixture, seededRandom, setPage } from './helpers.js';
 
@@ -81,7 +82,7 @@ describe('anchor: exact matches', () => {
       range.setEnd(b, endOffset);
       const d = describeRange(index, range);
       if (!d) continue;
-      const offsets = index.offsetsOf(range)!;
+      const offsets = offsetsOf(index, range)!;
       const text = index.text;
       let { start, end } = offsets;
       while (text[start] === ' ') start++;

@@ -6,6 +6,7 @@ import {
   describeOffsets,
   type AnchorResult,
   type HighlightDescriptor,
+  offsetsOf,
 } from '../../lib/anchoring/index.js';
 import { anchored, loadFixture, seededRandom } from './helpers.js';
 
@@ -133,7 +134,7 @@ describe('anchoring on edited pages', () => {
     const removed = paragraphContaining('Spring tides have nothing to do');
     const removedRange = document.createRange();
     removedRange.selectNodeContents(removed);
-    const { start: rs, end: re } = original.offsetsOf(removedRange)!;
+    const { start: rs, end: re } = offsetsOf(original, removedRange)!;
     const insertAt = text0.indexOf('Reading the Tide Tables');
     const inserted = 'A new standfirst paragraph was added above the headline after publication.';
 

@@ -35,10 +35,23 @@ test('the highlighter bundle holds no rangy and no dynamic import; the fallback 
   expect(fallback).toContain('__tidemarkFallbackPainter');
 });
 
+// Painting stored highlights needs neither the editor (toolbar, describing a selection) nor approximate
+// anchoring: both are scripts of their own, injected when the highlighter asks for them (parts.ts).
+test('the highlighter bundle holds no editor and no approximate matching; their own scripts hold them', async () => {
+  const highlighter = await bundle('entrypoints/highlighter.ts');
+  const editor = await bundle('entrypoints/highlighter-editor.ts');
+  const approximate = await bundle('entrypoints/highlighter-approximate.ts');
+  const has = (code: string, name: string) => new RegExp(`\\b${name}\\b`).test(code);
+  for (const name of ['Toolbar', 'describeOffsets', 'ApproxPattern', 'fuzzyBySeeds']) expect(has(highlighter, name), name).toBe(false);
+  expect(has(editor, 'Toolbar') && has(editor, 'describeOffsets')).toBe(true);
+  expect(has(approximate, 'ApproxPattern') && has(approximate, 'fuzzyBySeeds')).toBe(true);
+  expect(editor).toContain('__tidemarkPart_');
+});
+
 // The injected scripts talk to the background through the browser's own runtime (@wxt-dev/browser),
 // not the webextension-polyfill behind 'wxt/browser' (about 3 KB gzipped, parsed on every page).
 test('the highlighter and its loader carry no webextension-polyfill', async () => {
-  for (const entry of ['entrypoints/highlighter.ts', 'entrypoints/highlighter-loader.ts']) {
+  for (const entry of ['entrypoints/highlighter.ts', 'entrypoints/highlighter-loader.ts', 'entrypoints/highlighter-editor.ts', 'entrypoints/highlighter-approximate.ts']) {
     const code = await bundle(entry);
     expect(code, entry).not.toContain('wxt/browser');
     expect(code, entry).not.toContain('webextension-polyfill');

@@ -1,6 +1,8 @@
 // The two painter paths of the injected highlighter, and a long page, in Chromium with the built
 // extension against the real server:
-// - where the CSS Custom Highlight API exists, only highlighter.js is injected (rangy is not);
+// - where the CSS Custom Highlight API exists, only highlighter.js is injected (rangy is not), and
+//   painting saved highlights injects nothing else: the editor (selection toolbar) comes with the
+//   first selection, approximate anchoring only when a highlight is not found verbatim;
 // - where it is missing (disabled in the content scripts' world before injection), the background
 //   injects highlighter-fallback-painter.js first and highlights are painted as classed spans;
 // - on a long page (a generated API reference of ~600k characters with 100 highlights saved from
@@ -21,7 +23,7 @@ import { buildApiScenario } from '../anchoring/fixtures/api-reference.js';
 import { renderPage } from '../anchoring/fixtures/article-model.js';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
-import { bookmarkOf, dragSelect, painted } from './helpers/highlighting.js';
+import { bookmarkOf, dragSelect, highlightToolbar, painted, saveWithHighlights } from './helpers/highlighting.js';
 import { ensureExtensionBuilt } from './helpers/extension-build.js';
 import { bundleForPage } from './helpers/page-bundle.js';
 import type { TestSite } from './helpers/test-pages.js';
@@ -46,9 +48,12 @@ test.afterAll(() => closeAll(browser, site, server));
 test('the injected scripts stay small: the loader on every page, the highlighter where CSS highlights exist', async () => {
   const dir = await ensureExtensionBuilt('chrome');
   const gz = (file: string) => gzipSync(readFileSync(join(dir, file)), { level: 9 }).length;
-  // No webextension-polyfill in either (they use the browser's own runtime): 0.8 and 18.8 KB when written.
+  // No webextension-polyfill in either (they use the browser's own runtime); the editor and approximate
+  // anchoring are their own scripts (0.8, 14.8, 9.9 and 2.0 KB when written).
   expect(gz('highlighter-loader.js')).toBeLessThanOrEqual(1024);
-  expect(gz('highlighter.js')).toBeLessThanOrEqual(19 * 1024);
+  expect(gz('highlighter.js')).toBeLessThanOrEqual(15 * 1024);
+  expect(gz('highlighter-editor.js')).toBeGreaterThan(0);
+  expect(gz('highlighter-approximate.js')).toBeGreaterThan(0);
 });
 
 /** Selects `phrase` from script. */
@@ -73,7 +78,7 @@ async function scriptSelect(page: Page, phrase: string): Promise<void> {
  * In the tab's content-script world (the highlighter's), through chrome.scripting: 'state' reads which
  * of the two scripts are there; 'disable' removes the Highlight API from that world.
  */
-async function inContentWorld(pageUrl: string, what: 'state' | 'disable'): Promise<{ highlighter: boolean; fallback: string } | null> {
+async function inContentWorld(pageUrl: string, what: 'state' | 'disable'): Promise<{ highlighter: boolean; fallback: string; editor: string; approximate: string } | null> {
   return browser.inWorker(
     async ({ url, kind }) => {
       const c = (globalThis as any).chrome;
@@ -87,7 +92,12 @@ async function inContentWorld(pageUrl: string, what: 'state' | 'disable'): Promi
             Object.defineProperty(CSS, 'highlights', { value: undefined, configurable: true });
             return null;
           }
-          return { highlighter: !!g.__tidemarkHighlighter, fallback: typeof g.__tidemarkFallbackPainter };
+          return {
+            highlighter: !!g.__tidemarkHighlighter,
+            fallback: typeof g.__tidemarkFallbackPainter,
+            editor: typeof g.__tidemarkPart_editor,
+            approximate: typeof g.__tidemarkPart_approximate,
+          };
         },
       });
       return r?.result ?? null;
@@ -116,7 +126,7 @@ test('with the Highlight API only the highlighter is injected (no rangy); the hi
   await menuHighlight(url, 'blue', ARTICLE.quotes.harbour);
   await expect.poll(() => painted(tab)).toEqual({ blue: [ARTICLE.quotes.harbour] });
   const world = await inContentWorld(url, 'state');
-  expect(world).toEqual({ highlighter: true, fallback: 'undefined' });
+  expect(world).toEqual({ highlighter: true, fallback: 'undefined', editor: 'function', approximate: 'undefined' });
   expect(await tab.locator('[class^="tidemark-hl-"]').count()).toBe(0);
   await tab.close();
 });
@@ -132,9 +142,41 @@ test('without the Highlight API the background injects the rangy painter first; 
   await expect.poll(async () => (await bookmarkOf(server, token, url))?.highlights.length ?? 0).toBe(1);
   const spans = tab.locator('span.tidemark-hl-green');
   await expect.poll(async () => (await spans.allTextContents()).join('').replace(/\s+/g, ' ')).toBe(ARTICLE.quotes.spring);
-  expect(await inContentWorld(url, 'state')).toEqual({ highlighter: true, fallback: 'function' });
+  expect(await inContentWorld(url, 'state')).toEqual({ highlighter: true, fallback: 'function', editor: 'function', approximate: 'undefined' });
   expect(await painted(tab)).toEqual({}); // nothing went through the API
   await tab.screenshot({ path: test.info().outputPath('fallback-painter.png') });
+  await tab.close();
+});
+
+test('painting a saved page injects only the highlighter; the editor comes with a selection, approximate anchoring with an edit', async () => {
+  const url = site.add('/painters-parts', { title: 'Tides', body: ARTICLE.body });
+  await saveWithHighlights(server, token, url, [
+    { text: ARTICLE.quotes.harbour, color: 'yellow' },
+    { text: ARTICLE.quotes.mark, color: 'blue' },
+  ]);
+  await browser.fireAlarm('index-sync'); // the extension learns that the page is saved
+  const tab = await browser.context.newPage();
+  await tab.goto(url);
+  await expect.poll(() => painted(tab)).toEqual({ yellow: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.mark] });
+  expect(await inContentWorld(url, 'state')).toEqual({ highlighter: true, fallback: 'undefined', editor: 'undefined', approximate: 'undefined' });
+  // The reader selects text: the editor is injected and offers its toolbar.
+  await dragSelect(tab, ARTICLE.quotes.spring);
+  await expect(highlightToolbar(tab)).toBeVisible();
+  expect((await inContentWorld(url, 'state'))?.editor).toBe('function');
+  await highlightToolbar(tab).getByRole('button', { name: 'Green' }).click();
+  await expect.poll(() => painted(tab)).toEqual({ yellow: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.mark], green: [ARTICLE.quotes.spring] });
+  // The page changes under a highlight (a typo in it): it is found again by approximate anchoring, injected for it.
+  expect((await inContentWorld(url, 'state'))?.approximate).toBe('undefined');
+  await tab.evaluate(() => {
+    const p = [...document.querySelectorAll('p')].find((e) => e.textContent!.includes('great storm'))!;
+    p.textContent = p.textContent!.replace('great storm', 'graet storm');
+  });
+  await expect.poll(() => painted(tab)).toEqual({
+    yellow: [ARTICLE.quotes.harbour],
+    blue: [ARTICLE.quotes.mark.replace('great storm', 'graet storm')],
+    green: [ARTICLE.quotes.spring],
+  });
+  expect((await inContentWorld(url, 'state'))?.approximate).toBe('object');
   await tab.close();
 });
 
@@ -170,11 +212,11 @@ test('a long page with 100 saved highlights is anchored and painted without a sc
   await page.goto(url);
   // Describe 100 of the scenario's highlights in the page as the highlighter would, and save them as another device would have.
   const describeScript = await bundleForPage({
-    source: `import { TextIndex, describeOffsets } from './lib/anchoring/index.js';
+    source: `import { TextIndex, describeOffsets, offsetAt } from './lib/anchoring/index.js';
       (window as any).describeSpans = (spans: any[]) => {
         const index = new TextIndex(document);
         const starts = new Map<string, number>();
-        for (const el of document.querySelectorAll('[data-s]')) starts.set(el.getAttribute('data-s')!, index.offsetAt(el, 0));
+        for (const el of document.querySelectorAll('[data-s]')) starts.set(el.getAttribute('data-s')!, offsetAt(index, el, 0));
         return spans.map((s) => describeOffsets(index, starts.get(s.startS)! + s.startC, starts.get(s.endS)! + s.endC));
       };`,
     resolveDir: fileURLToPath(new URL('../..', import.meta.url)),

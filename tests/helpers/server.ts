@@ -58,6 +58,8 @@ export interface TestServer {
   origin: string;
   dataDir: string;
   config: ServerConfig;
+  /** Flags that point a CLI command (run as a process) at this server's database: `--data`, and `--database` on PostgreSQL. */
+  cliArgs: string[];
   /** The SQLite connection, for the few tests about SQLite itself (throws on PostgreSQL: skip those with `onPostgres`). */
   readonly db: Db;
   /** The SQLite store, for the few tests about SQLite itself (throws on PostgreSQL). */
@@ -79,6 +81,19 @@ export interface TestServer {
 }
 
 let seq = 0;
+
+/** Runs one statement on an open store of either backend (`?` placeholders) and answers its rows (see TestServer.sql). */
+export async function runSql<T = Record<string, unknown>>(store: Store, query: string, ...params: unknown[]): Promise<T[]> {
+  if (store.backend === 'sqlite') {
+    const stmt = (store as SqliteStore).db.prepare(query);
+    if (!stmt.reader) {
+      stmt.run(...params);
+      return [];
+    }
+    return stmt.all(...params) as T[];
+  }
+  return (await (store as PostgresStore).pool.query(numberPlaceholders(query), params)).rows as T[];
+}
 
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-test-'));
@@ -135,17 +150,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     if (store.backend !== 'sqlite') throw new Error('This test reads SQLite itself: skip it on PostgreSQL (it.skipIf(onPostgres)) or use sql()/the API.');
     return store as SqliteStore;
   };
-  const sql: TestServer['sql'] = async (query, ...params) => {
-    if (store.backend === 'sqlite') {
-      const stmt = sqliteStore().db.prepare(query);
-      if (!stmt.reader) {
-        stmt.run(...params);
-        return [];
-      }
-      return stmt.all(...params) as never[];
-    }
-    return (await (store as PostgresStore).pool.query(numberPlaceholders(query), params)).rows;
-  };
+  const sql: TestServer['sql'] = (query, ...params) => runSql(store, query, ...params);
 
   return {
     app,
@@ -153,6 +158,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     origin,
     dataDir,
     config,
+    cliArgs: config.databaseUrl ? ['--data', dataDir, '--database', config.databaseUrl] : ['--data', dataDir],
     get db() {
       return sqliteStore().db;
     },

@@ -3,10 +3,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processesOnTestBackend } from '../helpers/cli-database.js';
 import { runCli, startServe } from '../helpers/process.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-cli-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+processesOnTestBackend();
 
 describe('command line', () => {
   it('user:create prints only the user as JSON, and refuses a duplicate email', () => {
@@ -31,7 +33,7 @@ describe('command line', () => {
   it('token:create makes a token that works against a running server on the same data directory', async () => {
     const serve = await startServe(['--port', '0', '--data', dataDir]);
     try {
-      // Created while serve runs: both processes share the SQLite file.
+      // Created while serve runs: both processes share the database.
       const made = runCli(['user:create', '--email', 'live@example.test', '--password', 'longenough', '--data', dataDir]);
       expect(made.status).toBe(0);
       const tok = runCli(['token:create', '--email', 'live@example.test', '--data', dataDir]);

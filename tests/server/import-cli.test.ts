@@ -2,25 +2,23 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
-import { defaultConfig } from '../../server/config.js';
-import { openSqliteStore } from '../../server/db/sqlite-store.js';
 import { runCli } from '../helpers/process.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 // `npm run server -- import --email E --file F [--collection ID]`, run as a real child process
-// against a data directory, then checked through the API of a server on the same directory.
+// against a server's database (its data directory, or its PostgreSQL database), then checked
+// through that server's API.
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'import');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-import-cli-'));
-let app: FastifyInstance;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-import-cli-'));
+let s: TestServer;
 let base: string;
 
-const tokenOf = (email: string) => JSON.parse(runCli(['token:create', '--email', email, '--data', dataDir]).stdout).access_token as string;
+const tokenOf = (email: string) => JSON.parse(runCli(['token:create', '--email', email, ...s.cliArgs]).stdout).access_token as string;
 const makeUser = (email: string) => {
-  expect(runCli(['user:create', '--email', email, '--password', 'longenough', '--data', dataDir]).status).toBe(0);
+  expect(runCli(['user:create', '--email', email, '--password', 'longenough', ...s.cliArgs]).status).toBe(0);
   return tokenOf(email);
 };
 const api = async (token: string, p: string) =>
@@ -37,19 +35,18 @@ async function allBookmarks(token: string): Promise<{ link: string; collectionId
 }
 
 beforeAll(async () => {
-  const config = defaultConfig({ port: 0, dataDir, logLevel: 'silent' });
-  app = await buildApp(config, openSqliteStore(dataDir, config.clock));
-  base = `${await app.listen({ port: 0, host: '127.0.0.1' })}/rest/v1`;
+  s = await startServer();
+  base = s.url;
 });
 afterAll(async () => {
-  await app?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await s?.close();
+  fs.rmSync(work, { recursive: true, force: true });
 });
 
 describe('import command', () => {
   it('creates the folders as nested collections and the bookmarks in them, with a summary on stdout', async () => {
     const token = makeUser('cli-import@example.test');
-    const res = runCli(['import', '--email', 'cli-import@example.test', '--file', path.join(FIXTURES, 'firefox-bookmarks.html'), '--data', dataDir]);
+    const res = runCli(['import', '--email', 'cli-import@example.test', '--file', path.join(FIXTURES, 'firefox-bookmarks.html'), ...s.cliArgs]);
     expect(res.status).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({
       created: 4, duplicates: 0, failed: 0, skipped: 2, total: 4, collections: 4, resumed: false, alreadyDone: false,
@@ -77,14 +74,14 @@ describe('import command', () => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ link: 'https://www.longread.example.com/story/' }),
     });
-    const first = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--data', dataDir]);
+    const first = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), ...s.cliArgs]);
     expect(JSON.parse(first.stdout)).toMatchObject({ created: 2, duplicates: 1, failed: 0 });
-    const again = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--data', dataDir]);
+    const again = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), ...s.cliArgs]);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 2, duplicates: 1, alreadyDone: true });
     expect(again.stderr).toMatch(/already imported/);
     // The same links from another export (Pocket HTML) are all duplicates now.
-    const html = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.html'), '--data', dataDir]);
+    const html = runCli(['import', '--email', 'cli-dups@example.test', '--file', path.join(FIXTURES, 'pocket-export.html'), ...s.cliArgs]);
     expect(JSON.parse(html.stdout)).toMatchObject({ created: 1, duplicates: 2 });
     expect(await allBookmarks(token)).toHaveLength(4);
   });
@@ -97,33 +94,33 @@ describe('import command', () => {
       body: JSON.stringify({ title: 'Imported' }),
     }).then((r) => r.json());
     const id = made.item._id;
-    const res = runCli(['import', '--email', 'cli-target@example.test', '--file', path.join(FIXTURES, 'chrome-bookmarks.html'), '--collection', String(id), '--data', dataDir]);
+    const res = runCli(['import', '--email', 'cli-target@example.test', '--file', path.join(FIXTURES, 'chrome-bookmarks.html'), '--collection', String(id), ...s.cliArgs]);
     expect(JSON.parse(res.stdout)).toMatchObject({ created: 4, collections: 4 });
     const children = await api(token, '/collections/childrens');
     expect(children.items.filter((c: { parent: { $id: number } }) => c.parent.$id === id).map((c: { title: string }) => c.title)).toEqual([
       'Bookmarks bar',
       'Other bookmarks',
     ]);
-    const unsorted = runCli(['import', '--email', 'cli-target@example.test', '--file', path.join(FIXTURES, 'instapaper-export.csv'), '--collection=-1', '--data', dataDir]);
+    const unsorted = runCli(['import', '--email', 'cli-target@example.test', '--file', path.join(FIXTURES, 'instapaper-export.csv'), '--collection=-1', ...s.cliArgs]);
     expect(JSON.parse(unsorted.stdout)).toMatchObject({ created: 4, collections: 0 });
     expect((await api(token, '/bookmarks/-1')).count).toBe(4);
   });
 
   it('says what is wrong: unknown account, missing file, not an export, a collection that is not yours', () => {
     makeUser('cli-errors@example.test');
-    const noUser = runCli(['import', '--email', 'nobody@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--data', dataDir]);
+    const noUser = runCli(['import', '--email', 'nobody@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), ...s.cliArgs]);
     expect(noUser.status).not.toBe(0);
     expect(noUser.stderr).toMatch(/No account with the email nobody@example\.test/);
-    const noFile = runCli(['import', '--email', 'cli-errors@example.test', '--file', '/nonexistent/export.html', '--data', dataDir]);
+    const noFile = runCli(['import', '--email', 'cli-errors@example.test', '--file', '/nonexistent/export.html', ...s.cliArgs]);
     expect(noFile.stderr).toMatch(/Cannot read --file .*no such file/);
-    const junk = runCli(['import', '--email', 'cli-errors@example.test', '--file', path.join(FIXTURES, 'junk.bin'), '--data', dataDir]);
+    const junk = runCli(['import', '--email', 'cli-errors@example.test', '--file', path.join(FIXTURES, 'junk.bin'), ...s.cliArgs]);
     expect(junk.status).not.toBe(0);
     expect(junk.stderr).toMatch(/junk\.bin: file is not a Netscape bookmark file/);
     expect(junk.stdout).toBe('');
-    const notMine = runCli(['import', '--email', 'cli-errors@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--collection', '1', '--data', dataDir]);
+    const notMine = runCli(['import', '--email', 'cli-errors@example.test', '--file', path.join(FIXTURES, 'pocket-export.csv'), '--collection', '1', ...s.cliArgs]);
     expect(notMine.status).not.toBe(0);
     expect(notMine.stderr).toMatch(/--collection 1: /);
-  });
+  }, 120_000); // six command runs of a few seconds each on a busy machine
 });
 
 describe('an interrupted import', () => {
@@ -139,13 +136,13 @@ describe('an interrupted import', () => {
       html += '</DL><p>\n';
     }
     html += '</DL>\n';
-    const file = path.join(dataDir, 'large-export.html');
+    const file = path.join(work, 'large-export.html');
     fs.writeFileSync(file, html);
     const total = FOLDERS * PER_FOLDER;
 
     // Killed (SIGKILL: no chance to tidy up) as soon as it reports its first thousand.
     // One node process (tsx as a loader, not the tsx launcher, whose worker would outlive the kill).
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'import', '--email', email, '--file', file, '--data', dataDir], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'import', '--email', email, '--file', file, ...s.cliArgs], {
       cwd: ROOT,
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -165,7 +162,7 @@ describe('an interrupted import', () => {
     expect(partial).toBeGreaterThanOrEqual(1000);
     expect(partial).toBeLessThan(total);
 
-    const again = runCli(['import', '--email', email, '--file', file, '--data', dataDir]);
+    const again = runCli(['import', '--email', email, '--file', file, ...s.cliArgs]);
     expect(again.status).toBe(0);
     expect(again.stderr).toMatch(/Continuing the import of large-export\.html at bookmark \d+ of 10000/);
     const summary = JSON.parse(again.stdout);

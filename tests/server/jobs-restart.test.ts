@@ -6,18 +6,22 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { defaultConfig } from '../../server/config.js';
-import { openSqliteStore, type SqliteStore } from '../../server/db/sqlite-store.js';
+import { openStore } from '../../server/db/open-store.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
+import { createTestDatabase, type TestPgDatabase } from '../helpers/pg-database.js';
+import { onPostgres, runSql } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 
-// Jobs are rows: stopping the service mid-queue loses nothing, and a new process on the same data
-// directory finishes the work. Built by hand (not startServer) so two apps share one directory.
+// Jobs are rows: stopping the service mid-queue loses nothing, and a new process on the same
+// database finishes the work. Built by hand (not startServer) so two apps share one database (one
+// data directory on SQLite; one PostgreSQL database on the PostgreSQL run).
 
 const html = { 'content-type': 'text/html; charset=utf-8' };
 const PAGE = `<html><head><title>Harbour log</title><meta name="description" content="Arrivals and departures."></head><body>x</body></html>`;
 
 let pages: PageServer;
 let dataDir: string;
+let database: TestPgDatabase | undefined;
 const held: ServerResponse[] = [];
 let holding = true;
 
@@ -31,23 +35,26 @@ beforeAll(async () => {
     '/log-3': respond(200, html, PAGE),
   });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-jobs-restart-'));
+  if (onPostgres) database = await createTestDatabase();
 });
 
 afterAll(async () => {
   for (const res of held) res.destroy();
   await pages?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 async function startApp(): Promise<{ app: FastifyInstance; url: string }> {
   const config = defaultConfig({
     port: 0,
     dataDir,
+    databaseUrl: database?.url,
     logLevel: 'silent',
     allowPrivateNetwork: true,
     jobs: { ...defaultConfig().jobs, pollMs: 20, concurrency: 1 },
   });
-  const app = await buildApp(config, openSqliteStore(dataDir, config.clock));
+  const app = await buildApp(config, await openStore(config));
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `${origin}/rest/v1` };
 }
@@ -74,7 +81,7 @@ describe('the job queue survives a restart', () => {
     await first.app.close();
 
     // Nothing was lost or half-done: all three are queued again, the interrupted one uncounted.
-    const store = openSqliteStore(dataDir, { now: () => Date.now() });
+    const store = await openStore({ dataDir, databaseUrl: database?.url, clock: { now: () => Date.now() } });
     const rows = await store.repos.jobs.list();
     await store.close();
     expect(rows.map((j) => [JSON.parse(j.payload).bookmarkId, j.state, j.attempts])).toEqual(ids.map((id) => [id, 'queued', 0]));
@@ -105,12 +112,13 @@ describe('the job queue survives a restart', () => {
           title: `${pages.origin}/log-2`, excerpt: '', note: '', type: 'link', cover: '', media: [], tags: [], important: false, highlights: [],
         },
       ]);
-      (app.app.store as SqliteStore).db
-        .prepare(
-          `INSERT INTO jobs (kind, payload, state, attempts, next_run_at, locked_until, created_at)
-           VALUES ('page', ?, 'running', 1, 0, ?, 0)`,
-        )
-        .run(JSON.stringify({ bookmarkId: id[0], parse: true, on: 'create' }), Date.now() - 1);
+      await runSql(
+        app.app.store,
+        `INSERT INTO jobs (kind, payload, state, attempts, next_run_at, locked_until, created_at)
+         VALUES ('page', ?, 'running', 1, 0, ?, 0)`,
+        JSON.stringify({ bookmarkId: id[0], parse: true, on: 'create' }),
+        Date.now() - 1,
+      );
       const res = await until(async () => {
         const body = await fetch(`${app.url}/bookmark/${id[0]}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
         return body.item.excerpt === 'Arrivals and departures.' ? body : undefined;

@@ -21,7 +21,7 @@ export const TEMPLATE_DB = 'tidemark_template';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-/** Every test file, and whether it asks for a PostgreSQL database (imports tests/helpers/pg-database.ts). */
+/** Every test file, and whether it asks for a PostgreSQL database (imports tests/helpers/pg-database.ts or pg-twin.ts). */
 function testFiles(): { file: string; postgres: boolean }[] {
   const found: { file: string; postgres: boolean }[] = [];
   const walk = (dir: string) => {
@@ -29,7 +29,7 @@ function testFiles(): { file: string; postgres: boolean }[] {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.test.ts')) found.push({ file: path.relative(ROOT, full), postgres: fs.readFileSync(full, 'utf8').includes('pg-database.js') });
+      else if (entry.name.endsWith('.test.ts')) found.push({ file: path.relative(ROOT, full), postgres: /pg-(database|twin)\.js/.test(fs.readFileSync(full, 'utf8')) });
     }
   };
   for (const dir of ['tests', 'server']) walk(path.join(ROOT, dir));

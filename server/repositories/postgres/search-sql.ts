@@ -49,8 +49,12 @@ const ASCII_LOWER = 'abcdefghijklmnopqrstuvwxyz';
 /** Case folding of ASCII letters only, as SQLite's NOCASE does. */
 const fold = (sql: string) => `translate(${sql}, '${ASCII_UPPER}', '${ASCII_LOWER}')`;
 
-/** SQL for one term (before its negation), or null for a full-text term without any word. */
-function termSql(term: Term): { sql: string; params: unknown[]; rank?: string } | null {
+/**
+ * SQL for one term (before its negation), or null for a full-text term without any word. `rank`
+ * is the term's part of the relevance query; `andRank` a part it adds in AND mode only (a tag or a
+ * domain, as the SQLite compiler's index prefilter does, so `#tag` with sort=score ranks too).
+ */
+function termSql(term: Term): { sql: string; params: unknown[]; rank?: string; andRank?: string } | null {
   switch (term.kind) {
     case 'word':
     case 'phrase': {
@@ -69,6 +73,7 @@ function termSql(term: Term): { sql: string; params: unknown[]; rank?: string } 
       return {
         sql: `EXISTS (SELECT 1 FROM bookmark_tags bt WHERE bt.bookmark_id = b.id AND ${fold('bt.tag')} = ${fold('?')})`,
         params: [term.value],
+        andRank: tsq(term.value, false, 'B') ?? undefined,
       };
     case 'type':
       return { sql: 'b.type = ?', params: [term.value] };
@@ -83,7 +88,11 @@ function termSql(term: Term): { sql: string; params: unknown[]; rank?: string } 
       return { sql: term.value ? FLAG_SQL[term.flag] : `NOT (${FLAG_SQL[term.flag]})`, params: [] };
     case 'domain':
       // SQLite's LIKE ignores ASCII case; equality does not.
-      return { sql: "(b.domain = ? OR b.domain ILIKE ? ESCAPE '\\')", params: [term.value, `%.${escapeLike(term.value)}`] };
+      return {
+        sql: "(b.domain = ? OR b.domain ILIKE ? ESCAPE '\\')",
+        params: [term.value, `%.${escapeLike(term.value)}`],
+        andRank: tsq(term.value, false, 'D') ?? undefined,
+      };
     case 'id':
       return { sql: 'b.id = ?', params: [term.value] };
     case 'lang':
@@ -109,6 +118,7 @@ export function compilePgQuery(query: SearchQuery): PgCompiledSearch {
     clauses.push(term.negate ? `NOT (${sql})` : sql);
     if (t) params.push(...t.params);
     if (t?.rank && !term.negate) ranks.push(`(${t.rank})`);
+    if (t?.andRank && !term.negate && and) ranks.push(`(${t.andRank})`);
   }
   if (clauses.length === 0) return { where: 'TRUE', params: [], rank: null };
   const where = clauses.length === 1 ? clauses[0] : `(${clauses.join(and ? ' AND ' : ' OR ')})`;

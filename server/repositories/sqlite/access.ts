@@ -1,7 +1,7 @@
 import type { ShareRole } from '../../../lib/api/constants.js';
 import type { Db } from '../../db/open.js';
 import { ReadCache } from '../../db/read-cache.js';
-import { SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
+import { COLLECTION_WITH_ANCESTORS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import { type CollectionOwnerRow, type AccessRepository } from '../types.js';
 
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */
@@ -21,17 +21,7 @@ export class SqliteAccessRepository implements AccessRepository {
 
   /** The collection and its ancestors, nearest first. */
   async collectionWithAncestors(id: number): Promise<CollectionOwnerRow[]> {
-    return this.db
-      .prepare(
-        `WITH RECURSIVE chain(id, user_id, parent_id, public, depth) AS (
-           SELECT id, user_id, parent_id, public, 0 FROM collections WHERE id = ?
-           UNION ALL
-           SELECT c.id, c.user_id, c.parent_id, c.public, chain.depth + 1
-             FROM collections c JOIN chain ON c.id = chain.parent_id
-            WHERE chain.depth < 64)
-         SELECT id, user_id, parent_id, public FROM chain ORDER BY depth`,
-      )
-      .all(id) as CollectionOwnerRow[];
+    return this.db.prepare(COLLECTION_WITH_ANCESTORS).all(id) as CollectionOwnerRow[];
   }
 
   async bookmarkLocation(id: number): Promise<{ user_id: number; collection_id: number } | undefined> {

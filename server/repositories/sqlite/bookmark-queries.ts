@@ -4,7 +4,8 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import type { FullTextIndex } from './fts.js';
 import { loadBookmarks } from './bookmark-rows.js';
-import { COLLECTION_AND_DESCENDANTS } from './collection-tree-sql.js';
+import { bookmarkOrders } from '../bookmark-records.js';
+import { COLLECTION_AND_DESCENDANTS } from '../collection-tree-sql.js';
 import { compileSearch } from './search-sql.js';
 import { type BookmarkScope, type ListOptions, type BookmarkQueriesRepository } from '../types.js';
 
@@ -38,18 +39,7 @@ export function scopeSql(scope: BookmarkScope, viaFullText = false): { sql: stri
 }
 
 /** ORDER BY clauses; ties always fall back to newest first and then id, so pages never overlap. */
-const ORDER: Record<string, string> = {
-  '-created': 'b.created DESC, b.id DESC',
-  created: 'b.created ASC, b.id ASC',
-  // Manual order: `order`/sort 0 comes first.
-  '-sort': 'b.sort_order ASC, b.created DESC, b.id DESC',
-  sort: 'b.sort_order DESC, b.created ASC, b.id ASC',
-  title: 'b.title COLLATE NOCASE ASC, b.created DESC, b.id DESC',
-  '-title': 'b.title COLLATE NOCASE DESC, b.created DESC, b.id DESC',
-  domain: 'b.domain ASC, b.created DESC, b.id DESC',
-  '-domain': 'b.domain DESC, b.created DESC, b.id DESC',
-  '-lastUpdate': 'b.last_update DESC, b.id DESC',
-};
+const ORDER = bookmarkOrders((col) => `${col} COLLATE NOCASE`, (col) => col);
 
 /** Bookmark reads: listing, search, sorting, paging. */
 export class SqliteBookmarkQueriesRepository implements BookmarkQueriesRepository {

@@ -2,23 +2,14 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import type { Bookmark, HighlightChange, Media } from '../../../lib/api/types.js';
-import { DEFAULT_HIGHLIGHT_COLOR, TRASH } from '../../../lib/api/constants.js';
-import { badRequest } from '../../errors.js';
-import { objectId } from '../../services/secrets.js';
-import { loadBookmarks, type HighlightRow } from './bookmark-rows.js';
+import { TRASH } from '../../../lib/api/constants.js';
+import { bookmarkInsert, bulkSet, changedColumns, chunks, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
+import { loadBookmarks } from './bookmark-rows.js';
 import type { FullTextIndex } from './fts.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { enqueuePageParse } from './jobs.js';
 import { compileSearch } from './search-sql.js';
 import { type BookmarkChanges, type BulkChanges, type BulkScope, type NewBookmark, type NewHighlight, type SavedLink, type BookmarksRepository, type BookmarkRow } from '../types.js';
-
-const CHUNK = 500;
-
-function chunks<T>(list: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
@@ -49,9 +40,9 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
       clearTags: db.prepare('DELETE FROM bookmark_tags WHERE bookmark_id = ?'),
       insertHighlight: db.prepare(
         `INSERT INTO highlights (id, bookmark_id, user_id, text, note, color, position, prefix, suffix, created, last_update)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (@id, @bookmark_id, @user_id, @text, @note, @color, @position, @prefix, @suffix, @created, @last_update)`,
       ),
-      highlight: db.prepare('SELECT * FROM highlights WHERE id = ? AND bookmark_id = ?'),
+      highlightsOf: db.prepare('SELECT * FROM highlights WHERE bookmark_id = ? ORDER BY created, rowid'),
       deleteHighlight: db.prepare('DELETE FROM highlights WHERE id = ?'),
       updateHighlight: db.prepare(
         `UPDATE highlights SET text = ?, note = ?, color = ?, position = ?, prefix = ?, suffix = ?, last_update = ? WHERE id = ?`,
@@ -110,26 +101,7 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
         let sort: number;
         if (item.order !== undefined) sort = this.makeRoomAt(item.collectionId, item.ownerId, item.order, 0);
         else sort = topSlots.get(`${item.ownerId}:${item.collectionId}`)!.next++;
-        const info = this.stmt.insert.run({
-          user_id: item.ownerId,
-          creator_id: item.creatorId,
-          collection_id: item.collectionId,
-          link: item.link,
-          link_key: item.linkKey,
-          domain: item.domain,
-          title: item.title,
-          excerpt: item.excerpt,
-          note: item.note,
-          type: item.type,
-          cover: item.cover,
-          media: JSON.stringify(item.media),
-          tags: JSON.stringify(item.tags),
-          important: item.important ? 1 : 0,
-          sort_order: sort,
-          removed: item.collectionId === TRASH ? 1 : 0,
-          created: item.created ?? now,
-          last_update: item.lastUpdate ?? now,
-        });
+        const info = this.stmt.insert.run(bookmarkInsert(item, sort, now));
         const id = Number(info.lastInsertRowid);
         for (const tag of item.tags) this.stmt.insertTag.run(id, item.ownerId, tag);
         this.addHighlights(id, item.ownerId, item.highlights, now);
@@ -150,27 +122,9 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
     const tx = this.db.transaction(() => {
       const row = this.stmt.row.get(id) as BookmarkRow | undefined;
       if (!row) return false;
-      const set: string[] = [];
-      const values: unknown[] = [];
-      const put = (column: string, value: unknown) => {
-        set.push(`${column} = ?`);
-        values.push(value);
-      };
-      if (changes.link) {
-        put('link', changes.link.link);
-        put('link_key', changes.link.linkKey);
-        put('domain', changes.link.domain);
-      }
-      if (changes.title !== undefined) put('title', changes.title);
-      if (changes.excerpt !== undefined) put('excerpt', changes.excerpt);
-      if (changes.note !== undefined) put('note', changes.note);
-      if (changes.type !== undefined) put('type', changes.type);
-      if (changes.cover !== undefined) put('cover', changes.cover);
-      if (changes.media !== undefined) put('media', JSON.stringify(changes.media));
-      if (changes.important !== undefined) put('important', changes.important ? 1 : 0);
-      if (changes.created !== undefined) put('created', changes.created);
-      if (changes.tags !== undefined) put('tags', JSON.stringify(changes.tags));
-      put('last_update', now);
+      const columns: [string, unknown][] = [...changedColumns(changes), ['last_update', now]];
+      const set = columns.map(([column]) => `${column} = ?`);
+      const values = columns.map(([, value]) => value);
       values.push(id);
       this.db.prepare(`UPDATE bookmarks SET ${set.join(', ')} WHERE id = ?`).run(...values);
 
@@ -240,20 +194,9 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
     if (ids.length === 0) return 0;
     const now = isoNow(this.clock);
     const tx = this.db.transaction(() => {
-      const set: string[] = ['last_update = ?'];
-      const values: unknown[] = [now];
-      if (changes.important !== undefined) {
-        set.push('important = ?');
-        values.push(changes.important ? 1 : 0);
-      }
-      if (changes.cover !== undefined) {
-        set.push('cover = ?');
-        values.push(changes.cover);
-      }
-      if (changes.tags?.length === 0) set.push(`tags = '[]'`);
-      if (changes.media?.length === 0) set.push(`media = '[]'`);
+      const { set, values } = bulkSet(changes, now);
       for (const part of chunks(ids)) {
-        this.db.prepare(`UPDATE bookmarks SET ${set.join(', ')} WHERE id IN (${marks(part.length)})`).run(...values, ...part);
+        this.db.prepare(`UPDATE bookmarks SET ${set} WHERE id IN (${marks(part.length)})`).run(...values, ...part);
         if (changes.tags?.length === 0) {
           this.db.prepare(`DELETE FROM bookmark_tags WHERE bookmark_id IN (${marks(part.length)})`).run(...part);
         }
@@ -265,8 +208,7 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
           const cur = this.stmt.tagsAndMedia.get(id) as { tags: string; media: string };
           if (appendTags) {
             const tags = JSON.parse(cur.tags) as string[];
-            const have = new Set(tags);
-            const added = appendTags.filter((t) => !have.has(t));
+            const added = tagsToAppend(tags, appendTags);
             if (added.length) {
               this.stmt.setTags.run(JSON.stringify([...tags, ...added]), id);
               for (const tag of added) this.stmt.insertTag.run(id, ownerId, tag);
@@ -274,8 +216,7 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
           }
           if (appendMedia) {
             const media = JSON.parse(cur.media) as Media[];
-            const have = new Set(media.map((m) => m.link));
-            const added = appendMedia.filter((m) => !have.has(m.link));
+            const added = mediaToAppend(media, appendMedia);
             if (added.length) this.stmt.setMedia.run(JSON.stringify([...media, ...added]), id);
           }
         }
@@ -380,59 +321,16 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
   }
 
   private addHighlights(bookmarkId: number, ownerId: number, list: NewHighlight[], now: string): void {
-    if (list.length === 0) return;
-    // Same time prefix, so sorting the batch keeps `created, id` order equal to the order sent.
-    const ids = list.map(() => objectId(this.clock.now())).sort();
-    list.forEach((h, i) => {
-      this.stmt.insertHighlight.run(
-        ids[i],
-        bookmarkId,
-        ownerId,
-        h.text,
-        h.note ?? '',
-        h.color ?? DEFAULT_HIGHLIGHT_COLOR,
-        h.position ?? null,
-        h.prefix ?? null,
-        h.suffix ?? null,
-        now,
-        now,
-      );
-    });
+    for (const row of newHighlightRows(bookmarkId, ownerId, list, now, this.clock)) this.stmt.insertHighlight.run(row);
   }
 
   private applyHighlightChanges(bookmarkId: number, ownerId: number, changes: HighlightChange[], now: string): void {
-    const adds: NewHighlight[] = [];
-    changes.forEach((change, i) => {
-      const field = `highlights.${i}`;
-      if (!change._id) {
-        if (change.text === undefined || change.text.trim() === '') {
-          throw badRequest(`${field}.text is required to add a highlight: send the highlighted text (or an _id to change an existing one)`);
-        }
-        adds.push(change as NewHighlight);
-        return;
-      }
-      const row = this.stmt.highlight.get(change._id, bookmarkId) as HighlightRow | undefined;
-      if (!row) {
-        throw badRequest(`${field}._id ${change._id} is not a highlight of bookmark ${bookmarkId}: leave _id out to add a new one`);
-      }
-      if (change.text === '') {
-        this.stmt.deleteHighlight.run(row.id);
-        return;
-      }
-      if (change.text !== undefined && change.text.trim() === '') {
-        throw badRequest(`${field}.text must not be blank: send the text, or "" to remove the highlight`);
-      }
-      this.stmt.updateHighlight.run(
-        change.text ?? row.text,
-        change.note ?? row.note,
-        change.color ?? row.color,
-        change.position ?? row.position,
-        change.prefix ?? row.prefix,
-        change.suffix ?? row.suffix,
-        now,
-        row.id,
-      );
-    });
-    this.addHighlights(bookmarkId, ownerId, adds, now);
+    const current = this.stmt.highlightsOf.all(bookmarkId) as HighlightRow[];
+    const plan = planHighlightChanges(bookmarkId, current, changes, now);
+    for (const id of plan.remove) this.stmt.deleteHighlight.run(id);
+    for (const h of plan.update) {
+      this.stmt.updateHighlight.run(h.text, h.note, h.color, h.position, h.prefix, h.suffix, h.last_update, h.id);
+    }
+    this.addHighlights(bookmarkId, ownerId, plan.add, now);
   }
 }

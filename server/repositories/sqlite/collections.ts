@@ -3,21 +3,12 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
-import { COLLECTION_AND_DESCENDANTS, SHARED_WITH_USER_TREE } from './collection-tree-sql.js';
+import { COLLECTION_AND_DESCENDANTS, COLLECTION_ORDER, COLLECTION_WITH_COUNT, REORDER_ROWS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
+import { collectionColumns, collectionsToClean, INSERT_COLLECTION, newCollectionValues, siblingSorts, type ReorderRow } from '../collection-rules.js';
 import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
 
-// `count` is computed from the bookmarks table on every read (bookmarks_collection_order index),
-// so it can never drift from the truth. Bookmarks in Trash carry collection_id -99, so only
-// `removed = 0` rows are counted.
-const SELECT_WITH_COUNT = `
-  SELECT c.id, c.user_id, c.parent_id, c.title, c.view, c.sort, c.public, c.expanded, c.color, c.cover,
-         c.created, c.last_update,
-         (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
-    FROM collections c`;
-
-// Listing order: `sort` descending (the spec: "descending order; position among collections with
-// the same parent"), then id ascending so ties are stable.
-const ORDER = 'ORDER BY c.sort DESC, c.id ASC';
+const SELECT_WITH_COUNT = COLLECTION_WITH_COUNT;
+const ORDER = COLLECTION_ORDER;
 
 /**
  * Collections: tree, counts, ordering, merge, clean.
@@ -78,24 +69,7 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
     const now = isoNow(this.clock);
     const id = this.db.transaction(() => {
       const sort = input.sort ?? this.nextSort(userId, input.parentId);
-      const info = this.db
-        .prepare(
-          `INSERT INTO collections (user_id, parent_id, title, view, sort, public, expanded, color, cover, created, last_update)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          userId,
-          input.parentId,
-          input.title,
-          input.view ?? 'list',
-          sort,
-          input.public ? 1 : 0,
-          input.expanded === false ? 0 : 1,
-          input.color ?? null,
-          JSON.stringify(input.cover ?? []),
-          now,
-          now,
-        );
+      const info = this.db.prepare(INSERT_COLLECTION).run(...newCollectionValues(userId, input, sort, now));
       return Number(info.lastInsertRowid);
     })();
     return (await this.byId(id))!;
@@ -120,12 +94,10 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
       }
       const set: string[] = ['parent_id = ?', 'sort = ?', 'last_update = ?'];
       const args: unknown[] = [parentId, sort, isoNow(this.clock)];
-      if (fields.title !== undefined) { set.push('title = ?'); args.push(fields.title); }
-      if (fields.view !== undefined) { set.push('view = ?'); args.push(fields.view); }
-      if (fields.public !== undefined) { set.push('public = ?'); args.push(fields.public ? 1 : 0); }
-      if (fields.expanded !== undefined) { set.push('expanded = ?'); args.push(fields.expanded ? 1 : 0); }
-      if (fields.color !== undefined) { set.push('color = ?'); args.push(fields.color); }
-      if (fields.cover !== undefined) { set.push('cover = ?'); args.push(JSON.stringify(fields.cover)); }
+      for (const [column, value] of collectionColumns(fields)) {
+        set.push(`${column} = ?`);
+        args.push(value);
+      }
       this.db.prepare(`UPDATE collections SET ${set.join(', ')} WHERE id = ?`).run(...args, id);
     })();
     return this.byId(id);
@@ -204,32 +176,10 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
    * asked order: `title` A to Z, `-title` Z to A, `-count` most bookmarks first (then by title).
    */
   async reorderAll(userId: number, order: CollectionSort): Promise<void> {
-    const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
     this.db.transaction(() => {
-      const rows = this.db
-        .prepare(
-          `SELECT c.id, c.parent_id, c.title,
-                  (SELECT count(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.removed = 0) AS count
-             FROM collections c WHERE c.user_id = ?`,
-        )
-        .all(userId) as { id: number; parent_id: number | null; title: string; count: number }[];
-      const groups = new Map<number | null, typeof rows>();
-      for (const row of rows) {
-        const g = groups.get(row.parent_id) ?? [];
-        g.push(row);
-        groups.set(row.parent_id, g);
-      }
-      const byTitle = (a: (typeof rows)[number], b: (typeof rows)[number]) => collator.compare(a.title, b.title) || a.id - b.id;
-      const compare: Record<CollectionSort, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
-        title: byTitle,
-        '-title': (a, b) => -byTitle(a, b),
-        '-count': (a, b) => b.count - a.count || byTitle(a, b),
-      };
+      const rows = this.db.prepare(REORDER_ROWS).all(userId) as ReorderRow[];
       const set = this.db.prepare('UPDATE collections SET sort = ? WHERE id = ?');
-      for (const group of groups.values()) {
-        group.sort(compare[order]);
-        group.forEach((row, i) => set.run(group.length - 1 - i, row.id));
-      }
+      for (const [id, sort] of siblingSorts(rows, order)) set.run(sort, id);
     })();
   }
 
@@ -293,24 +243,9 @@ export class SqliteCollectionsRepository implements CollectionsRepository {
              FROM collections c WHERE c.user_id = ?`,
         )
         .all(userId) as { id: number; parent_id: number | null; has: number }[];
-      const parent = new Map(rows.map((r) => [r.id, r.parent_id]));
-      // A collection is kept when it, or anything below it, holds a bookmark: mark every such
-      // collection and its ancestors.
-      const keep = new Set<number>();
-      for (const row of rows) {
-        if (!row.has) continue;
-        let id: number | null = row.id;
-        let guard = 0;
-        while (id !== null && !keep.has(id) && guard++ < 1000) {
-          keep.add(id);
-          id = parent.get(id) ?? null;
-        }
-      }
-      // Everything below an empty collection is empty too, so removing a parent (its children
-      // cascade) never takes a kept collection with it.
+      const gone = collectionsToClean(rows);
       const del = this.db.prepare('DELETE FROM collections WHERE id = ?');
-      const gone = rows.filter((r) => !keep.has(r.id));
-      for (const row of gone) del.run(row.id);
+      for (const id of gone) del.run(id);
       return gone.length;
     })();
   }

@@ -2,7 +2,7 @@ import type { HighlightListItem } from '../../../lib/api/types.js';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import type { FullTextIndex } from './fts.js';
-import { toHighlightListItem, type HighlightRow } from './bookmark-rows.js';
+import { toHighlightListItem, type HighlightRow } from '../bookmark-records.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { scopeSql } from './bookmark-queries.js';
 import { type BookmarkScope, type HighlightsRepository } from '../types.js';

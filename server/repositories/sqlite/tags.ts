@@ -1,4 +1,5 @@
 import type { Tag, TagSuggestion } from '../../../lib/api/types.js';
+import { byUses, mergeTagCounts, rankSuggestions, removeMap, renameMap, rewriteTagList, similarityWords, suggestionCandidates, type SuggestFor } from '../tag-rules.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import type { Db } from '../../db/open.js';
 import { isoNow, type Clock } from '../../clock.js';
@@ -6,28 +7,7 @@ import type { FullTextIndex } from './fts.js';
 import { scopeSql } from './bookmark-queries.js';
 import { type BookmarkScope, type TagsRepository } from '../types.js';
 
-/**
- * Tags are told apart without regard to ASCII letter case, as SQLite's NOCASE does (and as the
- * search `#tag` does): "JS" and "js" are one tag. Letters outside ASCII compare as written.
- */
-export const foldTag = (tag: string) => tag.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
-const byName = new Intl.Collator('en', { sensitivity: 'base' });
-
-/** Words of a text for tag suggestions: lower case letters/digits runs of 2+ characters. */
-function words(text: string): string[] {
-  return (text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').match(/[\p{L}\p{N}]{2,}/gu) ?? []);
-}
-const singular = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
-
-/** Common words that say nothing about a page's subject. */
-const STOP = new Set(
-  ('the and for with that this from your you are was were have has had not but all any can her his its our out ' +
-    'who why how what when where which will would about into than then them they there these those their www ' +
-    'com org net html htm php index http https amp de la le les des en el los las und der die das')
-    .split(' '),
-);
 
 /** Tags: counts, rename, merge, remove, suggestions. */
 export class SqliteTagsRepository implements TagsRepository {
@@ -58,7 +38,7 @@ export class SqliteTagsRepository implements TagsRepository {
         );
         rows = rows.map((r) => ({ tag: r.tag, n: r.n - (trash.get(r.tag) ?? 0) })).filter((r) => r.n > 0);
       }
-      rows.sort((a, b) => b.n - a.n || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+      rows.sort(byUses);
     } else {
       const s = scopeSql(scope);
       rows = this.db
@@ -68,14 +48,7 @@ export class SqliteTagsRepository implements TagsRepository {
         )
         .all(...s.params) as { tag: string; n: number }[];
     }
-    const merged = new Map<string, Tag>();
-    for (const r of rows) {
-      const key = foldTag(r.tag);
-      const have = merged.get(key);
-      if (have) have.count += r.n;
-      else merged.set(key, { _id: r.tag, count: r.n });
-    }
-    return [...merged.values()].sort((a, b) => byName.compare(a._id, b._id) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+    return mergeTagCounts(rows);
   }
 
   /**
@@ -83,14 +56,12 @@ export class SqliteTagsRepository implements TagsRepository {
    * of `to` that differ only in case become `to` too. Returns the ids of the bookmarks changed.
    */
   async rename(scope: BookmarkScope, from: string[], to: string): Promise<number[]> {
-    const keys = new Set([...from, to].map(foldTag));
-    return this.rewrite(scope, from, (tag) => (keys.has(foldTag(tag)) ? to : tag));
+    return this.rewrite(scope, from, renameMap(from, to));
   }
 
   /** Removes the tags from the scope's bookmarks. Returns the ids of the bookmarks changed. */
   async remove(scope: BookmarkScope, tags: string[]): Promise<number[]> {
-    const keys = new Set(tags.map(foldTag));
-    return this.rewrite(scope, tags, (tag) => (keys.has(foldTag(tag)) ? null : tag));
+    return this.rewrite(scope, tags, removeMap(tags));
   }
 
   /**
@@ -113,18 +84,9 @@ export class SqliteTagsRepository implements TagsRepository {
       const changed: number[] = [];
       for (const id of ids) {
         const row = read.get(id) as { tags: string; user_id: number };
-        const before = JSON.parse(row.tags) as string[];
-        const seen = new Set<string>();
-        const after: string[] = [];
-        for (const tag of before) {
-          const next = map(tag);
-          if (next === null || seen.has(foldTag(next))) continue;
-          seen.add(foldTag(next));
-          after.push(next);
-        }
-        const json = JSON.stringify(after);
-        if (json === row.tags) continue;
-        write.run(json, now, id);
+        const after = rewriteTagList(JSON.parse(row.tags) as string[], map);
+        if (after === null) continue;
+        write.run(JSON.stringify(after), now, id);
         clear.run(id);
         for (const tag of after) insert.run(id, row.user_id, tag);
         changed.push(id);
@@ -148,77 +110,36 @@ export class SqliteTagsRepository implements TagsRepository {
   async suggest(bookmarkId: number, limit = 10, forUserId?: number): Promise<TagSuggestion[]> {
     const b = this.db
       .prepare('SELECT id, user_id, link, domain, title, excerpt, tags FROM bookmarks WHERE id = ?')
-      .get(bookmarkId) as { id: number; user_id: number; link: string; domain: string; title: string; excerpt: string; tags: string } | undefined;
+      .get(bookmarkId) as SuggestFor | undefined;
     if (!b) return [];
-    const own = new Set((JSON.parse(b.tags) as string[]).map(foldTag));
     const uid = forUserId ?? b.user_id;
-
     const all = this.db
       .prepare('SELECT tag, count(*) AS n FROM bookmark_tags WHERE user_id = ? GROUP BY tag')
       .all(uid) as { tag: string; n: number }[];
-    const tags = new Map<string, { name: string; uses: number; score: number }>();
-    for (const t of all) {
-      const key = foldTag(t.tag);
-      if (own.has(key)) continue;
-      const have = tags.get(key);
-      if (have) have.uses += t.n;
-      else tags.set(key, { name: t.tag, uses: t.n, score: 0 });
-    }
+    const tags = suggestionCandidates(b, all);
     if (tags.size === 0) return [];
-    const add = (tag: string, points: number) => {
-      const t = tags.get(foldTag(tag));
-      if (t) t.score += points;
-    };
 
-    // 1. Same domain.
-    if (b.domain) {
-      const rows = this.db
-        .prepare(
-          `SELECT bt.tag AS tag, count(*) AS n FROM bookmarks d JOIN bookmark_tags bt ON bt.bookmark_id = d.id
-            WHERE d.user_id = ? AND d.domain = ? AND d.id <> ? AND d.collection_id <> ${TRASH}
-            GROUP BY bt.tag`,
-        )
-        .all(uid, b.domain, b.id) as { tag: string; n: number }[];
-      for (const r of rows) add(r.tag, 6 + Math.min(r.n, 10));
-    }
+    const sameDomain = b.domain
+      ? (this.db
+          .prepare(
+            `SELECT bt.tag AS tag, count(*) AS n FROM bookmarks d JOIN bookmark_tags bt ON bt.bookmark_id = d.id
+              WHERE d.user_id = ? AND d.domain = ? AND d.id <> ? AND d.collection_id <> ${TRASH}
+              GROUP BY bt.tag`,
+          )
+          .all(uid, b.domain, b.id) as { tag: string; n: number }[])
+      : [];
 
-    // 2. The tag's words are the bookmark's words.
-    let path = '';
-    try {
-      const u = new URL(b.link);
-      path = `${u.pathname} ${u.search}`;
-    } catch {
-      /* not a URL: no path words */
-    }
-    const titleWords = new Set(words(b.title).map(singular));
-    const bodyWords = new Set([...titleWords, ...words(b.excerpt).map(singular), ...words(path).map(singular)]);
-    for (const t of tags.values()) {
-      const tw = words(t.name).map(singular);
-      if (tw.length === 0) continue;
-      if (tw.every((w) => titleWords.has(w))) t.score += 5;
-      else if (tw.every((w) => bodyWords.has(w))) t.score += 3;
-    }
-
-    // 3. Tags of the most similar bookmarks.
-    const key = [...new Set(words(b.title))].filter((w) => !STOP.has(w) && !/^\d+$/.test(w)).slice(0, 8);
-    if (key.length > 0) {
-      const match = key.map((w) => `"${w}"`).join(' OR ');
-      const similar = this.db
-        .prepare(
-          `SELECT b.tags AS tags FROM bookmarks_fts f CROSS JOIN bookmarks b ON b.id = f.rowid
-            WHERE bookmarks_fts MATCH ? AND +b.user_id = ? AND b.id <> ? AND +b.collection_id <> ${TRASH}
-            ORDER BY f.rank LIMIT 20`,
-        )
-        .all(match, uid, b.id) as { tags: string }[];
-      similar.forEach((row, i) => {
-        for (const tag of JSON.parse(row.tags) as string[]) add(tag, i < 5 ? 2 : 1);
-      });
-    }
-
-    return [...tags.values()]
-      .filter((t) => t.score > 0)
-      .sort((a, b2) => b2.score - a.score || b2.uses - a.uses || byName.compare(a.name, b2.name))
-      .slice(0, limit)
-      .map((t) => ({ _id: t.name }));
+    const key = similarityWords(b.title);
+    const similar =
+      key.length > 0
+        ? (this.db
+            .prepare(
+              `SELECT b.tags AS tags FROM bookmarks_fts f CROSS JOIN bookmarks b ON b.id = f.rowid
+                WHERE bookmarks_fts MATCH ? AND +b.user_id = ? AND b.id <> ? AND +b.collection_id <> ${TRASH}
+                ORDER BY f.rank LIMIT 20`,
+            )
+            .all(key.map((w) => `"${w}"`).join(' OR '), uid, b.id) as { tags: string }[])
+        : [];
+    return rankSuggestions(b, tags, sameDomain, similar, limit);
   }
 }

@@ -1,0 +1,41 @@
+// What the highlighter (controller.ts, always injected) shares with its editor (editor.ts, injected on
+// the first selection or highlight command; see parts.ts): the page's painted state and the means to
+// change it. Types only, so the editor's code stays out of the always-injected script.
+import type { AnchorResult } from '../anchoring/types.js';
+import type { HighlightColor } from '../api/constants.js';
+import type { PageHighlight, PageHighlightsView } from '../messaging/protocol.js';
+import type { Painter } from '../painting/types.js';
+import type { PageUi } from '../../components/highlighter/page-ui.js';
+import type { PageIndex } from './page-index.js';
+
+export type HighlightOutcome = { ok: true; key: string } | { ok: false; error: string };
+
+export type PlacedResult = AnchorResult & { start?: number };
+
+export interface EditorHost {
+  readonly painter: Painter;
+  readonly ui: PageUi;
+  readonly pageIndex: PageIndex;
+  /** The page's highlights by key (replaced by setView). */
+  readonly items: ReadonlyMap<string, PageHighlight>;
+  readonly view: PageHighlightsView | null;
+  setView(view: PageHighlightsView): void;
+  /** A highlight the editor painted itself (a new one): recorded for the marks, status and hit tests. */
+  placed(key: string, result: PlacedResult): void;
+  paintAll(): Promise<void>;
+  updateMarkers(): void;
+  /** Runs `fn` (which changes the page) without taking its DOM changes for the page's own. */
+  withoutObserving(fn: () => void): void;
+}
+
+export interface Editor {
+  /** A selection ended (mouse up, Shift+key up), or a click (`e`) landed: offer the toolbar. */
+  onSelectionEnd(e?: MouseEvent): void;
+  /** THE handler for making a highlight (toolbar, context menu, keyboard command); `color` null: the last colour used. */
+  highlightSelection(color: HighlightColor | null, withNote: boolean): Promise<HighlightOutcome>;
+  /** The page view changed (colours in use). */
+  setColors(colors: HighlightColor[]): void;
+  hide(): void;
+}
+
+export type EditorFactory = (host: EditorHost) => Editor;
