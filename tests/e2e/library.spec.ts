@@ -559,7 +559,7 @@ test('exports the collection from the library and the file re-imports as the sam
   expect(papers.find((b: any) => b.title === 'Tide tables')).toMatchObject({ note: 'Keep for the trip', tags: ['ocean', 'science'], important: true });
 });
 
-test('offline: the last loaded list stays, marked offline; a bulk change waits in the queue and is sent later', async () => {
+test('offline: the last loaded list stays, marked offline; a bulk change and its Undo wait in the queue and are sent later, in order', async () => {
   library ??= await browser.context.newPage();
   await library.goto(`${browser.url('library.html')}?c=${ids.research}`);
   await expect(library.locator('.bookmark')).toHaveCount(1);
@@ -574,9 +574,16 @@ test('offline: the last loaded list stays, marked offline; a bulk change waits i
     await library.locator('.bookmark').first().getByRole('checkbox').check();
     await library.getByRole('button', { name: 'Move to Trash' }).click();
     await expect(library.getByRole('status').filter({ hasText: 'queued' })).toBeVisible({ timeout: 20_000 });
+    await shot(library, '08b-offline-queued');
+    // Undo of a queued change: its reversal is queued after it.
+    await library.getByRole('button', { name: 'Undo' }).click();
+    await expect(library.getByRole('status').filter({ hasText: /^Undone: 1 bookmark moved to Trash\. — queued/ })).toBeVisible({ timeout: 20_000 });
   } finally {
     await server.start();
   }
+  const since = server.requests.length;
   await browser.fireAlarm('queue-drain');
-  await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Currents & <eddies>']}`, token)).body.item.collectionId, { timeout: 20_000 }).toBe(-99);
+  const sent = () => server.requests.slice(since).filter((r) => r === `DELETE /rest/v1/bookmarks/${ids.research}` || r === 'PUT /rest/v1/bookmarks/-99');
+  await expect.poll(sent, { timeout: 20_000 }).toEqual([`DELETE /rest/v1/bookmarks/${ids.research}`, 'PUT /rest/v1/bookmarks/-99']);
+  expect((await server.api('GET', `/bookmark/${ids['Currents & <eddies>']}`, token)).body.item.collectionId).toBe(ids.research);
 });
