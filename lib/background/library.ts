@@ -377,7 +377,8 @@ export class LibraryService {
     return modified;
   }
 
-  async collectionOp(op: LibraryCollectionOp): Promise<unknown> {
+  /** Carries out a collection change; a created collection's id, else null. */
+  async collectionOp(op: LibraryCollectionOp): Promise<number | null> {
     await this.owner();
     const api = this.deps.api;
     switch (op.op) {
@@ -394,12 +395,14 @@ export class LibraryService {
         await api.removeCollection(op.id);
         return null;
       case 'merge':
-        return api.mergeCollections(op.ids, op.to);
+        await api.mergeCollections(op.ids, op.to);
+        return null;
       case 'sort':
         await api.sortCollections(op.sort);
         return null;
       case 'share':
-        return api.inviteToCollection(op.id, { emails: op.emails, role: op.role });
+        await api.inviteToCollection(op.id, { emails: op.emails, role: op.role });
+        return null;
     }
   }
 

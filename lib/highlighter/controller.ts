@@ -10,7 +10,7 @@ import type { AnchorResult } from '../anchoring/types.js';
 import { PageIndex } from './page-index.js';
 import { send } from '../messaging/client.js';
 import type { HighlightColor } from '../api/constants.js';
-import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from '../messaging/protocol.js';
+import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand, TabCommandType, TabDataOf, TabResultOf } from '../messaging/protocol.js';
 import { framePainter } from '../painting/fallback-slot.js';
 import type { Painter } from '../painting/types.js';
 import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
@@ -53,9 +53,12 @@ export class Highlighter implements EditorHost {
     // which its tabs.sendMessage turns back into a rejection with this message.
     browser.runtime.onMessage.addListener(((message: unknown, sender: { id?: string; tab?: unknown }, sendResponse: (answer: unknown) => void) => {
       if (sender.id !== browser.runtime.id || sender.tab) return undefined;
+      // Only the extension itself can send here (tabs.sendMessage), with payloads the compiler has
+      // typed from lib/messaging/schemas.ts; the background checks the answers.
       const cmd = message as TabCommand;
-      if (!cmd || typeof cmd !== 'object' || typeof cmd.tidemark !== 'string') return undefined;
-      const answer = this.ready.then(() => this.command(cmd));
+      if (!cmd || typeof cmd !== 'object' || !Object.hasOwn(this.commands, cmd.tidemark)) return undefined;
+      const run = this.commands[cmd.tidemark] as (data: unknown) => Promise<unknown>;
+      const answer = this.ready.then(() => run(cmd.data));
       if (PROMISE_LISTENERS) return answer;
       answer.then(sendResponse, (err: unknown) => {
         sendResponse({ __mozWebExtensionPolyfillReject__: true, message: err instanceof Error ? err.message : String(err) });
@@ -222,21 +225,16 @@ export class Highlighter implements EditorHost {
 
   // --- commands from the background ---
 
-  private async command(cmd: TabCommand): Promise<unknown> {
-    switch (cmd.tidemark) {
-      case 'highlight':
-        return this.highlightSelection(cmd.color, cmd.withNote);
-      case 'status':
-        return this.status();
-      case 'show':
-        return this.show(cmd.key);
-      case 'refresh':
-        await this.refresh();
-        return true;
-      default:
-        return false;
-    }
-  }
+  /** The background's commands: one handler per command of TAB_COMMANDS (lib/messaging/schemas.ts). */
+  private readonly commands: { [K in TabCommandType]: (data: TabDataOf<K>) => Promise<TabResultOf<K>> } = {
+    highlight: ({ color, withNote }) => this.highlightSelection(color, withNote),
+    status: () => this.status(),
+    show: ({ key }) => this.show(key),
+    refresh: async () => {
+      await this.refresh();
+      return true;
+    },
+  };
 
   /** Where each highlight was found (for the popup's list in page order). */
   async status(): Promise<AnchorStatus[]> {

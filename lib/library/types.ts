@@ -1,6 +1,9 @@
 // Shapes the library page and the background exchange (lib/messaging/protocol.ts declares the messages).
 import type { Bookmark } from '../api/types.js';
 
+// Declared with the messages that carry them (TypeBox schemas, checked on arrival).
+export type { BulkAction, BulkTarget, LibraryCollectionOp, LibraryListQuery } from '../messaging/schemas.js';
+
 /** A collection as the library's sidebar shows it. */
 export interface LibraryCollection {
   id: number;
@@ -17,15 +20,6 @@ export interface LibraryCollection {
   sort: number;
 }
 
-export interface LibraryListQuery {
-  collectionId: number;
-  search: string;
-  sort: string;
-  page: number;
-  /** One library tab's list: its newer first page cancels its older list request still on the way. */
-  channel?: string;
-}
-
 export interface LibraryPage {
   items: Bookmark[];
   count: number;
@@ -33,24 +27,6 @@ export interface LibraryPage {
   offline: boolean;
   /** When that copy was loaded (epoch ms); null when fresh. */
   cachedAt: number | null;
-}
-
-/** A bulk change: move, append tags, remove one tag, set favourite, to Trash, restore from Trash. */
-export type BulkAction =
-  | { kind: 'move'; to: number }
-  | { kind: 'tag'; tags: string[] }
-  | { kind: 'untag'; tag: string }
-  | { kind: 'favourite'; value: boolean }
-  | { kind: 'trash' }
-  | { kind: 'restore' }
-  | { kind: 'delete-forever' };
-
-/** The bookmarks a bulk change acts on, as the page knows them (their state before the change, for Undo). */
-export interface BulkTarget {
-  id: number;
-  collectionId: number;
-  tags: string[];
-  important: boolean;
 }
 
 export interface BulkResult {
@@ -61,14 +37,6 @@ export interface BulkResult {
   undoable: boolean;
 }
 
-export type LibraryCollectionOp =
-  | { op: 'create'; title: string; parentId: number | null }
-  | { op: 'rename'; id: number; title: string }
-  | { op: 'move'; id: number; parentId: number | null }
-  | { op: 'delete'; id: number }
-  | { op: 'merge'; ids: number[]; to: number }
-  | { op: 'sort'; sort: string }
-  | { op: 'share'; id: number; emails: string[]; role: 'member' | 'viewer' };
 
 
 /** A bookmark's permanent copy as the background hands it to the saved-copy page. */
