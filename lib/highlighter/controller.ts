@@ -15,7 +15,7 @@ import { framePainter } from '../painting/fallback-slot.js';
 import type { Painter } from '../painting/types.js';
 import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
 import type { Editor, EditorHost, HighlightOutcome, PlacedResult } from './editor-host.js';
-import { SELECTION_PENDING_GLOBAL } from './loader.js';
+import { SELECTION_PENDING_GLOBAL, STYLES_REGISTERED_GLOBAL } from './loader.js';
 import { loadPart, loadedPart } from './parts.js';
 
 const REANCHOR_DELAY_MS = 400;
@@ -69,12 +69,12 @@ export class Highlighter implements EditorHost {
   }
 
   private async start() {
-    this.painter = framePainter(document);
+    const g = globalThis as unknown as Record<string, unknown>;
+    this.painter = framePainter(document, { documentStyled: g[STYLES_REGISTERED_GLOBAL] === true });
     this.listen();
     // refresh() fails only when the background cannot be reached (the extension was reloaded): the page stays as it is.
     await this.refresh().catch(() => {});
     // The reader's selection that made the loader ask for us (not one made by find in page or a script).
-    const g = globalThis as unknown as Record<string, unknown>;
     const pending = g[SELECTION_PENDING_GLOBAL] === true;
     delete g[SELECTION_PENDING_GLOBAL];
     if (pending) this.onSelectionEnd();
