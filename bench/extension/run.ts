@@ -1,6 +1,7 @@
 // `npx tsx --expose-gc bench/extension/run.ts` (or `node --expose-gc --import tsx ...`): prints the
 // extension's figures against their targets. Figures only; nothing here asserts timings.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { buildExtension, ROOT } from '../../scripts/build-extension.js';
@@ -77,7 +78,13 @@ async function library(chromeDir: string) {
   line('open -> first list visible', `${ms(median(f.firstListMs))} [${ms(p95(f.firstListMs))}]`, '<= 300 ms');
   const all = f.searchMs.map((s) => s.ms);
   line('last keystroke -> search results shown', `${ms(median(all))} [max ${ms(Math.max(...all))}]`, '<= 150 ms');
-  for (const s of f.searchMs) line(`  "${s.query}"`, ms(s.ms));
+  for (const s of f.searchMs) {
+    line(`  "${s.query}"`, ms(s.ms));
+    console.log(`      keystroke -> server ${ms(s.toServer)}, server ${ms(s.server)}, answer -> shown ${ms(s.toScreen)}; ${s.requests} list request(s) while typing it`);
+  }
+  const part = (k: 'toServer' | 'server' | 'toScreen') => ms(median(f.searchMs.map((s) => s[k])));
+  line('  medians: keystroke -> server / server / answer -> shown', `${part('toServer')} / ${part('server')} / ${part('toScreen')}`);
+  console.log(`  load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log('  the server alone (median of 5, over HTTP on loopback):');
   for (const a of f.apiMs) line(`  ${a.what}`, ms(a.ms));
 }

@@ -413,7 +413,7 @@ export function startBackground() {
     libraryCollections: () => library.collections(),
     libraryHighlights: ({ collectionId, page }) => library.highlights(collectionId, page),
     libraryBulk: ({ action, targets }) => library.bulk(action, targets),
-    libraryUndo: ({ action, before }) => library.undo(action, before),
+    libraryUndo: ({ action, before, queued }) => library.undo(action, before, queued),
     libraryEmptyTrash: () => library.emptyTrash(),
     libraryCollectionOp: async (op) => {
       const result = await library.collectionOp(op);

@@ -31,7 +31,7 @@ export interface LibraryPage {
 
 export interface BulkResult {
   modified: number;
-  /** Sent later: the server was unreachable (only moves, favourites and Trash are queued). */
+  /** Sent later: the server was unreachable (everything but deleting for good is queued). */
   queued: boolean;
   /** Whether Undo can reverse it. */
   undoable: boolean;

@@ -37,7 +37,14 @@ export const BookmarkChanges = Obj({
 });
 export type BookmarkChanges = Static<typeof BookmarkChanges>;
 
-export const LibraryListQuery = Obj({ collectionId: int(), search: text(2000), sort: text(20), page: int(0, 100_000) });
+export const LibraryListQuery = Obj({
+  collectionId: int(),
+  search: text(2000),
+  sort: text(20),
+  page: int(0, 100_000),
+  /** One library tab's list: its newer first page cancels its older list request still on the way. */
+  channel: Optional(text(64)),
+});
 export type LibraryListQuery = Static<typeof LibraryListQuery>;
 
 /** A bulk change: move, append tags, remove one tag, set favourite, to Trash, restore from Trash. */
@@ -126,7 +133,8 @@ export const MESSAGES = {
   libraryCollections: pages(Null()),
   libraryHighlights: pages(Obj({ collectionId: int(), page: int(0, 100_000) })),
   libraryBulk: pages(Obj({ action: BulkAction, targets: List(BulkTarget, { maxItems: 10_000 }) })),
-  libraryUndo: pages(Obj({ action: BulkAction, before: List(BulkTarget, { maxItems: 10_000 }) })),
+  /** `queued`: the change waits in the offline queue, so its reversal is queued after it. */
+  libraryUndo: pages(Obj({ action: BulkAction, before: List(BulkTarget, { maxItems: 10_000 }), queued: Optional(Bool()) })),
   libraryEmptyTrash: pages(Null()),
   libraryCollectionOp: pages(LibraryCollectionOp),
   libraryExport: pages(Obj({ collectionId: int(), format: oneOf(['html', 'csv', 'md'] as const), search: text(2000) })),
