@@ -234,7 +234,7 @@ describe('round trip: the html export imported into a fresh account', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-export-')), 'export.html');
     fs.writeFileSync(file, html);
     const fresh = await s.createUser('fresh-cli@example.test');
-    const res = runCli(['import', '--email', fresh.email, '--file', file, '--data', s.dataDir]);
+    const res = runCli(['import', '--email', fresh.email, '--file', file, ...s.cliArgs]);
     expect(res.status, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ created: 5, failed: 0, duplicates: 0 });
     expect(await library(fresh.token)).toEqual(await expected());

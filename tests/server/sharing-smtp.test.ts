@@ -197,7 +197,7 @@ describe('when the mail server is down', () => {
       expect(pending).toEqual([expect.objectContaining({ email: friend.email, sent: false })]);
 
       await mail.listen(port);
-      const out = await runCliAsync(['invite:resend', '--data', s.dataDir], {
+      const out = await runCliAsync(['invite:resend', ...s.cliArgs], {
         TIDEMARK_SMTP_HOST: '127.0.0.1',
         TIDEMARK_SMTP_PORT: String(port),
         TIDEMARK_SMTP_USER: 'mailer',
@@ -212,7 +212,7 @@ describe('when the mail server is down', () => {
       expect((await s.api('POST', `/collection/${c}/join`, { token: friend.token, body: { token: link.token } })).status).toBe(200);
 
       // Nothing is left to resend.
-      const again = await runCliAsync(['invite:resend', '--data', s.dataDir], { TIDEMARK_SMTP_HOST: '127.0.0.1', TIDEMARK_SMTP_PORT: String(port) });
+      const again = await runCliAsync(['invite:resend', ...s.cliArgs], { TIDEMARK_SMTP_HOST: '127.0.0.1', TIDEMARK_SMTP_PORT: String(port) });
       expect(JSON.parse(again.stdout)).toEqual({ sent: [], failed: [] });
     } finally {
       await s.close();

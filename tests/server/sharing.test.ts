@@ -154,10 +154,10 @@ describe('resending from the command line', () => {
     const v = await user();
     await invite(s, owner, c, [v.email], 'viewer');
     const first = joinLinkIn(lastMailTo(s.dataDir, v.email).text);
-    const nothing = runCli(['invite:resend', '--collection', String(c), '--data', s.dataDir]);
+    const nothing = runCli(['invite:resend', '--collection', String(c), ...s.cliArgs]);
     expect(JSON.parse(nothing.stdout)).toEqual({ sent: [], failed: [] }); // it was delivered: only --all resends it
 
-    const out = runCli(['invite:resend', '--all', '--collection', String(c), '--public-url', s.origin, '--data', s.dataDir]);
+    const out = runCli(['invite:resend', '--all', '--collection', String(c), '--public-url', s.origin, ...s.cliArgs]);
     expect(out.status, out.stderr).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({ sent: [v.email], failed: [] });
     const second = joinLinkIn(lastMailTo(s.dataDir, v.email).text);
@@ -166,7 +166,7 @@ describe('resending from the command line', () => {
     expect((await s.api('POST', `/collection/${c}/join`, { token: v.token, body: { token: first.token } })).status).toBe(404);
     expect((await s.api('POST', `/collection/${c}/join`, { token: v.token, body: { token: second.token } })).status).toBe(200);
 
-    expect(runCli(['invite:resend', '--collection', 'abc', '--data', s.dataDir]).stderr).toMatch(/--collection must be a collection id/);
+    expect(runCli(['invite:resend', '--collection', 'abc', ...s.cliArgs]).stderr).toMatch(/--collection must be a collection id/);
   });
 });
 
