@@ -3,6 +3,7 @@ import preact from '@preact/preset-vite';
 import { FIREFOX_ADDON_ID } from './lib/api/extension-identity.js';
 import { EXTENSION_PUBLIC_KEY } from './lib/extension-id.js';
 import { preactWithoutInnerHtml } from './scripts/vite/preact-without-inner-html.js';
+import { HIGHLIGHT_STYLES_FILE, highlightApiCss } from './lib/painting/highlight-css.js';
 
 // The extension build (Chrome and Firefox, MV3). Entry points live in entrypoints/, UI in
 // components/, logic in lib/. `npm run build` builds both; scripts/build-extension.ts does the same
@@ -12,6 +13,14 @@ export default defineConfig({
   // No auto-imports: every global (browser, storage, defineBackground...) is an explicit import.
   imports: false,
   manifestVersion: 3,
+  hooks: {
+    // The painter's ::highlight() rules as a file, registered with the loader as a content-script style
+    // sheet (lib/background/highlighter-registration.ts): pages painted automatically have them from
+    // their first style computation, and Chromium never restyles the whole page for a sheet added later.
+    'build:publicAssets': (_wxt, files) => {
+      files.push({ relativeDest: HIGHLIGHT_STYLES_FILE, contents: `${highlightApiCss()}\n` });
+    },
+  },
   vite: () => ({
     plugins: [preact(), preactWithoutInnerHtml()],
     build: { sourcemap: false },

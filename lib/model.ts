@@ -1,11 +1,8 @@
 // Shapes the extension keeps and passes around (background <-> popup/options). Server resource
 // types come from lib/api/types.ts; these are the extension's own views of them.
 import type { Bookmark, BookmarkCreate, BookmarkUpdate, Highlight } from './api/types.js';
+import type { BookmarkChanges } from './messaging/schemas.js';
 
-/**
- * Names a bookmark for a write: `b:<id>` once the server has it, `l:<local id>` while its create
- * is still in the offline queue.
- */
 /** A background job's failure, as the options page shows it. */
 export interface BackgroundError {
   /** What failed, in words ("saved-link index sync"). */
@@ -15,6 +12,10 @@ export interface BackgroundError {
   at: number;
 }
 
+/**
+ * Names a bookmark for a write: `b:<id>` once the server has it, `l:<local id>` while its create
+ * is still in the offline queue.
+ */
 export type BookmarkRef = `b:${number}` | `l:${string}`;
 
 export const refOf = (id: number): BookmarkRef => `b:${id}`;
@@ -76,8 +77,8 @@ export function draftOf(b: Bookmark): BookmarkDraft {
   };
 }
 
-/** Fields the popup changes on a bookmark. */
-export type BookmarkChanges = Partial<Pick<BookmarkDraft, 'title' | 'excerpt' | 'note' | 'tags' | 'important' | 'collectionId'>>;
+/** Fields the popup changes on a bookmark (declared with the messages that carry them). */
+export type { BookmarkChanges };
 
 export function toUpdateBody(changes: BookmarkChanges): BookmarkUpdate {
   const { collectionId, ...rest } = changes;

@@ -1,6 +1,7 @@
 // `npx tsx --expose-gc bench/extension/run.ts` (or `node --expose-gc --import tsx ...`): prints the
 // extension's figures against their targets. Figures only; nothing here asserts timings.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { buildExtension, ROOT } from '../../scripts/build-extension.js';
@@ -32,7 +33,10 @@ async function main() {
     // Content scripts: the loader runs on every page it is registered for; the highlighter is injected on demand.
     const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(chromeDir, file)), { level: 9 }).length;
     line('content script, eager (highlighter-loader.js)', kb(gz('highlighter-loader.js')), '<= 15 KB');
-    line('content script, on demand (highlighter.js)', kb(gz('highlighter.js')));
+    line('content script, on demand (highlighter.js)', kb(gz('highlighter.js')), '<= 15 KB where CSS highlights exist');
+    line('  its editor, on the first selection (highlighter-editor.js)', kb(gz('highlighter-editor.js')));
+    line('  approximate anchoring, when a highlight is not found verbatim (highlighter-approximate.js)', kb(gz('highlighter-approximate.js')));
+    line('  highlight style sheet, with the loader (highlight-styles.css)', kb(gz('highlight-styles.css')));
   }
 
   if (want('popup')) {
@@ -74,7 +78,13 @@ async function library(chromeDir: string) {
   line('open -> first list visible', `${ms(median(f.firstListMs))} [${ms(p95(f.firstListMs))}]`, '<= 300 ms');
   const all = f.searchMs.map((s) => s.ms);
   line('last keystroke -> search results shown', `${ms(median(all))} [max ${ms(Math.max(...all))}]`, '<= 150 ms');
-  for (const s of f.searchMs) line(`  "${s.query}"`, ms(s.ms));
+  for (const s of f.searchMs) {
+    line(`  "${s.query}"`, ms(s.ms));
+    console.log(`      keystroke -> server ${ms(s.toServer)}, server ${ms(s.server)}, answer -> shown ${ms(s.toScreen)}; ${s.requests} list request(s) while typing it`);
+  }
+  const part = (k: 'toServer' | 'server' | 'toScreen') => ms(median(f.searchMs.map((s) => s[k])));
+  line('  medians: keystroke -> server / server / answer -> shown', `${part('toServer')} / ${part('server')} / ${part('toScreen')}`);
+  console.log(`  load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log('  the server alone (median of 5, over HTTP on loopback):');
   for (const a of f.apiMs) line(`  ${a.what}`, ms(a.ms));
 }

@@ -1,6 +1,6 @@
 // The library page: sidebar, search, the list (paged), the detail pane, bulk changes with Undo,
 // all highlights, export. What is shown lives in the address (lib/library/url-state.ts).
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ALL_COLLECTIONS, BOOKMARK_SORTS, TRASH, UNSORTED, type HighlightColor } from '../../lib/api/constants.js';
 import type { Bookmark, Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
@@ -18,7 +18,8 @@ import { memo } from 'preact/compat';
 
 const MemoSidebar = memo(Sidebar);
 
-const SEARCH_DEBOUNCE_MS = 70;
+/** The pause in typing after which the list follows (a newer query cancels the older request in the background). */
+const SEARCH_DEBOUNCE_MS = 60;
 /** "Select all matching" loads at most this many (then says so). */
 const SELECT_ALL_MAX = 5000;
 
@@ -39,6 +40,8 @@ interface UndoEntry {
   action: BulkAction;
   before: BulkTarget[];
   label: string;
+  /** The change waits in the offline queue: its reversal is queued after it. */
+  queued: boolean;
 }
 
 const targetOf = (b: Bookmark): BulkTarget => ({ id: b._id, collectionId: b.collectionId, tags: b.tags, important: b.important });
@@ -113,14 +116,17 @@ export function LibraryApp() {
     return offAuth;
   }, []);
 
-  // A new place or query: the list starts over.
-  useEffect(() => {
+  // One id for this tab's list requests: the background cancels an older one still on its way.
+  const channel = useMemo(() => crypto.randomUUID(), []);
+  // A new place or query: the list starts over. A layout effect: the request leaves in this task,
+  // not after the next frame is painted.
+  useLayoutEffect(() => {
     if (state.tab !== 'bookmarks') return;
+    const q = { collectionId: state.collectionId, search: state.search, sort: effectiveSort(state), channel };
+    void pager.reset((page) => send('libraryList', { ...q, page }));
     setSelected(new Set());
     setAnchor(null);
     setFocused(null);
-    const q = { collectionId: state.collectionId, search: state.search, sort: effectiveSort(state) };
-    void pager.reset((page) => send('libraryList', { ...q, page }));
   }, [state.collectionId, state.search, state.sort, state.tab]);
 
   const current = collections.find((c) => c.id === state.collectionId);
@@ -194,9 +200,9 @@ export function LibraryApp() {
     setBusy(true);
     try {
       const r = await send('libraryBulk', { action, targets });
-      setUndo(r.undoable && !r.queued ? { action, before: targets, label } : null);
+      setUndo(r.undoable ? { action, before: targets, label, queued: r.queued } : null);
       // Undo belongs to this message only: another message later must not offer to undo this change.
-      setToast({ text: r.queued ? t('libBulkQueued', label) : label, undo: r.undoable && !r.queued });
+      setToast({ text: r.queued ? t('libBulkQueued', label) : label, undo: r.undoable });
       setSelected(new Set());
       await Promise.all([pager.reset(), loadCollections()]);
     } catch (err) {
@@ -209,8 +215,8 @@ export function LibraryApp() {
     if (!undo) return;
     setBusy(true);
     try {
-      await send('libraryUndo', { action: undo.action, before: undo.before });
-      setToast({ text: t('libUndone', undo.label) });
+      const r = await send('libraryUndo', { action: undo.action, before: undo.before, queued: undo.queued });
+      setToast({ text: r.queued ? t('libBulkQueued', t('libUndone', undo.label)) : t('libUndone', undo.label) });
       setUndo(null);
       await Promise.all([pager.reset(), loadCollections()]);
     } catch (err) {

@@ -3,7 +3,9 @@
 import { useRef, useState } from 'preact/hooks';
 import { ALL_COLLECTIONS, TRASH, UNSORTED } from '../../lib/api/constants.js';
 import { t } from '../../lib/i18n.js';
-import type { LibraryCollection } from '../../lib/library/types.js';
+import type { LibraryCollection, LibraryCollectionOp } from '../../lib/library/types.js';
+
+type CollectionSort = Extract<LibraryCollectionOp, { op: 'sort' }>['sort'];
 
 export const DRAG_BOOKMARKS = 'application/x-tidemark-bookmarks';
 export const DRAG_COLLECTION = 'application/x-tidemark-collection';
@@ -25,7 +27,7 @@ export interface SidebarActions {
   onDelete: (c: LibraryCollection) => void;
   onShare: (c: LibraryCollection) => void;
   onMerge: (c: LibraryCollection) => void;
-  onSort: (sort: string) => void;
+  onSort: (sort: CollectionSort) => void;
 }
 
 export function Sidebar(p: Props) {
@@ -183,7 +185,7 @@ export function Sidebar(p: Props) {
       </ul>
       <div class="nav-heading">
         <h2>{t('libCollections')}</h2>
-        <select aria-label={t('libSortCollectionsLabel')} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) p.onSort(v); (e.target as HTMLSelectElement).value = ''; }}>
+        <select aria-label={t('libSortCollectionsLabel')} onChange={(e) => { const v = (e.target as HTMLSelectElement).value; if (v) p.onSort(v as CollectionSort); (e.target as HTMLSelectElement).value = ''; }}>
           <option value="">{t('libSortCollections')}</option>
           <option value="title">{t('libSortAZ')}</option>
           <option value="-title">{t('libSortZA')}</option>

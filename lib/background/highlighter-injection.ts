@@ -1,6 +1,8 @@
 // Injecting the content-side highlighter into a tab on demand, and sending it commands.
 import { browser } from 'wxt/browser';
-import type { HighlighterPart, TabCommand } from '../messaging/protocol.js';
+import type { HighlighterPart, TabCommand, TabCommandType, TabDataOf, TabResultOf } from '../messaging/protocol.js';
+import { check } from '../messaging/check.js';
+import { TAB_COMMANDS } from '../messaging/schemas.js';
 import { ALWAYS_HAS_HIGHLIGHT_API } from '../browser-differences.js';
 import { frameLacksHighlightApi } from '../painting/fallback-probe.js';
 
@@ -28,14 +30,23 @@ export async function injectHighlighterPart(tabId: number, frameId: number, part
   await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [PART_FILES[part]] });
 }
 
-/** Sends a command to the tab's highlighter, injecting it first when it is not there. */
-export async function tabCommand<T>(tabId: number, command: TabCommand): Promise<T> {
+/**
+ * Sends a command to the tab's highlighter, injecting it first when it is not there. The answer is
+ * checked against the command's result schema: it comes from the web page's process.
+ */
+export async function tabCommand<K extends TabCommandType>(tabId: number, command: K, data: TabDataOf<K>): Promise<TabResultOf<K>> {
+  const message: TabCommand<K> = { tidemark: command, data };
+  let answer: unknown;
   try {
-    const r = await browser.tabs.sendMessage(tabId, command, { frameId: 0 });
-    if (r !== undefined) return r as T;
+    answer = await browser.tabs.sendMessage(tabId, message, { frameId: 0 });
   } catch {
     /* not injected yet */
   }
-  await injectHighlighter(tabId);
-  return (await browser.tabs.sendMessage(tabId, command, { frameId: 0 })) as T;
+  if (answer === undefined) {
+    await injectHighlighter(tabId);
+    answer = await browser.tabs.sendMessage(tabId, message, { frameId: 0 });
+  }
+  const problem = check(TAB_COMMANDS[command].result, answer, 'answer');
+  if (problem) throw new Error(`The page's highlighter gave an unexpected answer to "${command}": ${problem}.`);
+  return answer as TabResultOf<K>;
 }

@@ -266,7 +266,7 @@ export class HighlightsService {
   async list(tabId: number): Promise<HighlightListView> {
     const page = await this.page(await this.tabUrl(tabId));
     let statuses: AnchorStatus[] | null = null;
-    if (page.items.length) statuses = await tabCommand<AnchorStatus[]>(tabId, { tidemark: 'status' }).catch(() => null);
+    if (page.items.length) statuses = await tabCommand(tabId, 'status', null).catch(() => null);
     const byKey = new Map(statuses?.map((s) => [s.key, s]) ?? []);
     const item = (h: StoredHighlight): HighlightListItem => ({
       key: h.key,
@@ -291,7 +291,7 @@ export class HighlightsService {
   async setNote(tabId: number, key: string, note: string): Promise<HighlightListView> {
     await this.change(await this.tabUrl(tabId), key, { note });
     // The note is saved; a tab without the highlighter (not injected yet, closed) has nothing to repaint.
-    await tabCommand(tabId, { tidemark: 'refresh' }).catch(() => {});
+    await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
   }
 
@@ -300,14 +300,14 @@ export class HighlightsService {
   async recolorInTab(tabId: number, key: string, color: HighlightColor): Promise<HighlightListView> {
     await this.change(await this.tabUrl(tabId), key, { color });
     // Saved; a tab without the highlighter (not injected yet, closed) has nothing to repaint.
-    await tabCommand(tabId, { tidemark: 'refresh' }).catch(() => {});
+    await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
   }
 
   async removeInTab(tabId: number, key: string): Promise<HighlightListView> {
     await this.remove(await this.tabUrl(tabId), key);
     // As above: nothing to repaint without the highlighter.
-    await tabCommand(tabId, { tidemark: 'refresh' }).catch(() => {});
+    await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
   }
 
@@ -318,7 +318,7 @@ export class HighlightsService {
     const { note: _note, key: _key, ...h } = item;
     await this.add(tabId, await this.tabUrl(tabId), { ...h, restore: key });
     // As above: nothing to repaint without the highlighter.
-    await tabCommand(tabId, { tidemark: 'refresh' }).catch(() => {});
+    await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
   }
 

@@ -69,6 +69,62 @@ function chunks<T>(list: T[], size: number): T[][] {
   return out;
 }
 
+/** A group smaller than this is cheaper (or as cheap) one bookmark at a time than with a pair of bulk calls. */
+const MIN_GROUP = 3;
+
+/** One bulk call: PUT or DELETE /bookmarks/{collectionId} on up to 100 ids. */
+interface BulkCall {
+  kind: 'bulk';
+  method: 'PUT' | 'DELETE';
+  collectionId: number;
+  ids: number[];
+  body: Record<string, unknown>;
+}
+/** What a bulk change sends: bulk calls, one bookmark's tags set exactly, or a tag taken off a whole collection. */
+type Call =
+  | BulkCall
+  | { kind: 'set-tags'; id: number; collectionId: number; tags: string[] }
+  | { kind: 'remove-tag'; collectionId: number; tag: string; targets: BulkTarget[] };
+
+const hasTag = (tags: string[], tag: string) => tags.some((x) => x.toLowerCase() === tag.toLowerCase());
+const withoutTag = (tags: string[], tag: string) => tags.filter((x) => x.toLowerCase() !== tag.toLowerCase());
+
+/**
+ * Bulk calls leaving each target with exactly `next(target)` as its tags: bookmarks (of one
+ * collection) ending with the same tags share a clear (`tags: []`) and, unless they end with none,
+ * an append of their tags.
+ */
+function exactTagCalls(targets: BulkTarget[], next: (t: BulkTarget) => string[]): BulkCall[] {
+  const calls: BulkCall[] = [];
+  for (const [source, group] of bySource(targets)) {
+    const same = new Map<string, { tags: string[]; ids: number[] }>();
+    for (const t of group) {
+      const tags = next(t);
+      const key = JSON.stringify(tags.map((x) => x.toLowerCase()).sort());
+      const entry = same.get(key);
+      if (entry) entry.ids.push(t.id);
+      else same.set(key, { tags, ids: [t.id] });
+    }
+    for (const { tags, ids } of same.values()) {
+      for (const part of chunks(ids, LIMITS.idsMax)) {
+        calls.push({ kind: 'bulk', method: 'PUT', collectionId: source, ids: part, body: { tags: [] } });
+        if (tags.length) calls.push({ kind: 'bulk', method: 'PUT', collectionId: source, ids: part, body: { tags } });
+      }
+    }
+  }
+  return calls;
+}
+
+/** A call in the form the offline queue takes (bulk calls only). */
+function queueForm(call: Call): Omit<BulkCall, 'kind'>[] {
+  if (call.kind === 'bulk') return [{ method: call.method, collectionId: call.collectionId, ids: call.ids, body: call.body }];
+  const exact =
+    call.kind === 'set-tags'
+      ? exactTagCalls([{ id: call.id, collectionId: call.collectionId, tags: call.tags, important: false }], () => call.tags)
+      : exactTagCalls(call.targets, (t) => withoutTag(t.tags, call.tag));
+  return exact.map(({ kind: _kind, ...rest }) => rest);
+}
+
 export class LibraryService {
   constructor(private deps: LibraryDeps) {}
 
@@ -78,24 +134,39 @@ export class LibraryService {
     return `${acc.serverUrl}|${acc.userId}`;
   }
 
+  /** The list request of each library tab (channel) still on the way, to cancel when a newer query starts. */
+  private listing = new Map<string, AbortController>();
+
   async list(q: LibraryListQuery): Promise<LibraryPage> {
-    const owner = await this.owner();
+    let cancel: AbortController | null = null;
+    if (q.channel && q.page === 0) {
+      // Typing sends one query after another: the older one's answer would be dropped, so it stops here.
+      this.listing.get(q.channel)?.abort(new ApiClientError('http', 'A newer search replaced this one.'));
+      cancel = new AbortController();
+      this.listing.set(q.channel, cancel);
+    }
+    // Who is signed in is read while the request is on its way, not before it (storage reads cost time).
+    const whose = this.owner();
+    whose.catch(() => undefined); // awaited below; this only keeps a failure from being reported twice
     const key = JSON.stringify([q.collectionId, q.search, q.sort, q.page]);
     try {
-      const res = await this.deps.api.listBookmarks(q.collectionId, {
-        search: q.search || undefined,
-        sort: q.sort || undefined,
-        page: q.page,
-        perpage: LIBRARY_PAGE_SIZE,
-      });
+      const res = await this.deps.api.listBookmarks(
+        q.collectionId,
+        { search: q.search || undefined, sort: q.sort || undefined, page: q.page, perpage: LIBRARY_PAGE_SIZE },
+        { signal: cancel?.signal },
+      );
+      const owner = await whose;
       const page = { items: res.items, count: res.count };
       if (q.page < CACHED_PAGE_NUMBERS) void this.remember(key, owner, page).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
       return { ...page, offline: false, cachedAt: null };
     } catch (err) {
       if (!offlineError(err)) throw err;
+      const owner = await whose;
       const cached = this.pending.get(key) ?? (await listCache.getValue())[key];
       if (cached && cached.owner === owner) return { ...cached.page, offline: true, cachedAt: cached.at };
       throw err;
+    } finally {
+      if (cancel && this.listing.get(q.channel!) === cancel) this.listing.delete(q.channel!);
     }
   }
 
@@ -151,107 +222,151 @@ export class LibraryService {
   /**
    * Applies `action` to `targets` with one bulk call per source collection (one call in total
    * when they all are in one collection, as in a collection's own listing), at most 100 ids each.
+   * Removing a tag takes the fewest calls the API allows (see `removeTagCalls`). When the server
+   * cannot be reached the calls left wait in the offline queue, in order.
    */
   async bulk(action: BulkAction, targets: BulkTarget[]): Promise<BulkResult> {
     await this.owner();
-    const api = this.deps.api;
-    let modified = 0;
-    if (action.kind === 'untag') {
-      // The bulk call can only append tags or clear them all: one tag comes off bookmark by bookmark.
-      for (const t of targets) {
-        if (!t.tags.some((x) => x.toLowerCase() === action.tag.toLowerCase())) continue;
-        await api.updateBookmark(t.id, { tags: t.tags.filter((x) => x.toLowerCase() !== action.tag.toLowerCase()) });
-        modified++;
-      }
-      this.deps.onChanged?.();
-      return { modified, queued: false, undoable: true };
-    }
-    const calls: { method: 'PUT' | 'DELETE'; collectionId: number; ids: number[]; body: Record<string, unknown> }[] = [];
-    for (const [source, group] of bySource(targets)) {
-      for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) {
-        switch (action.kind) {
-          case 'move':
-            if (source !== action.to) calls.push({ method: 'PUT', collectionId: source, ids: part, body: { collection: { $id: action.to } } });
-            break;
-          case 'restore':
-            calls.push({ method: 'PUT', collectionId: source, ids: part, body: { collection: { $id: UNSORTED } } });
-            break;
-          case 'tag':
-            calls.push({ method: 'PUT', collectionId: source, ids: part, body: { tags: action.tags } });
-            break;
-          case 'favourite':
-            calls.push({ method: 'PUT', collectionId: source, ids: part, body: { important: action.value } });
-            break;
-          case 'trash':
-            if (source !== TRASH) calls.push({ method: 'DELETE', collectionId: source, ids: part, body: {} });
-            break;
-          case 'delete-forever':
-            if (source === TRASH) calls.push({ method: 'DELETE', collectionId: source, ids: part, body: {} });
-            break;
+    const calls: Call[] = action.kind === 'untag' ? await this.removeTagCalls(action.tag, targets) : [];
+    if (action.kind !== 'untag') {
+      for (const [source, group] of bySource(targets)) {
+        for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) {
+          const call = (method: 'PUT' | 'DELETE', body: Record<string, unknown>) => calls.push({ kind: 'bulk', method, collectionId: source, ids: part, body });
+          switch (action.kind) {
+            case 'move':
+              if (source !== action.to) call('PUT', { collection: { $id: action.to } });
+              break;
+            case 'restore':
+              call('PUT', { collection: { $id: UNSORTED } });
+              break;
+            case 'tag':
+              call('PUT', { tags: action.tags });
+              break;
+            case 'favourite':
+              call('PUT', { important: action.value });
+              break;
+            case 'trash':
+              if (source !== TRASH) call('DELETE', {});
+              break;
+            case 'delete-forever':
+              if (source === TRASH) call('DELETE', {});
+              break;
+          }
         }
       }
     }
-    let queued = false;
-    for (const [i, call] of calls.entries()) {
-      try {
-        modified += await this.send(call);
-      } catch (err) {
-        if (!offlineError(err) || !this.deps.enqueueBulk || action.kind === 'delete-forever') throw err;
-        // The server cannot be reached: this call and the rest wait in the offline queue, in order.
-        for (const rest of calls.slice(i)) {
-          await this.deps.enqueueBulk({ ...rest, label: labelOf(action, rest.ids.length) });
-          modified += rest.ids.length;
-        }
-        queued = true;
-        break;
-      }
-    }
+    const { modified, queued } = await this.run(calls, action, { queueable: action.kind !== 'delete-forever', queueOnly: false });
     this.deps.onChanged?.();
     return { modified, queued, undoable: action.kind !== 'delete-forever' };
   }
 
-  private async send(call: { method: 'PUT' | 'DELETE'; collectionId: number; ids: number[]; body: Record<string, unknown> }): Promise<number> {
-    if (call.method === 'DELETE') return this.deps.api.bulkRemove(call.collectionId, call.ids, undefined, { retries: 1 });
-    return this.deps.api.bulkUpdate(call.collectionId, { ...call.body, ids: call.ids }, undefined, { retries: 1 });
-  }
-
   /**
    * Reverses a bulk change made with `action` on `before` (the bookmarks as they were): moves and
-   * Trash go back to each one's collection; favourites back to each one's value; tags back to
-   * each one's own list.
+   * Trash go back to each one's collection; favourites back to each one's value; an added tag comes
+   * off the bookmarks that did not have it; a removed tag goes back on those that had it. When the
+   * change itself went to the offline queue (`queued`), its reversal is queued after it.
    */
-  async undo(action: BulkAction, before: BulkTarget[]): Promise<BulkResult> {
+  async undo(action: BulkAction, before: BulkTarget[], queued = false): Promise<BulkResult> {
     await this.owner();
-    const api = this.deps.api;
-    let modified = 0;
-    if (action.kind === 'tag' || action.kind === 'untag') {
-      for (const t of before) {
-        await api.updateBookmark(t.id, { tags: t.tags });
-        modified++;
+    const calls: Call[] = [];
+    const bulk = (method: 'PUT' | 'DELETE', collectionId: number, group: BulkTarget[], body: Record<string, unknown>) => {
+      for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) calls.push({ kind: 'bulk', method, collectionId, ids: part, body });
+    };
+    if (action.kind === 'tag') {
+      for (const tag of action.tags) {
+        // Now they carry the tag; those that had it before keep it.
+        const added = before.filter((t) => !hasTag(t.tags, tag)).map((t) => ({ ...t, tags: [...t.tags, tag] }));
+        calls.push(...(queued ? exactTagCalls(added, (t) => withoutTag(t.tags, tag)) : await this.removeTagCalls(tag, added)));
       }
+    } else if (action.kind === 'untag') {
+      // Appended again (at the end of each one's tags).
+      for (const [source, group] of bySource(before.filter((t) => hasTag(t.tags, action.tag)))) bulk('PUT', source, group, { tags: [action.tag] });
     } else if (action.kind === 'favourite') {
+      // Where they are now: favourites do not move bookmarks.
       for (const value of [true, false]) {
-        const ids = before.filter((t) => t.important === value).map((t) => t.id);
-        // Where they are now: favourites do not move bookmarks.
-        for (const [source, group] of bySource(before.filter((t) => ids.includes(t.id)))) {
-          for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) {
-            modified += await api.bulkUpdate(source, { ids: part, important: value });
-          }
-        }
+        for (const [source, group] of bySource(before.filter((t) => t.important === value))) bulk('PUT', source, group, { important: value });
       }
     } else if (action.kind === 'move' || action.kind === 'trash' || action.kind === 'restore') {
       const now = action.kind === 'move' ? action.to : action.kind === 'trash' ? TRASH : UNSORTED;
       for (const [original, group] of bySource(before)) {
-        if (original === now) continue;
-        for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) {
-          modified += await api.bulkUpdate(now, { ids: part, collection: { $id: original } });
-        }
+        if (original !== now) bulk('PUT', now, group, { collection: { $id: original } });
       }
     } else {
       throw new Error('Deleting for good cannot be undone.');
     }
+    const result = await this.run(calls, action, { queueable: true, queueOnly: queued });
     this.deps.onChanged?.();
-    return { modified, queued: false, undoable: false };
+    return { ...result, undoable: false };
+  }
+
+  /**
+   * The calls that take `tag` off `targets` (as they are now), fewest first: where every bookmark
+   * of a collection that carries the tag is a target, one `DELETE /tags/{collectionId}` (after one
+   * `GET /tags/{collectionId}` to know); three or more bookmarks that end with the same tags share
+   * a bulk clear and a bulk append; the others get one `PUT /bookmark/{id}` each (the bulk call can
+   * only append tags or clear them all).
+   */
+  private async removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
+    const calls: Call[] = [];
+    for (const [source, group] of bySource(targets.filter((t) => hasTag(t.tags, tag)))) {
+      if (source !== TRASH && group.length >= MIN_GROUP) {
+        try {
+          const carrying = (await this.deps.api.collectionTags(source)).find((x) => x._id.toLowerCase() === tag.toLowerCase())?.count ?? 0;
+          if (carrying === group.length) {
+            calls.push({ kind: 'remove-tag', collectionId: source, tag, targets: group });
+            continue;
+          }
+        } catch (err) {
+          // Offline: the calls below are queued in the form the queue takes.
+          if (!offlineError(err)) throw err;
+        }
+      }
+      const bySameResult = new Map<string, BulkTarget[]>();
+      for (const t of group) {
+        const key = JSON.stringify(withoutTag(t.tags, tag).map((x) => x.toLowerCase()).sort());
+        bySameResult.set(key, [...(bySameResult.get(key) ?? []), t]);
+      }
+      for (const same of bySameResult.values()) {
+        if (same.length >= MIN_GROUP) calls.push(...exactTagCalls(same, (t) => withoutTag(t.tags, tag)));
+        else for (const t of same) calls.push({ kind: 'set-tags', id: t.id, collectionId: source, tags: withoutTag(t.tags, tag) });
+      }
+    }
+    return calls;
+  }
+
+  /**
+   * Sends `calls` in order. When the server cannot be reached (or `queueOnly`), the calls left go
+   * to the offline queue instead, in the bulk form the queue takes, and are sent in order later.
+   */
+  private async run(calls: Call[], action: BulkAction, opts: { queueable: boolean; queueOnly: boolean }): Promise<{ modified: number; queued: boolean }> {
+    const api = this.deps.api;
+    let modified = 0;
+    for (const [i, call] of calls.entries()) {
+      try {
+        if (opts.queueOnly) throw new ApiClientError('network', 'queued after the change it reverses');
+        if (call.kind === 'bulk') modified += await this.send(call);
+        else if (call.kind === 'set-tags') {
+          await api.updateBookmark(call.id, { tags: call.tags });
+          modified++;
+        } else {
+          await api.removeTags(call.collectionId, [call.tag]);
+          modified += call.targets.length;
+        }
+      } catch (err) {
+        if (!offlineError(err) || !this.deps.enqueueBulk || !opts.queueable) throw err;
+        for (const rest of calls.slice(i).flatMap(queueForm)) {
+          await this.deps.enqueueBulk({ ...rest, label: labelOf(action, rest.ids.length) });
+          modified += rest.method === 'PUT' && Array.isArray(rest.body.tags) && rest.body.tags.length > 0 ? 0 : rest.ids.length;
+        }
+        return { modified, queued: true };
+      }
+    }
+    return { modified, queued: false };
+  }
+
+  private async send(call: BulkCall): Promise<number> {
+    if (call.method === 'DELETE') return this.deps.api.bulkRemove(call.collectionId, call.ids, undefined, { retries: 1 });
+    return this.deps.api.bulkUpdate(call.collectionId, { ...call.body, ids: call.ids }, undefined, { retries: 1 });
   }
 
   /** Empty Trash: everything in it deleted for good. */
@@ -262,7 +377,8 @@ export class LibraryService {
     return modified;
   }
 
-  async collectionOp(op: LibraryCollectionOp): Promise<unknown> {
+  /** Carries out a collection change; a created collection's id, else null. */
+  async collectionOp(op: LibraryCollectionOp): Promise<number | null> {
     await this.owner();
     const api = this.deps.api;
     switch (op.op) {
@@ -279,12 +395,14 @@ export class LibraryService {
         await api.removeCollection(op.id);
         return null;
       case 'merge':
-        return api.mergeCollections(op.ids, op.to);
+        await api.mergeCollections(op.ids, op.to);
+        return null;
       case 'sort':
         await api.sortCollections(op.sort);
         return null;
       case 'share':
-        return api.inviteToCollection(op.id, { emails: op.emails, role: op.role });
+        await api.inviteToCollection(op.id, { emails: op.emails, role: op.role });
+        return null;
     }
   }
 
@@ -352,6 +470,8 @@ function labelOf(action: BulkAction, n: number): string {
       return `Move ${what}`;
     case 'tag':
       return `Tag ${what}`;
+    case 'untag':
+      return `Remove a tag from ${what}`;
     case 'favourite':
       return `${action.value ? 'Favourite' : 'Unfavourite'} ${what}`;
     case 'trash':

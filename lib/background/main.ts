@@ -6,8 +6,7 @@ import type { Bookmark } from '../api/types.js';
 import { t } from '../i18n.js';
 import { draftOf, serverIdOf, type Account, type BookmarkRef } from '../model.js';
 import { emit } from '../messaging/client.js';
-import { classifySender, createMessageListener, UserFacingError, type Handlers } from '../messaging/router.js';
-import { isEnvelope } from '../messaging/protocol.js';
+import { classifySender, createMessageListener, isEnvelope, UserFacingError, type Handlers } from '../messaging/router.js';
 import { openSidePanel } from '../browser-differences.js';
 import { panelState } from './panel.js';
 import { autoPaintAskedItem, badgeEnabledItem, signedOutReasonItem, tagsCacheItem } from '../storage/items.js';
@@ -167,7 +166,7 @@ export function startBackground() {
     const target = tab?.id !== undefined ? tab : (await browser.tabs.query({ active: true, currentWindow: true }))[0];
     if (target?.id === undefined) return;
     try {
-      const r = await tabCommand<{ ok: boolean; error?: string }>(target.id, { tidemark: 'highlight', color, withNote });
+      const r = await tabCommand(target.id, 'highlight', { color, withNote });
       if (r && !r.ok && r.error) await flashThenRestore(target.id, 'error', r.error);
     } catch (err) {
       await flashThenRestore(target.id, 'error', (err as Error).message);
@@ -394,7 +393,7 @@ export function startBackground() {
     },
     listHighlights: ({ tabId }) => highlights.list(tabId),
     setHighlightNote: ({ tabId, key, note }) => changed(tabId, highlights.setNote(tabId, key, note)),
-    showHighlight: ({ tabId, key }) => tabCommand<boolean>(tabId, { tidemark: 'show', key }),
+    showHighlight: ({ tabId, key }) => tabCommand(tabId, 'show', { key }),
     panelState: ({ tabId }) =>
       panelState(tabId, { account, openForTab: (id, opts) => bookmarks.openForTab(id, opts), listHighlights: (id) => highlights.list(id) }),
     setHighlightColor: ({ tabId, key, color }) => changed(tabId, highlights.recolorInTab(tabId, key, color)),
@@ -414,7 +413,7 @@ export function startBackground() {
     libraryCollections: () => library.collections(),
     libraryHighlights: ({ collectionId, page }) => library.highlights(collectionId, page),
     libraryBulk: ({ action, targets }) => library.bulk(action, targets),
-    libraryUndo: ({ action, before }) => library.undo(action, before),
+    libraryUndo: ({ action, before, queued }) => library.undo(action, before, queued),
     libraryEmptyTrash: () => library.emptyTrash(),
     libraryCollectionOp: async (op) => {
       const result = await library.collectionOp(op);
@@ -440,7 +439,7 @@ export function startBackground() {
       await sleep(200);
     }
     while (Date.now() < deadline) {
-      const shown = await tabCommand<boolean>(tabId, { tidemark: 'show', key: highlightId }).catch(() => null);
+      const shown = await tabCommand(tabId, 'show', { key: highlightId }).catch(() => null);
       if (shown === true) return true;
       // null: the highlighter cannot run there (no permission for the site): nothing to wait for.
       if (shown === null) return false;

@@ -10,12 +10,12 @@ import type { AnchorResult } from '../anchoring/types.js';
 import { PageIndex } from './page-index.js';
 import { send } from '../messaging/client.js';
 import type { HighlightColor } from '../api/constants.js';
-import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand } from '../messaging/protocol.js';
+import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand, TabCommandType, TabDataOf, TabResultOf } from '../messaging/protocol.js';
 import { framePainter } from '../painting/fallback-slot.js';
 import type { Painter } from '../painting/types.js';
 import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
 import type { Editor, EditorHost, HighlightOutcome, PlacedResult } from './editor-host.js';
-import { SELECTION_PENDING_GLOBAL } from './loader.js';
+import { SELECTION_PENDING_GLOBAL, STYLES_REGISTERED_GLOBAL } from './loader.js';
 import { loadPart, loadedPart } from './parts.js';
 
 const REANCHOR_DELAY_MS = 400;
@@ -53,9 +53,12 @@ export class Highlighter implements EditorHost {
     // which its tabs.sendMessage turns back into a rejection with this message.
     browser.runtime.onMessage.addListener(((message: unknown, sender: { id?: string; tab?: unknown }, sendResponse: (answer: unknown) => void) => {
       if (sender.id !== browser.runtime.id || sender.tab) return undefined;
+      // Only the extension itself can send here (tabs.sendMessage), with payloads the compiler has
+      // typed from lib/messaging/schemas.ts; the background checks the answers.
       const cmd = message as TabCommand;
-      if (!cmd || typeof cmd !== 'object' || typeof cmd.tidemark !== 'string') return undefined;
-      const answer = this.ready.then(() => this.command(cmd));
+      if (!cmd || typeof cmd !== 'object' || !Object.hasOwn(this.commands, cmd.tidemark)) return undefined;
+      const run = this.commands[cmd.tidemark] as (data: unknown) => Promise<unknown>;
+      const answer = this.ready.then(() => run(cmd.data));
       if (PROMISE_LISTENERS) return answer;
       answer.then(sendResponse, (err: unknown) => {
         sendResponse({ __mozWebExtensionPolyfillReject__: true, message: err instanceof Error ? err.message : String(err) });
@@ -66,12 +69,12 @@ export class Highlighter implements EditorHost {
   }
 
   private async start() {
-    this.painter = framePainter(document);
+    const g = globalThis as unknown as Record<string, unknown>;
+    this.painter = framePainter(document, { documentStyled: g[STYLES_REGISTERED_GLOBAL] === true });
     this.listen();
     // refresh() fails only when the background cannot be reached (the extension was reloaded): the page stays as it is.
     await this.refresh().catch(() => {});
     // The reader's selection that made the loader ask for us (not one made by find in page or a script).
-    const g = globalThis as unknown as Record<string, unknown>;
     const pending = g[SELECTION_PENDING_GLOBAL] === true;
     delete g[SELECTION_PENDING_GLOBAL];
     if (pending) this.onSelectionEnd();
@@ -222,21 +225,16 @@ export class Highlighter implements EditorHost {
 
   // --- commands from the background ---
 
-  private async command(cmd: TabCommand): Promise<unknown> {
-    switch (cmd.tidemark) {
-      case 'highlight':
-        return this.highlightSelection(cmd.color, cmd.withNote);
-      case 'status':
-        return this.status();
-      case 'show':
-        return this.show(cmd.key);
-      case 'refresh':
-        await this.refresh();
-        return true;
-      default:
-        return false;
-    }
-  }
+  /** The background's commands: one handler per command of TAB_COMMANDS (lib/messaging/schemas.ts). */
+  private readonly commands: { [K in TabCommandType]: (data: TabDataOf<K>) => Promise<TabResultOf<K>> } = {
+    highlight: ({ color, withNote }) => this.highlightSelection(color, withNote),
+    status: () => this.status(),
+    show: ({ key }) => this.show(key),
+    refresh: async () => {
+      await this.refresh();
+      return true;
+    },
+  };
 
   /** Where each highlight was found (for the popup's list in page order). */
   async status(): Promise<AnchorStatus[]> {

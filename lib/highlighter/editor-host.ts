@@ -3,12 +3,12 @@
 // change it. Types only, so the editor's code stays out of the always-injected script.
 import type { AnchorResult } from '../anchoring/types.js';
 import type { HighlightColor } from '../api/constants.js';
-import type { PageHighlight, PageHighlightsView } from '../messaging/protocol.js';
+import type { HighlightOutcome, PageHighlight, PageHighlightsView } from '../messaging/protocol.js';
 import type { Painter } from '../painting/types.js';
 import type { PageUi } from '../../components/highlighter/page-ui.js';
 import type { PageIndex } from './page-index.js';
 
-export type HighlightOutcome = { ok: true; key: string } | { ok: false; error: string };
+export type { HighlightOutcome };
 
 export type PlacedResult = AnchorResult & { start?: number };
 

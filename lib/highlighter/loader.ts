@@ -13,6 +13,11 @@ export const HIGHLIGHTER_GLOBAL = '__tidemarkHighlighter';
  */
 export const SELECTION_PENDING_GLOBAL = '__tidemarkSelectionPending';
 const LOADER_GLOBAL = '__tidemarkLoader';
+/**
+ * Set by the loader: it runs only as the registered content script, registered together with the
+ * painter's ::highlight() style sheet, so the page has those rules (the painter adds no sheet of its own).
+ */
+export const STYLES_REGISTERED_GLOBAL = '__tidemarkStylesRegistered';
 
 type Global = Record<string, unknown>;
 
@@ -20,6 +25,7 @@ export function startLoader(): void {
   const g = globalThis as unknown as Global;
   if (g[LOADER_GLOBAL] || window.top !== window) return;
   g[LOADER_GLOBAL] = true;
+  g[STYLES_REGISTERED_GLOBAL] = true;
   let requested = false;
   const load = (paint: boolean) => {
     if (g[HIGHLIGHTER_GLOBAL] || requested) return;

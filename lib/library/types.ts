@@ -1,6 +1,9 @@
 // Shapes the library page and the background exchange (lib/messaging/protocol.ts declares the messages).
 import type { Bookmark } from '../api/types.js';
 
+// Declared with the messages that carry them (TypeBox schemas, checked on arrival).
+export type { BulkAction, BulkTarget, LibraryCollectionOp, LibraryListQuery } from '../messaging/schemas.js';
+
 /** A collection as the library's sidebar shows it. */
 export interface LibraryCollection {
   id: number;
@@ -17,13 +20,6 @@ export interface LibraryCollection {
   sort: number;
 }
 
-export interface LibraryListQuery {
-  collectionId: number;
-  search: string;
-  sort: string;
-  page: number;
-}
-
 export interface LibraryPage {
   items: Bookmark[];
   count: number;
@@ -33,40 +29,14 @@ export interface LibraryPage {
   cachedAt: number | null;
 }
 
-/** A bulk change: move, append tags, remove one tag, set favourite, to Trash, restore from Trash. */
-export type BulkAction =
-  | { kind: 'move'; to: number }
-  | { kind: 'tag'; tags: string[] }
-  | { kind: 'untag'; tag: string }
-  | { kind: 'favourite'; value: boolean }
-  | { kind: 'trash' }
-  | { kind: 'restore' }
-  | { kind: 'delete-forever' };
-
-/** The bookmarks a bulk change acts on, as the page knows them (their state before the change, for Undo). */
-export interface BulkTarget {
-  id: number;
-  collectionId: number;
-  tags: string[];
-  important: boolean;
-}
-
 export interface BulkResult {
   modified: number;
-  /** Sent later: the server was unreachable (only moves, favourites and Trash are queued). */
+  /** Sent later: the server was unreachable (everything but deleting for good is queued). */
   queued: boolean;
   /** Whether Undo can reverse it. */
   undoable: boolean;
 }
 
-export type LibraryCollectionOp =
-  | { op: 'create'; title: string; parentId: number | null }
-  | { op: 'rename'; id: number; title: string }
-  | { op: 'move'; id: number; parentId: number | null }
-  | { op: 'delete'; id: number }
-  | { op: 'merge'; ids: number[]; to: number }
-  | { op: 'sort'; sort: string }
-  | { op: 'share'; id: number; emails: string[]; role: 'member' | 'viewer' };
 
 
 /** A bookmark's permanent copy as the background hands it to the saved-copy page. */

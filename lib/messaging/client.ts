@@ -2,7 +2,6 @@
 // background's broadcast events.
 import { browser } from '@wxt-dev/browser';
 import type { DataOf, EventEnvelope, EventMap, MessageType, Reply, ResultOf } from './protocol.js';
-import { isEventEnvelope } from './protocol.js';
 
 export class MessageError extends Error {
   constructor(
@@ -18,6 +17,10 @@ export async function send<K extends MessageType>(type: K, data: DataOf<K>): Pro
   if (!reply) throw new MessageError('Tidemark\'s background did not answer. Reload the extension and try again.', 'no-answer');
   if (!reply.ok) throw new MessageError(reply.error.message, reply.error.kind);
   return reply.value;
+}
+
+function isEventEnvelope(x: unknown): x is EventEnvelope {
+  return !!x && typeof x === 'object' && typeof (x as { event?: unknown }).event === 'string';
 }
 
 /** Calls `cb` for each broadcast of `event` from the background; returns the unsubscribe function. */

@@ -1,14 +1,15 @@
 // THE message protocol of the extension: every runtime message between the popup, the options page,
-// content scripts and the background is declared here, with who may send it and a check of its
-// payload. The background (lib/messaging/router.ts) refuses anything that does not match.
+// content scripts and the background, and every command from the background to a page's highlighter.
+// Payload types are derived from the TypeBox schemas in lib/messaging/schemas.ts (which also say who
+// may send each message); the background (lib/messaging/router.ts) checks what arrives against them.
+import type { Static } from '@sinclair/typebox';
 import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
-import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
-import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
-import type { Account, BookmarkChanges, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
-import * as v from './validate.js';
+import type { BulkResult, LibraryCollection, LibraryPage, SavedCopy } from '../library/types.js';
+import type { HighlightColor } from '../api/constants.js';
+import type { Account, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
+import type { MESSAGES, TAB_COMMANDS } from './schemas.js';
 
-/** Who sent a message: one of the extension's own pages, or a content script in a web page. */
-export type SenderKind = 'page' | 'content';
+export type { AnchorStatus, HighlighterPart, HighlightOutcome, SenderKind } from './schemas.js';
 
 /** What the page looks like, read from its metadata (or the tab's title and URL). */
 export interface PageInfo {
@@ -111,102 +112,96 @@ export type PanelView =
   | { state: 'unsaved'; page: PageInfo }
   | { state: 'saved'; bookmark: BookmarkDraft; offline: boolean; partial: boolean; highlights: HighlightListView };
 
-/** Background -> content script (tabs.sendMessage). */
-/** The highlighter's scripts injected only when needed: the selection editor (toolbar, creating and changing highlights) and approximate anchoring. */
-export const HIGHLIGHTER_PARTS = ['editor', 'approximate'] as const;
-export type HighlighterPart = (typeof HIGHLIGHTER_PARTS)[number];
-
-export type TabCommand =
-  | { tidemark: 'highlight'; color: HighlightColor | null; withNote: boolean }
-  | { tidemark: 'status' }
-  | { tidemark: 'show'; key: string }
-  | { tidemark: 'refresh' };
-
-export interface AnchorStatus {
-  key: string;
-  status: 'anchored' | 'orphan' | 'ambiguous';
-  /** Offset in the page's text (page order). */
-  start: number;
-}
-
 interface Message<Data, Result> {
   data: Data;
   result: Result;
 }
 
-export interface ProtocolMap {
-  getStatus: Message<null, StatusView>;
+/** Per message to the background: what it answers. Its payload is declared in schemas.ts (MESSAGES). */
+interface Results {
+  getStatus: StatusView;
   /** The popup opened on tab `tabId`: find or create its bookmark. */
-  popupOpened: Message<{ tabId: number }, PopupOpenResult>;
+  popupOpened: PopupOpenResult;
   /** The popup's Save button (when "save on open" is off). */
-  saveTab: Message<{ tabId: number }, PopupOpenResult>;
+  saveTab: PopupOpenResult;
   /** `append`: the popup's draft is partial (see PopupOpenResult): tags and note are additions. */
   /** `label`: how the offline queue names the write (the bookmark's title). */
-  updateBookmark: Message<{ ref: BookmarkRef; changes: BookmarkChanges; append?: boolean; label?: string }, WriteResult>;
-  removeBookmark: Message<{ ref: BookmarkRef }, WriteResult>;
+  updateBookmark: WriteResult;
+  removeBookmark: WriteResult;
   /** Undo of Remove: moves the bookmark back out of Trash. */
-  restoreBookmark: Message<{ ref: BookmarkRef; collectionId: number }, WriteResult>;
-  listCollections: Message<{ refresh: boolean }, CollectionsView>;
-  createCollection: Message<{ title: string; parentId: number | null }, CollectionOption>;
-  listTags: Message<null, Tag[]>;
-  suggestTags: Message<{ ref: BookmarkRef }, string[]>;
-  getQueue: Message<null, QueueView>;
+  restoreBookmark: WriteResult;
+  listCollections: CollectionsView;
+  createCollection: CollectionOption;
+  listTags: Tag[];
+  suggestTags: string[];
+  getQueue: QueueView;
   /** Send queued writes now. */
-  drainQueue: Message<null, QueueView>;
+  drainQueue: QueueView;
   /** Forget the list of queued writes the server refused (after the user has read it). */
-  dismissFailures: Message<null, QueueView>;
-  signIn: Message<{ serverUrl: string }, Account>;
-  useTestToken: Message<{ serverUrl: string; token: string }, Account>;
-  signOut: Message<null, null>;
+  dismissFailures: QueueView;
+  signIn: Account;
+  useTestToken: Account;
+  signOut: null;
   // --- highlighting (content script -> background) ---
   /** The loader asks for the highlighter (anchoring, painting) to be injected into its frame. */
-  loadHighlighter: Message<{ paint: boolean }, null>;
+  loadHighlighter: null;
   /** The highlighter asks for one of its on-demand parts (lib/highlighter/parts.ts) to be injected into its frame. */
-  loadHighlighterPart: Message<{ part: HighlighterPart }, null>;
-  pageHighlights: Message<null, PageHighlightsView>;
+  loadHighlighterPart: null;
+  pageHighlights: PageHighlightsView;
   /** Saves the page first when it is not saved. `restore`: a highlight removed just now (Undo) whose note comes back. */
-  addHighlight: Message<
-    { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
-    PageHighlightsView & { key: string }
-  >;
-  changeHighlight: Message<{ key: string; color: HighlightColor }, PageHighlightsView>;
-  removeHighlight: Message<{ key: string }, PageHighlightsView>;
+  addHighlight: PageHighlightsView & { key: string };
+  changeHighlight: PageHighlightsView;
+  removeHighlight: PageHighlightsView;
   /** "Edit note" on the page's toolbar: notes are edited in the popup only. */
-  editHighlightNote: Message<{ key: string }, { opened: boolean }>;
+  editHighlightNote: { opened: boolean };
   // --- highlighting (popup -> background) ---
-  listHighlights: Message<{ tabId: number }, HighlightListView>;
-  setHighlightNote: Message<{ tabId: number; key: string; note: string }, HighlightListView>;
-  showHighlight: Message<{ tabId: number; key: string }, boolean>;
+  listHighlights: HighlightListView;
+  setHighlightNote: HighlightListView;
+  showHighlight: boolean;
   /** The user answered the automatic-painting question (true: granted). */
-  autoPaintAnswered: Message<{ granted: boolean }, null>;
+  autoPaintAnswered: null;
   // --- the side panel (page -> background) ---
   /** The panel follows tab `tabId`: its bookmark and highlights, or why there are none. */
-  panelState: Message<{ tabId: number }, PanelView>;
-  setHighlightColor: Message<{ tabId: number; key: string; color: HighlightColor }, HighlightListView>;
-  deleteHighlight: Message<{ tabId: number; key: string }, HighlightListView>;
+  panelState: PanelView;
+  setHighlightColor: HighlightListView;
+  deleteHighlight: HighlightListView;
   /** Undo of deleteHighlight: the highlight comes back with its note. */
-  restoreHighlight: Message<{ tabId: number; key: string }, HighlightListView>;
+  restoreHighlight: HighlightListView;
   /** The page's toolbar asks for the side panel (opened while the user's click lasts). */
-  openSidePanel: Message<null, { opened: boolean }>;
+  openSidePanel: { opened: boolean };
   // --- the library page (page -> background) ---
-  libraryList: Message<LibraryListQuery, LibraryPage>;
-  libraryCollections: Message<null, { items: LibraryCollection[]; offline: boolean }>;
-  libraryHighlights: Message<{ collectionId: number; page: number }, ApiHighlightListItem[]>;
-  libraryBulk: Message<{ action: BulkAction; targets: BulkTarget[] }, BulkResult>;
+  libraryList: LibraryPage;
+  libraryCollections: { items: LibraryCollection[]; offline: boolean };
+  libraryHighlights: ApiHighlightListItem[];
+  libraryBulk: BulkResult;
   /** Reverses the last bulk change: `before` holds the bookmarks as they were. */
-  libraryUndo: Message<{ action: BulkAction; before: BulkTarget[] }, BulkResult>;
-  libraryEmptyTrash: Message<null, number>;
-  libraryCollectionOp: Message<LibraryCollectionOp, unknown>;
-  libraryExport: Message<{ collectionId: number; format: 'html' | 'csv' | 'md'; search: string }, { name: string; type: string; text: string }>;
+  libraryUndo: BulkResult;
+  libraryEmptyTrash: number;
+  /** A created collection's id, else null. */
+  libraryCollectionOp: number | null;
+  libraryExport: { name: string; type: string; text: string };
   /** Opens the bookmark's page in a new tab and scrolls to the highlight; false when it could not be shown there. */
-  libraryOpenHighlight: Message<{ link: string; highlightId: string }, boolean>;
+  libraryOpenHighlight: boolean;
   /** A bookmark's permanent copy (HTML and the server's CSP) for the sandboxed saved-copy page. */
-  librarySavedCopy: Message<{ bookmarkId: number }, SavedCopy>;
+  librarySavedCopy: SavedCopy;
 }
 
-export type MessageType = keyof ProtocolMap;
+// Keyed by MESSAGES (a schema without a result fails here) and read by Results' keys (a result
+// without a schema fails in DataOf): the two lists cannot differ.
+export type ProtocolMap = { [K in keyof typeof MESSAGES]: Message<Static<(typeof MESSAGES)[K]['data']>, Results[K]> };
+export type MessageType = keyof Results;
 export type DataOf<K extends MessageType> = ProtocolMap[K]['data'];
 export type ResultOf<K extends MessageType> = ProtocolMap[K]['result'];
+
+/** Background -> a page's highlighter: command -> payload -> answer (schemas in schemas.ts, TAB_COMMANDS). */
+export type TabCommandType = keyof typeof TAB_COMMANDS;
+export type TabDataOf<K extends TabCommandType> = Static<(typeof TAB_COMMANDS)[K]['data']>;
+export type TabResultOf<K extends TabCommandType> = Static<(typeof TAB_COMMANDS)[K]['result']>;
+/** A command on the wire (tabs.sendMessage). */
+export interface TabCommand<K extends TabCommandType = TabCommandType> {
+  tidemark: K;
+  data: TabDataOf<K>;
+}
 
 /** The envelope on the wire. */
 export interface Envelope<K extends MessageType = MessageType> {
@@ -216,96 +211,6 @@ export interface Envelope<K extends MessageType = MessageType> {
 
 /** Answers carry errors as data: thrown errors lose their kind on the way through the browser. */
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: { message: string; kind: string } };
-
-const changes = v.object({
-  title: v.optional(v.str(10_000)),
-  excerpt: v.optional(v.str(100_000)),
-  note: v.optional(v.str(100_000)),
-  tags: v.optional(v.array(v.str(200, 1), 500)),
-  important: v.optional(v.bool),
-  collectionId: v.optional(v.int()),
-});
-const tabId = v.object({ tabId: v.int(0) });
-const color = v.oneOf(...HIGHLIGHT_COLORS);
-const highlightKey = v.str(64, 1);
-const bulkTarget = v.object({ id: v.int(1), collectionId: v.int(), tags: v.array(v.str(200), 500), important: v.bool });
-const bulkAction = v.tagged('kind', {
-  move: v.object({ kind: v.str(20), to: v.int() }),
-  tag: v.object({ kind: v.str(20), tags: v.array(v.str(200, 1), 100) }),
-  untag: v.object({ kind: v.str(20), tag: v.str(200, 1) }),
-  favourite: v.object({ kind: v.str(20), value: v.bool }),
-  trash: v.object({ kind: v.str(20) }),
-  restore: v.object({ kind: v.str(20) }),
-  'delete-forever': v.object({ kind: v.str(20) }),
-});
-
-/** Per message: which senders may send it and what its payload must look like. */
-export const RULES: { [K in MessageType]: { from: readonly SenderKind[]; data: v.Check } } = {
-  getStatus: { from: ['page'], data: v.nothing },
-  popupOpened: { from: ['page'], data: tabId },
-  saveTab: { from: ['page'], data: tabId },
-  updateBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, changes, append: v.optional(v.bool), label: v.optional(v.str(500)) }) },
-  removeBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef }) },
-  restoreBookmark: { from: ['page'], data: v.object({ ref: v.bookmarkRef, collectionId: v.int() }) },
-  listCollections: { from: ['page'], data: v.object({ refresh: v.bool }) },
-  createCollection: { from: ['page'], data: v.object({ title: v.str(500, 1), parentId: v.nullable(v.int(1)) }) },
-  listTags: { from: ['page'], data: v.nothing },
-  suggestTags: { from: ['page'], data: v.object({ ref: v.bookmarkRef }) },
-  getQueue: { from: ['page'], data: v.nothing },
-  drainQueue: { from: ['page'], data: v.nothing },
-  dismissFailures: { from: ['page'], data: v.nothing },
-  signIn: { from: ['page'], data: v.object({ serverUrl: v.httpUrl }) },
-  useTestToken: { from: ['page'], data: v.object({ serverUrl: v.httpUrl, token: v.str(500, 8) }) },
-  signOut: { from: ['page'], data: v.nothing },
-  loadHighlighter: { from: ['content'], data: v.object({ paint: v.bool }) },
-  loadHighlighterPart: { from: ['content'], data: v.object({ part: v.oneOf(...HIGHLIGHTER_PARTS) }) },
-  pageHighlights: { from: ['content'], data: v.nothing },
-  addHighlight: {
-    from: ['content'],
-    data: v.object({
-      text: v.str(10_000, 1),
-      position: v.optional(v.int(0)),
-      prefix: v.optional(v.str(200)),
-      suffix: v.optional(v.str(200)),
-      color,
-      restore: v.optional(highlightKey),
-      withNote: v.optional(v.bool),
-    }),
-  },
-  changeHighlight: { from: ['content'], data: v.object({ key: highlightKey, color }) },
-  removeHighlight: { from: ['content'], data: v.object({ key: highlightKey }) },
-  editHighlightNote: { from: ['content'], data: v.object({ key: highlightKey }) },
-  listHighlights: { from: ['page'], data: tabId },
-  setHighlightNote: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey, note: v.str(10_000) }) },
-  showHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
-  autoPaintAnswered: { from: ['page'], data: v.object({ granted: v.bool }) },
-  panelState: { from: ['page'], data: tabId },
-  setHighlightColor: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey, color }) },
-  deleteHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
-  restoreHighlight: { from: ['page'], data: v.object({ tabId: v.int(0), key: highlightKey }) },
-  openSidePanel: { from: ['content'], data: v.nothing },
-  libraryList: { from: ['page'], data: v.object({ collectionId: v.int(), search: v.str(2000), sort: v.str(20), page: v.int(0, 100_000) }) },
-  libraryCollections: { from: ['page'], data: v.nothing },
-  libraryHighlights: { from: ['page'], data: v.object({ collectionId: v.int(), page: v.int(0, 100_000) }) },
-  libraryBulk: { from: ['page'], data: v.object({ action: bulkAction, targets: v.array(bulkTarget, 10_000) }) },
-  libraryUndo: { from: ['page'], data: v.object({ action: bulkAction, before: v.array(bulkTarget, 10_000) }) },
-  libraryEmptyTrash: { from: ['page'], data: v.nothing },
-  libraryCollectionOp: {
-    from: ['page'],
-    data: v.tagged('op', {
-      create: v.object({ op: v.str(10), title: v.str(500, 1), parentId: v.nullable(v.int(1)) }),
-      rename: v.object({ op: v.str(10), id: v.int(1), title: v.str(500, 1) }),
-      move: v.object({ op: v.str(10), id: v.int(1), parentId: v.nullable(v.int(1)) }),
-      delete: v.object({ op: v.str(10), id: v.int(1) }),
-      merge: v.object({ op: v.str(10), ids: v.array(v.int(1), 100), to: v.int(-1) }),
-      sort: v.object({ op: v.str(10), sort: v.oneOf('title', '-title', '-count') }),
-      share: v.object({ op: v.str(10), id: v.int(1), emails: v.array(v.str(320, 3), 10), role: v.oneOf('member', 'viewer') }),
-    }),
-  },
-  libraryExport: { from: ['page'], data: v.object({ collectionId: v.int(), format: v.oneOf('html', 'csv', 'md'), search: v.str(2000) }) },
-  libraryOpenHighlight: { from: ['page'], data: v.object({ link: v.httpUrl, highlightId: highlightKey }) },
-  librarySavedCopy: { from: ['page'], data: v.object({ bookmarkId: v.int(1) }) },
-};
 
 /** Background -> pages notifications (broadcast; pages re-read what changed). */
 export interface EventMap {
@@ -321,12 +226,4 @@ export interface EventMap {
 export interface EventEnvelope<E extends keyof EventMap = keyof EventMap> {
   event: E;
   data: EventMap[E];
-}
-
-export function isEnvelope(x: unknown): x is { type: string; data: unknown } {
-  return !!x && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string' && Object.hasOwn(RULES, (x as { type: string }).type);
-}
-
-export function isEventEnvelope(x: unknown): x is EventEnvelope {
-  return !!x && typeof x === 'object' && typeof (x as { event?: unknown }).event === 'string';
 }

@@ -1,7 +1,9 @@
 // The background's side of the protocol: checks who sent a message and what it carries, then runs
 // its handler. Registered synchronously; answers by returning a Promise (never an async listener).
 import type { Browser } from 'wxt/browser';
-import { isEnvelope, RULES, type DataOf, type MessageType, type Reply, type ResultOf, type SenderKind } from './protocol.js';
+import { check } from './check.js';
+import type { DataOf, MessageType, Reply, ResultOf, SenderKind } from './protocol.js';
+import { MESSAGES } from './schemas.js';
 
 type Sender = Browser.runtime.MessageSender;
 
@@ -28,6 +30,11 @@ export function classifySender(sender: Sender, self: ExtensionIdentity): SenderK
   return null;
 }
 
+/** A message to the background: `{type, data}` with a type the protocol declares. */
+export function isEnvelope(x: unknown): x is { type: MessageType; data: unknown } {
+  return !!x && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string' && Object.hasOwn(MESSAGES, (x as { type: string }).type);
+}
+
 /** An error whose message is meant for the person using the extension. */
 export class UserFacingError extends Error {
   constructor(
@@ -50,13 +57,13 @@ export function createMessageListener(handlers: Handlers, self: () => ExtensionI
   return (message: unknown, sender: Sender): Promise<Reply<unknown>> | undefined => {
     if (!isEnvelope(message)) return undefined;
     const type = message.type as MessageType;
-    const rule = RULES[type];
+    const rule = MESSAGES[type];
     const kind = classifySender(sender, self());
     if (!kind || !rule.from.includes(kind)) {
       log(`refused ${type} from ${sender.url ?? sender.id ?? 'unknown sender'}`);
       return Promise.resolve(fail(`The message "${type}" is not accepted from this sender.`, 'forbidden'));
     }
-    const problem = rule.data(message.data ?? null, 'data');
+    const problem = check(rule.data, message.data ?? null, 'data');
     if (problem) return Promise.resolve(fail(`Invalid "${type}" message: ${problem}.`, 'invalid'));
     const handler = handlers[type] as (data: unknown, sender: Sender) => unknown;
     return Promise.resolve()

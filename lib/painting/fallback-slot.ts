@@ -5,7 +5,7 @@
  * scripts cannot see it. The background injects the fallback script first, and only into pages where
  * the CSS Custom Highlight API is missing, so rangy is never parsed where it is not needed.
  */
-import { HighlightApiPainter, supportsHighlightApi } from './highlight-api-painter.js';
+import { HighlightApiPainter, supportsHighlightApi, type HighlightApiPainterOptions } from './highlight-api-painter.js';
 import type { Painter } from './types.js';
 
 const SLOT = '__tidemarkFallbackPainter';
@@ -21,8 +21,8 @@ export function provideFallbackPainter(factory: PainterFactory): void {
  * The painter for this frame: the Highlight API where it exists, else the injected fallback. Throws
  * an error a reader can act on when neither is there.
  */
-export function framePainter(doc: Document): Painter {
-  if (supportsHighlightApi(doc)) return new HighlightApiPainter(doc);
+export function framePainter(doc: Document, options: HighlightApiPainterOptions = {}): Painter {
+  if (supportsHighlightApi(doc)) return new HighlightApiPainter(doc, options);
   const factory = (globalThis as unknown as Record<string, unknown>)[SLOT];
   if (typeof factory !== 'function') {
     throw new Error('Tidemark could not load its highlight painter for this page. Reload the page and try again.');

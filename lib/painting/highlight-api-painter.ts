@@ -40,6 +40,15 @@ export function supportsHighlightApi(doc: Document): boolean {
   return !!win && !!win.CSS && 'highlights' in win.CSS && !!win.CSS.highlights && typeof win.Highlight === 'function';
 }
 
+export interface HighlightApiPainterOptions {
+  /**
+   * The document already has the `::highlight()` rules from its first style computation (the
+   * extension's registered content-script style sheet, highlight-styles.css): no sheet is added to it.
+   * Adding one later makes Chromium restyle every element of the page in one frame.
+   */
+  documentStyled?: boolean;
+}
+
 export class HighlightApiPainter implements Painter {
   readonly kind = 'highlight-api' as const;
   private readonly entries = new Map<string, Entry>();
@@ -52,7 +61,12 @@ export class HighlightApiPainter implements Painter {
   private readonly shadowRoots = new Set<ShadowRoot>();
   private readonly ours = new Set<Highlight>();
 
-  constructor(private readonly doc: Document) {
+  private readonly documentStyled: boolean;
+
+  constructor(
+    private readonly doc: Document,
+    options: HighlightApiPainterOptions = {},
+  ) {
     if (!supportsHighlightApi(doc)) {
       throw new Error('This browser does not support the CSS Custom Highlight API; use createPainter() to get the fallback painter.');
     }
@@ -76,10 +90,11 @@ export class HighlightApiPainter implements Painter {
     // ::highlight() rules restyles the whole page, and a page that is being indexed (computed-style
     // reads) would pay for that inside the indexing task instead of in the next frame.
     this.styles = new StyleInjector(doc, highlightApiCss());
+    this.documentStyled = options.documentStyled === true;
   }
 
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
-    this.styles.ensure(this.doc);
+    if (!this.documentStyled) this.styles.ensure(this.doc);
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
     const list = rangeList(ranges);

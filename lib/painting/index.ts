@@ -12,7 +12,7 @@
  * <style> element). Otherwise a rangy class-applier painter is loaded on demand (dynamic import) that
  * wraps text in <span class="tidemark-hl-<colour>">. Keys and ranges are kept in memory only.
  */
-import { HighlightApiPainter, supportsHighlightApi } from './highlight-api-painter.js';
+import { HighlightApiPainter, supportsHighlightApi, type HighlightApiPainterOptions } from './highlight-api-painter.js';
 import type { Painter } from './types.js';
 
 export { HighlightApiPainter, supportsHighlightApi };
@@ -20,7 +20,7 @@ export { HIGHLIGHT_COLORS } from './types.js';
 export type { HighlightColor, PaintStyle, PaintItem, Painter, FlashOptions, ScrollToOptions } from './types.js';
 export { highlightName, NOTE_HIGHLIGHT, FLASH_HIGHLIGHT, colorClass } from './styles.js';
 
-export interface CreatePainterOptions {
+export interface CreatePainterOptions extends HighlightApiPainterOptions {
   /** 'auto' (default): the Highlight API where supported, else the class-applier fallback. */
   implementation?: 'auto' | 'highlight-api' | 'class-applier';
 }
@@ -28,7 +28,7 @@ export interface CreatePainterOptions {
 /** The best painter this document supports. */
 export async function createPainter(doc: Document = document, options: CreatePainterOptions = {}): Promise<Painter> {
   const which = options.implementation ?? 'auto';
-  if (which === 'highlight-api' || (which === 'auto' && supportsHighlightApi(doc))) return new HighlightApiPainter(doc);
+  if (which === 'highlight-api' || (which === 'auto' && supportsHighlightApi(doc))) return new HighlightApiPainter(doc, options);
   const { ClassApplierPainter } = await import('./class-applier-painter.js');
   return new ClassApplierPainter(doc);
 }

@@ -152,6 +152,59 @@ test('bulk moves 3 bookmarks in one call and Undo puts them back', async () => {
   for (const title of moved) expect(back).toContain(title);
 });
 
+test('tags in bulk: "Remove tag" and Undo of tag changes take the fewest calls the API allows', async () => {
+  const tagsOf = async (title: string) => (await server.api('GET', `/bookmark/${ids[title]}`, token)).body.item.tags as string[];
+  const misc = ['Loose note 1', 'Loose note 3', 'Loose note 5', 'Loose note 7'];
+  await library.goto(`${browser.url('library.html')}?c=-1&q=${encodeURIComponent('#misc')}`);
+  await expect(library.locator('.bookmark')).toHaveCount(4);
+  // The writes, and the tag counts read to choose them (listing, the sidebar and the saved-link index also call).
+  const calls = (since: number) => server.requests.slice(since).filter((r) => /^(PUT|DELETE) /.test(r) || r.startsWith('GET /rest/v1/tags/'));
+
+  // Every bookmark of Unsorted carrying #misc is selected: one DELETE /tags/-1 (after one GET to know).
+  let before = server.requests.length;
+  await library.getByRole('checkbox', { name: 'Select all shown' }).check();
+  await library.getByRole('textbox', { name: 'Remove tag' }).fill('misc');
+  await library.getByRole('textbox', { name: 'Remove tag' }).press('Enter');
+  await expect(library.getByRole('status').filter({ hasText: '#misc removed from 4 bookmarks.' })).toBeVisible();
+  expect(calls(before)).toEqual(['GET /rest/v1/tags/-1', 'DELETE /rest/v1/tags/-1']);
+  for (const title of misc) expect(await tagsOf(title)).toEqual([]);
+  // Undo appends it back: one bulk call.
+  before = server.requests.length;
+  await library.getByRole('button', { name: 'Undo' }).click();
+  await expect(library.locator('.bookmark')).toHaveCount(4);
+  expect(calls(before)).toEqual(['PUT /rest/v1/bookmarks/-1']);
+  for (const title of misc) expect(await tagsOf(title)).toEqual(['misc']);
+
+  // Three of the four: they end with the same tags (none), so one bulk clear; the fourth keeps it.
+  before = server.requests.length;
+  const rows = library.locator('.bookmark');
+  await rows.nth(0).getByRole('checkbox').check();
+  await rows.nth(2).getByRole('checkbox').click({ modifiers: ['Shift'] });
+  const three = (await library.locator('.bookmark.selected .title').allTextContents());
+  expect(three).toHaveLength(3);
+  await library.getByRole('textbox', { name: 'Remove tag' }).fill('misc');
+  await library.getByRole('textbox', { name: 'Remove tag' }).press('Enter');
+  await expect(library.getByRole('status').filter({ hasText: '#misc removed from 3 bookmarks.' })).toBeVisible();
+  expect(calls(before)).toEqual(['GET /rest/v1/tags/-1', 'PUT /rest/v1/bookmarks/-1']);
+  for (const title of misc) expect(await tagsOf(title)).toEqual(three.includes(title) ? [] : ['misc']);
+  await library.getByRole('button', { name: 'Undo' }).click();
+  await expect(library.locator('.bookmark')).toHaveCount(4);
+  for (const title of misc) expect(await tagsOf(title)).toEqual(['misc']);
+
+  // Undo of an added tag takes it off only where it was not before, in one DELETE /tags here.
+  await library.getByRole('checkbox', { name: 'Select all shown' }).check();
+  await library.getByRole('textbox', { name: 'Add tag' }).fill('later');
+  await library.getByRole('textbox', { name: 'Add tag' }).press('Enter');
+  await expect(library.getByRole('status').filter({ hasText: '4 bookmarks tagged #later.' })).toBeVisible();
+  for (const title of misc) expect(await tagsOf(title)).toEqual(['misc', 'later']);
+  before = server.requests.length;
+  await library.getByRole('button', { name: 'Undo' }).click();
+  await expect(library.getByRole('status').filter({ hasText: 'Undone' })).toBeVisible();
+  expect(calls(before)).toEqual(['GET /rest/v1/tags/-1', 'DELETE /rest/v1/tags/-1']);
+  for (const title of misc) expect(await tagsOf(title)).toEqual(['misc']);
+  await library.goto(`${browser.url('library.html')}?c=-1`);
+});
+
 test('the detail pane edits a bookmark; Delete trashes; Trash restores', async () => {
   await library.getByRole('button', { name: /^All bookmarks/ }).click();
   await library.locator('.bookmark', { hasText: 'Fish soup' }).click();
@@ -506,7 +559,7 @@ test('exports the collection from the library and the file re-imports as the sam
   expect(papers.find((b: any) => b.title === 'Tide tables')).toMatchObject({ note: 'Keep for the trip', tags: ['ocean', 'science'], important: true });
 });
 
-test('offline: the last loaded list stays, marked offline; a bulk change waits in the queue and is sent later', async () => {
+test('offline: the last loaded list stays, marked offline; a bulk change and its Undo wait in the queue and are sent later, in order', async () => {
   library ??= await browser.context.newPage();
   await library.goto(`${browser.url('library.html')}?c=${ids.research}`);
   await expect(library.locator('.bookmark')).toHaveCount(1);
@@ -521,9 +574,16 @@ test('offline: the last loaded list stays, marked offline; a bulk change waits i
     await library.locator('.bookmark').first().getByRole('checkbox').check();
     await library.getByRole('button', { name: 'Move to Trash' }).click();
     await expect(library.getByRole('status').filter({ hasText: 'queued' })).toBeVisible({ timeout: 20_000 });
+    await shot(library, '08b-offline-queued');
+    // Undo of a queued change: its reversal is queued after it.
+    await library.getByRole('button', { name: 'Undo' }).click();
+    await expect(library.getByRole('status').filter({ hasText: /^Undone: 1 bookmark moved to Trash\. — queued/ })).toBeVisible({ timeout: 20_000 });
   } finally {
     await server.start();
   }
+  const since = server.requests.length;
   await browser.fireAlarm('queue-drain');
-  await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Currents & <eddies>']}`, token)).body.item.collectionId, { timeout: 20_000 }).toBe(-99);
+  const sent = () => server.requests.slice(since).filter((r) => r === `DELETE /rest/v1/bookmarks/${ids.research}` || r === 'PUT /rest/v1/bookmarks/-99');
+  await expect.poll(sent, { timeout: 20_000 }).toEqual([`DELETE /rest/v1/bookmarks/${ids.research}`, 'PUT /rest/v1/bookmarks/-99']);
+  expect((await server.api('GET', `/bookmark/${ids['Currents & <eddies>']}`, token)).body.item.collectionId).toBe(ids.research);
 });

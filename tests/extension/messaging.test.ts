@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { resetExtension } from './helpers/reset.js';
 import { send } from '../../lib/messaging/client.js';
-import { RULES, type MessageType } from '../../lib/messaging/protocol.js';
+import type { MessageType } from '../../lib/messaging/protocol.js';
+import { check } from '../../lib/messaging/check.js';
+import { MESSAGES, TAB_COMMANDS } from '../../lib/messaging/schemas.js';
+import * as lite from '../../lib/messaging/typebox-lite.js';
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { classifySender, createMessageListener, UserFacingError, type Handlers } from '../../lib/messaging/router.js';
 
 const SELF = { id: 'tidemark-id', baseUrl: 'chrome-extension://tidemark-id/' };
@@ -58,7 +63,7 @@ describe('createMessageListener', () => {
   });
 
   it('no message hands tokens or sign-in to content scripts', () => {
-    for (const [type, rule] of Object.entries(RULES)) {
+    for (const [type, rule] of Object.entries(MESSAGES)) {
       if (['signIn', 'useTestToken', 'signOut', 'getStatus'].includes(type)) expect(rule.from, type).toEqual(['page']);
     }
   });
@@ -75,9 +80,16 @@ describe('createMessageListener', () => {
       ['useTestToken', { serverUrl: 'http://localhost:8787', token: '' }, /data.token must be text/],
       ['createCollection', { title: '', parentId: null }, /data.title/],
       ['getStatus', { anything: 1 }, /data must be empty/],
+      ['addHighlight', { text: 'x', color: 'mauve' }, /data.color must be one of blue, .*yellow/],
+      ['addHighlight', { color: 'red' }, /data.text is missing/],
+      ['libraryBulk', { action: { kind: 'explode' }, targets: [] }, /data.action.kind must be one of move, tag/],
+      ['libraryBulk', { action: { kind: 'move', to: 'x' }, targets: [] }, /data.action.to must be a whole number/],
+      ['libraryCollectionOp', { op: 'sort', sort: 'random' }, /data.sort must be one of title, -title, -count/],
+      ['createCollection', { title: 'T', parentId: 0 }, /data.parentId must be a whole number from 1 .*, or data.parentId must be empty/],
+      ['libraryOpenHighlight', { link: 'file:///etc/passwd', highlightId: 'h' }, /data.link must start with http/],
     ];
     for (const [type, data, message] of cases) {
-      const reply = await listen({ type, data }, popup);
+      const reply = await listen({ type, data }, MESSAGES[type].from.includes('page') ? popup : contentScript);
       expect(reply, `${type} ${JSON.stringify(data)}`).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringMatching(message) } });
     }
     expect(calls).toEqual([]);
@@ -97,6 +109,87 @@ describe('createMessageListener', () => {
       },
     });
     expect(await listen({ type: 'removeBookmark', data: { ref: 'b:3' } }, popup)).toEqual({ ok: false, error: { message: 'The bookmark is gone.', kind: 'server' } });
+  });
+});
+
+describe('the schemas', () => {
+  /** Every keyword the schemas use, so one that check.ts does not read cannot slip in unnoticed. */
+  function keywords(schema: unknown, into = new Set<string>()): Set<string> {
+    if (!schema || typeof schema !== 'object') return into;
+    for (const [k, v] of Object.entries(schema)) {
+      into.add(k);
+      if (k === 'properties') for (const s of Object.values(v as object)) keywords(s, into);
+      if (k === 'items') keywords(v, into);
+      if (k === 'anyOf') for (const s of v as unknown[]) keywords(s, into);
+    }
+    return into;
+  }
+
+  it('typebox-lite builds exactly the schemas TypeBox builds', () => {
+    const mine = lite.Obj({
+      a: lite.Optional(lite.Str({ minLength: 1, maxLength: 3 })),
+      b: lite.Union([lite.Literal('x'), lite.Null()]),
+      c: lite.List(lite.Integer({ minimum: 0, maximum: 9 }), { maxItems: 2 }),
+      d: lite.Bool(),
+      e: lite.Unsafe<`p${number}`>(lite.Str({ pattern: '^p\\d+$' })),
+    });
+    const typebox = Type.Object(
+      {
+        a: Type.Optional(Type.String({ minLength: 1, maxLength: 3 })),
+        b: Type.Union([Type.Literal('x'), Type.Null()]),
+        c: Type.Array(Type.Integer({ minimum: 0, maximum: 9 }), { maxItems: 2 }),
+        d: Type.Boolean(),
+        e: Type.Unsafe<`p${number}`>(Type.String({ pattern: '^p\\d+$' })),
+      },
+      { additionalProperties: false },
+    );
+    expect(mine).toStrictEqual(typebox);
+    const symbols = (o: object) => Object.getOwnPropertySymbols(o).map((k) => [k.description, (o as Record<symbol, unknown>)[k]]);
+    expect(symbols(mine)).toEqual(symbols(typebox));
+    expect(symbols(mine.properties.a)).toEqual(symbols(typebox.properties.a));
+    expect(lite.Obj({ only: lite.Optional(lite.Bool()) })).toStrictEqual(Type.Object({ only: Type.Optional(Type.Boolean()) }, { additionalProperties: false }));
+  });
+
+  it('the runtime check agrees with TypeBox\'s own Value.Check', () => {
+    const samples: [keyof typeof MESSAGES, unknown][] = [
+      ['popupOpened', { tabId: 12 }],
+      ['popupOpened', { tabId: -1 }],
+      ['popupOpened', { tabId: 1, extra: 2 }],
+      ['updateBookmark', { ref: 'b:12', changes: { title: 'T', tags: ['a'] }, append: true }],
+      ['updateBookmark', { ref: 'l:abc-1', changes: {} }],
+      ['updateBookmark', { ref: 'b:0', changes: {} }],
+      ['updateBookmark', { ref: 'b:1', changes: { tags: [''] } }],
+      ['createCollection', { title: 'T', parentId: null }],
+      ['createCollection', { title: 'T', parentId: 0 }],
+      ['libraryBulk', { action: { kind: 'tag', tags: ['x'] }, targets: [{ id: 1, collectionId: -1, tags: [], important: false }] }],
+      ['libraryBulk', { action: { kind: 'tag', tag: 'x' }, targets: [] }],
+      ['libraryCollectionOp', { op: 'share', id: 3, emails: ['a@b.c'], role: 'viewer' }],
+      ['libraryCollectionOp', { op: 'share', id: 3, emails: ['a@b.c'], role: 'owner' }],
+      ['addHighlight', { text: 'x', color: 'teal', position: 3 }],
+      ['addHighlight', { text: 'x', color: 'teal', position: 1.5 }],
+      ['getStatus', null],
+      ['getStatus', {}],
+    ];
+    for (const [type, data] of samples) {
+      expect(check(MESSAGES[type].data, data, 'data') === null, `${type} ${JSON.stringify(data)}`).toBe(Value.Check(MESSAGES[type].data, data));
+    }
+  });
+
+  it('use only keywords the runtime check reads', () => {
+    const used = new Set<string>();
+    for (const rule of Object.values(MESSAGES)) keywords(rule.data, used);
+    for (const c of Object.values(TAB_COMMANDS)) keywords(c.data, keywords(c.result, used));
+    const read = ['type', 'anyOf', 'const', 'enum', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'description', 'format', 'minimum', 'maximum'];
+    expect([...used].filter((k) => !read.includes(k))).toEqual([]);
+  });
+
+  it('a page highlighter\'s answer to a command is checked: forged shapes are refused', () => {
+    expect(check(TAB_COMMANDS.status.result, [{ key: 'h1', status: 'anchored', start: 12 }], 'answer')).toBeNull();
+    expect(check(TAB_COMMANDS.status.result, [{ key: 'h1', status: 'anchored', start: 12, note: 'x' }], 'answer')).toMatch(/answer\[0\].note is not expected/);
+    expect(check(TAB_COMMANDS.highlight.result, { ok: false, error: 'No text selected' }, 'answer')).toBeNull();
+    expect(check(TAB_COMMANDS.highlight.result, { ok: 'yes' }, 'answer')).toMatch(/answer.ok must be one of true, false/);
+    expect(check(TAB_COMMANDS.show.result, 'true', 'answer')).toMatch(/must be true or false/);
+    expect(check(TAB_COMMANDS.refresh.result, true, 'answer')).toBeNull();
   });
 });
 

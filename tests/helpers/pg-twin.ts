@@ -44,6 +44,7 @@ export interface Twin {
 
 /** Highlight ids are random: compare them by position instead. */
 function normalise(value: unknown): unknown {
+  if (value === undefined) return undefined;
   const ids = new Map<string, string>();
   return JSON.parse(
     JSON.stringify(value, (key, v) => {

@@ -47,6 +47,8 @@ export interface RequestOptions {
   read?: boolean;
   /** Use this token instead of the signed-in one, with no refresh (checking a pasted test token). */
   token?: string;
+  /** Cancels the request (a newer search replaced it): it rejects with the signal's reason, never retried. */
+  signal?: AbortSignal;
 }
 
 export type Http = <T>(method: string, path: string, opts?: RequestOptions) => Promise<T>;
@@ -101,9 +103,10 @@ export function createHttp(options: HttpOptions): Http {
           method,
           headers,
           body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: opts.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]) : AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
+        if (opts.signal?.aborted) throw opts.signal.reason;
         if (repeatable && attempt < retries) {
           await sleep(backoff(attempt));
           continue;

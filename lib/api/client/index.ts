@@ -69,6 +69,16 @@ export class TidemarkApi {
     return (await this.http<{ items: Tag[] }>('GET', '/tags')).items;
   }
 
+  /** The tags of one collection's bookmarks, with their counts. */
+  async collectionTags(collectionId: number): Promise<Tag[]> {
+    return (await this.http<{ items: Tag[] }>('GET', `/tags/${collectionId}`, { retries: 1 })).items;
+  }
+
+  /** DELETE /tags/{collectionId}: takes `tags` off every bookmark of the collection. */
+  async removeTags(collectionId: number, tags: string[], opts: WriteOptions = {}): Promise<void> {
+    await this.http('DELETE', `/tags/${collectionId}`, { body: { tags }, ...keyed(opts) });
+  }
+
   /** Suggested tags for a bookmark (from the user's own tags). */
   async suggestTags(bookmarkId: number): Promise<string[]> {
     const res = await this.http<{ items: TagSuggestion[] }>('GET', `/tags/suggest/${bookmarkId}`, { retries: 0 });
@@ -83,8 +93,12 @@ export class TidemarkApi {
   // --- the library page ---
 
   /** One page of GET /bookmarks/{collectionId} (0 all, -1 Unsorted, -99 Trash). */
-  async listBookmarks(collectionId: number, query: { search?: string; sort?: string; page: number; perpage: number; nested?: boolean }): Promise<BookmarkList> {
-    return this.http<BookmarkList>('GET', `/bookmarks/${collectionId}`, { query, retries: 1 });
+  async listBookmarks(
+    collectionId: number,
+    query: { search?: string; sort?: string; page: number; perpage: number; nested?: boolean },
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<BookmarkList> {
+    return this.http<BookmarkList>('GET', `/bookmarks/${collectionId}`, { query, retries: 1, signal: opts.signal });
   }
 
   /** PUT /bookmarks/{collectionId}: one change to many bookmarks (those in `ids`, or all matching `search`). */

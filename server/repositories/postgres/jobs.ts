@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Media } from '../../../lib/api/types.js';
 import { isoNow, type Clock } from '../../clock.js';
 import type { BookmarkRow, JobRow, JobsRepository, PageFill } from '../types.js';
+import { BOOKMARK_COLUMNS } from './bookmark-rows.js';
 import { inTransaction } from './transaction.js';
 
 /**
@@ -142,7 +143,3 @@ export class PgJobsRepository implements JobsRepository {
     });
   }
 }
-
-/** The bookmark record's columns (everything but the search document). */
-const BOOKMARK_COLUMNS =
-  'id, user_id, creator_id, collection_id, link, link_key, domain, title, excerpt, note, type, cover, media, tags, important, sort_order, removed, broken, lang, created, last_update';

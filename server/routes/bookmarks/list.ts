@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../../lib/api/constants.js';
 import { BookmarkList, BookmarkListQuery } from '../../../lib/api/schemas/index.js';
+import { ApiError } from '../../errors.js';
 import { bookmarkScope } from '../bookmark-scope.js';
 import { CollectionIdParam } from '../../../lib/api/schemas/common.js';
 
@@ -28,6 +29,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const perpage = Math.min(q.perpage ?? LIMITS.perPageDefault, LIMITS.perPageMax);
 
       const scope = await bookmarkScope(app, access, { shared: true, nested: q.nested, userId: request.userId });
+      // The client gave up while this request waited behind others (a search typed further replaced
+      // it): nobody will read the answer, so the query is not run.
+      if (request.raw.socket?.destroyed) throw new ApiError(408, 'The client closed the request before it was answered.');
       const { items, count } = await app.repos.bookmarkQueries.list(scope, {
         search: q.search,
         sort: q.sort,

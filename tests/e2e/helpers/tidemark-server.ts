@@ -28,8 +28,8 @@ export class TidemarkServer {
   app: FastifyInstance | null = null;
   /** Every API request the server received (method and path), oldest first. */
   readonly requests: string[] = [];
-  /** When each API request finished (epoch ms), for the benchmarks. */
-  readonly timings: { route: string; finishedAt: number }[] = [];
+  /** When each API request arrived and finished (epoch ms), for the benchmarks. */
+  readonly timings: { route: string; startedAt: number; finishedAt: number }[] = [];
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-e2e-'));
 
   private constructor(readonly port: number) {}
@@ -57,8 +57,15 @@ export class TidemarkServer {
     app.addHook('onRequest', async (request) => {
       if (request.url.startsWith('/rest/v1/')) this.requests.push(`${request.method} ${request.url.split('?')[0]}`);
     });
+    const arrived = new WeakMap<object, number>();
+    app.addHook('onRequest', async (request) => {
+      arrived.set(request, Date.now());
+    });
     app.addHook('onResponse', async (request) => {
-      if (request.url.startsWith('/rest/v1/')) this.timings.push({ route: `${request.method} ${request.url.split('?')[0]}`, finishedAt: Date.now() });
+      if (request.url.startsWith('/rest/v1/')) {
+        const finishedAt = Date.now();
+        this.timings.push({ route: `${request.method} ${request.url.split('?')[0]}`, startedAt: arrived.get(request) ?? finishedAt, finishedAt });
+      }
     });
     await app.listen({ port: this.port, host: '127.0.0.1' });
     this.app = app;
