@@ -61,7 +61,7 @@ for (const file of all) {
     } else if (ts.isExportAssignment(st)) {
       mine.set('default', line(st));
     } else if (exportedHere(st)) {
-      const isDefault = (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+      const isDefault = ((ts.canHaveModifiers(st) ? ts.getModifiers(st) : undefined) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
       if (isDefault) mine.set('default', line(st));
       else if (ts.isVariableStatement(st)) {
         for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) mine.set(d.name.text, line(d));
