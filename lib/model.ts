@@ -127,6 +127,8 @@ export const EMPTY_QUEUE: QueueState = { nextSeq: 1, entries: [], resolved: {}, 
 export interface SavedIndexSnapshot {
   serverUrl: string;
   userId: number;
+  /** The URL key version its keys were made with (lib/api/url.ts); absent in snapshots before it: 1. */
+  keyVersion?: number;
   cursor: number;
   syncedAt: number;
   hashes: Float64Array;

@@ -33,7 +33,10 @@ async function main() {
     // Content scripts: the loader runs on every page it is registered for; the highlighter is injected on demand.
     const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(chromeDir, file)), { level: 9 }).length;
     line('content script, eager (highlighter-loader.js)', kb(gz('highlighter-loader.js')), '<= 15 KB');
-    line('content script, on demand (highlighter.js)', kb(gz('highlighter.js')));
+    line('content script, on demand (highlighter.js)', kb(gz('highlighter.js')), '<= 15 KB where CSS highlights exist');
+    line('  its editor, on the first selection (highlighter-editor.js)', kb(gz('highlighter-editor.js')));
+    line('  approximate anchoring, when a highlight is not found verbatim (highlighter-approximate.js)', kb(gz('highlighter-approximate.js')));
+    line('  highlight style sheet, with the loader (highlight-styles.css)', kb(gz('highlight-styles.css')));
   }
 
   if (want('popup')) {

@@ -118,12 +118,38 @@ export function LibraryApp() {
 
   // One id for this tab's list requests: the background cancels an older one still on its way.
   const channel = useMemo(() => crypto.randomUUID(), []);
+  const listQuery = (s: LibraryState) => ({ collectionId: s.collectionId, search: s.search, sort: effectiveSort(s), channel });
+  // A typed search asks for its first page at the end of the typing pause, before the page
+  // re-renders for it; the list below takes that answer instead of asking again.
+  const early = useRef<{ key: string; answer: ReturnType<typeof send<'libraryList'>> } | null>(null);
+  const latest = useRef(state);
+  latest.current = state;
+  const searchNow = (text: string) => {
+    const next = { ...latest.current, search: text };
+    if (next.tab === 'bookmarks' && text !== latest.current.search) {
+      const q = listQuery(next);
+      const answer = send('libraryList', { ...q, page: 0 });
+      // Not dropped: the list awaits this promise and shows its error. Only an answer nobody takes
+      // (the place changed before the list started over) would otherwise be reported as unhandled.
+      answer.catch(() => undefined);
+      early.current = { key: JSON.stringify(q), answer };
+    }
+    go({ search: text });
+  };
   // A new place or query: the list starts over. A layout effect: the request leaves in this task,
   // not after the next frame is painted.
   useLayoutEffect(() => {
     if (state.tab !== 'bookmarks') return;
-    const q = { collectionId: state.collectionId, search: state.search, sort: effectiveSort(state), channel };
-    void pager.reset((page) => send('libraryList', { ...q, page }));
+    const q = listQuery(state);
+    let sent = early.current?.key === JSON.stringify(q) ? early.current.answer : null;
+    early.current = null;
+    // Taken once: a retry or a reload after a bulk change asks the background again.
+    const take = () => {
+      const answer = sent;
+      sent = null;
+      return answer;
+    };
+    void pager.reset((page) => (page === 0 && take()) || send('libraryList', { ...q, page }));
     setSelected(new Set());
     setAnchor(null);
     setFocused(null);
@@ -437,7 +463,7 @@ export function LibraryApp() {
           tags={tags}
           collections={collections}
           inputRef={searchRef}
-          onSearch={(text) => go({ search: text })}
+          onSearch={searchNow}
           onCollection={(id) => go({ collectionId: id, tab: 'bookmarks' })}
         />
         {(list.offline || collectionsOffline) && (

@@ -1,6 +1,14 @@
 // Link handling shared by server and extension: validation, domain, and the normalised form used to
 // decide that two links are "the same page" (duplicate checks, the saved-page badge).
 
+/**
+ * The version of `normalizeUrl`'s keys. Stored keys (the server's `bookmarks.link_key`, the
+ * extension's saved-link index) are kept with the version that made them; a different version
+ * re-keys them (the server at start-up, the extension by rebuilding its index). Raise it with any
+ * change that gives some link another key (tests/api/url-keys.test.ts pins the keys of each version).
+ */
+export const URL_KEY_VERSION = 1;
+
 const TRACKING_PARAMS = new Set([
   'fbclid', 'gclid', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'igshid', 'mc_cid', 'mc_eid',
   '_ga', '_gl', '_hsenc', '_hsmi', 'mkt_tok', 'oly_anon_id', 'oly_enc_id', 'vero_id', 'rb_clickid',

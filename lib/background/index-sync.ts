@@ -2,8 +2,15 @@
 // only the changes since the last cursor (GET /links?since=). The index is kept in IndexedDB, so a
 // restarted service worker has it at once. Until it is synced (first run, after sign-in, after an
 // error) lookups say "unknown" and the badge asks url/exists instead.
+//
+// The keys are the server's (`link_key`); lookups use this extension's normalizeUrl. Both must be of
+// the same URL key version (lib/api/url.ts): a stored index of another version is dropped and
+// rebuilt, and a server answering with keys of another version leaves the index unusable (lookups
+// say "unknown", so url/exists answers) until one of them is updated.
 import type { TidemarkApi } from '../api/client/index.js';
 import { LIMITS } from '../api/constants.js';
+import type { LinksResponse } from '../api/types.js';
+import { URL_KEY_VERSION } from '../api/url.js';
 import type { Account } from '../model.js';
 import { savedIndexRecord } from '../storage/items.js';
 import { IndexBuilder, SavedLinkIndex, type IndexHit } from './saved-index.js';
@@ -18,6 +25,8 @@ export interface IndexSyncDeps {
   pageSize?: number;
   /** Called after a sync that changed the index (the badge refreshes open tabs). */
   onSynced?: () => void;
+  /** This extension's URL key version (tests pretend another). */
+  keyVersion?: number;
 }
 
 export class SavedIndexService {
@@ -29,9 +38,11 @@ export class SavedIndexService {
   private loading: Promise<void> | null = null;
   private syncing: Promise<void> | null = null;
   private readonly now: () => number;
+  private readonly keyVersion: number;
 
   constructor(private deps: IndexSyncDeps) {
     this.now = deps.now ?? Date.now;
+    this.keyVersion = deps.keyVersion ?? URL_KEY_VERSION;
   }
 
   get state(): IndexState {
@@ -62,6 +73,8 @@ export class SavedIndexService {
       // An unreadable stored snapshot is treated as none: the next sync rebuilds the index from the server.
       const snap = await savedIndexRecord.get().catch(() => undefined);
       if (!snap || `${snap.serverUrl}|${snap.userId}` !== SavedIndexService.ownerOf(account)) return;
+      // Keys of another URL key version: the next sync lists everything again.
+      if ((snap.keyVersion ?? 1) !== this.keyVersion) return;
       if (this.index) return; // a sync finished first
       this.index = new SavedLinkIndex({ hashes: snap.hashes, ids: snap.ids, collections: snap.collections });
       this.owner = SavedIndexService.ownerOf(account);
@@ -135,7 +148,7 @@ export class SavedIndexService {
     let after = 0;
     let cursor: number | null = null;
     for (;;) {
-      const page = await this.deps.api.links({ after, limit });
+      const page = this.sameKeys(await this.deps.api.links({ after, limit }));
       cursor ??= page.cursor; // the first page's cursor: later changes come with `since`
       for (const [id, key, col] of page.items) builder.add(id, key, col);
       if (!page.more || page.items.length === 0) break;
@@ -151,7 +164,7 @@ export class SavedIndexService {
   private async syncChanges(): Promise<void> {
     const limit = this.deps.pageSize ?? LIMITS.linksPerAnswerMax;
     for (;;) {
-      const page = await this.deps.api.links({ since: this.cursor, limit });
+      const page = this.sameKeys(await this.deps.api.links({ since: this.cursor, limit }));
       for (const id of page.removed ?? []) this.index!.remove(id);
       for (const [id, key, col] of page.items) this.index!.upsert(id, key, col);
       this.cursor = page.cursor;
@@ -159,11 +172,23 @@ export class SavedIndexService {
     }
   }
 
+  /** The answer, when its keys are of this extension's version; else the sync fails (lookups fall back to url/exists). */
+  private sameKeys(page: LinksResponse): LinksResponse {
+    const theirs = page.keyVersion ?? 1;
+    if (theirs !== this.keyVersion) {
+      throw new Error(
+        `The server keys saved links by version ${theirs} of the link rules, this extension by version ${this.keyVersion}: ` +
+          'saved pages are checked with the server one by one until the server or the extension is updated.',
+      );
+    }
+    return page;
+  }
+
   private async persist(account: Account): Promise<void> {
     if (!this.index) return;
     const arrays = this.index.arrays();
     await savedIndexRecord
-      .set({ serverUrl: account.serverUrl, userId: account.userId, cursor: this.cursor, syncedAt: this.syncedAt, ...arrays })
+      .set({ serverUrl: account.serverUrl, userId: account.userId, keyVersion: this.keyVersion, cursor: this.cursor, syncedAt: this.syncedAt, ...arrays })
       .catch(reportError('saved-link index save'));
   }
 }

@@ -195,6 +195,15 @@ export class Highlighter implements EditorHost {
     document.addEventListener('keyup', (e) => {
       if (e.isTrusted && e.shiftKey && !this.ui.contains(e.target)) this.onSelectionEnd();
     });
+    // While a selection is being made, the editor is loaded already, so that the toolbar (or a
+    // highlight command) at its end does not wait for the editor's injection.
+    const preload = () => {
+      if (this.editor || document.getSelection()?.isCollapsed !== false) return;
+      document.removeEventListener('selectionchange', preload);
+      // A failed load is reported when the editor is needed (onSelectionEnd, highlightSelection).
+      this.loadEditor().catch(() => document.addEventListener('selectionchange', preload));
+    };
+    document.addEventListener('selectionchange', preload);
     document.addEventListener('mousedown', (e) => {
       if (!this.ui.contains(e.target)) this.editor?.hide();
     });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { trackChanges } from './change-tracker.js';
 import { migrate } from './migrate.js';
+import { rekeyLinks } from './rekey-links.js';
 
 export type Db = Database.Database;
 
@@ -10,7 +11,7 @@ export const DB_FILE = 'tidemark.sqlite';
 
 /**
  * Opens (creating when needed) the SQLite database under `dataDir`, in WAL mode so the CLI and a
- * running server can use the same file at once, and brings its schema up to date.
+ * running server can use the same file at once, and brings its schema (and its stored URL keys) up to date.
  */
 export function openDatabase(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -22,6 +23,7 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -65536');
   migrate(db);
+  rekeyLinks(db);
   cacheStatements(db);
   return db;
 }

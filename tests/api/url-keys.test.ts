@@ -2,8 +2,16 @@
 // bookmarks.link_key and the extension in its saved-link index, so duplicate detection (url/exists,
 // the badge, import) depends on yesterday's keys matching today's. A change to this table changes the
 // key of existing rows: it must come with re-keying them, never as a silent edit of the expected values.
+// Re-keying follows URL_KEY_VERSION: the table is pinned to its version by a digest, so editing the
+// table without raising the version fails here.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { normalizeUrl } from '../../lib/api/url.js';
+import { normalizeUrl, URL_KEY_VERSION } from '../../lib/api/url.js';
+
+/** The digest of GOLDEN for each key version (add a line when raising URL_KEY_VERSION). */
+const GOLDEN_DIGESTS: Record<number, string> = {
+  1: 'db7b9b291f59f6bf87889a2bc04112db0c8475283546922d2c2a976e1b6ae559',
+};
 
 const GOLDEN: [input: string, key: string | null][] = [
   ['https://example.com/', 'example.com/'],
@@ -35,6 +43,11 @@ const GOLDEN: [input: string, key: string | null][] = [
 describe('URL keys (golden table)', () => {
   it.each(GOLDEN)('%s -> %s', (input, key) => {
     expect(normalizeUrl(input)).toBe(key);
+  });
+
+  it('the table belongs to the current URL_KEY_VERSION (changed keys need a new version, which re-keys stored rows)', () => {
+    const digest = createHash('sha256').update(JSON.stringify(GOLDEN)).digest('hex');
+    expect(digest, `GOLDEN changed: raise URL_KEY_VERSION (now ${URL_KEY_VERSION}) and record ${digest} for it`).toBe(GOLDEN_DIGESTS[URL_KEY_VERSION]);
   });
 
   it('a key is its own key (normalising twice changes nothing)', () => {

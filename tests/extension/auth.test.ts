@@ -2,7 +2,7 @@
 // signing out everywhere when the server refuses the refresh, and the PKCE sign-in.
 import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { resetExtension } from './helpers/reset.js';
 import { resetStorageMemo } from '../../lib/storage/memo.js';
@@ -186,5 +186,67 @@ describe('test tokens and sign-out', () => {
     expect(await credentialRecord.get()).toBeUndefined();
     expect(await sessionTokenItem.getValue()).toBeNull();
     expect(changes.at(-1)).toEqual({ account: null, reason: null, userInitiated: true });
+  });
+});
+
+describe('the signed-in state kept in memory (every API request needs it)', () => {
+  async function warm() {
+    const a = await signedIn();
+    server.reset();
+    server.always('GET /rest/v1/user', { status: 200, body: USER });
+    await a.api.getUser();
+    return a;
+  }
+  const lastAuthorization = () => server.requests('GET /rest/v1/user').at(-1)!.headers.authorization;
+
+  it('sends requests without reading extension storage once it knows the account, server and token', async () => {
+    const a = await warm();
+    const reads = [vi.spyOn(fakeBrowser.storage.local, 'get'), vi.spyOn(fakeBrowser.storage.session, 'get')];
+    for (let i = 0; i < 3; i++) await a.api.getUser();
+    expect(reads.map((r) => r.mock.calls.length)).toEqual([0, 0]);
+    expect(server.requests('GET /rest/v1/user')).toHaveLength(4);
+    expect(lastAuthorization()).toBe('Bearer access-1');
+  });
+
+  it('after sign-out the next request is refused as signed out and never reaches the server', async () => {
+    const a = await warm();
+    await a.signOut();
+    await expect(a.api.getUser()).rejects.toMatchObject({ kind: 'unauthorized', message: expect.stringMatching(/signed out/) });
+    expect(server.requests('GET /rest/v1/user')).toHaveLength(1);
+  });
+
+  it('sees a sign-out made by another part of the extension (storage changed underneath)', async () => {
+    const a = await warm();
+    await fakeBrowser.storage.session.remove('accessToken');
+    await fakeBrowser.storage.local.set({ account: null });
+    await expect(a.api.getUser()).rejects.toMatchObject({ kind: 'unauthorized' });
+    expect(server.requests('GET /rest/v1/user')).toHaveLength(1);
+  });
+
+  it('uses a token refreshed by this background at once, and one written by another context on the next request', async () => {
+    const a = await warm();
+    now += 3600_000;
+    server.script('POST /oauth/access_token', tokenAnswer('access-2', 'refresh-2', 3600));
+    await a.api.getUser();
+    expect(lastAuthorization()).toBe('Bearer access-2');
+    await fakeBrowser.storage.session.set({ accessToken: { serverUrl: server.origin, token: 'access-9', expiresAt: now + 3600_000 } });
+    await a.api.getUser();
+    expect(lastAuthorization()).toBe('Bearer access-9');
+  });
+
+  it('sends the next request to a server address changed in storage', async () => {
+    const a = await warm();
+    const other = await ScriptedServer.start();
+    try {
+      other.always('GET /rest/v1/user', { status: 200, body: USER });
+      const account = (await accountItem.getValue())!;
+      await fakeBrowser.storage.session.set({ accessToken: { serverUrl: other.origin, token: 'other-token', expiresAt: null } });
+      await fakeBrowser.storage.local.set({ account: { ...account, serverUrl: other.origin } });
+      await a.api.getUser();
+      expect(other.requests('GET /rest/v1/user').map((r) => r.headers.authorization)).toEqual(['Bearer other-token']);
+      expect(server.requests('GET /rest/v1/user')).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetExtension } from './helpers/reset.js';
 import { TidemarkApi } from '../../lib/api/client/index.js';
-import { normalizeUrl } from '../../lib/api/url.js';
+import { normalizeUrl, URL_KEY_VERSION } from '../../lib/api/url.js';
 import { SavedIndexService } from '../../lib/background/index-sync.js';
 import { hashKey, SavedLinkIndex } from '../../lib/background/saved-index.js';
 import type { Account } from '../../lib/model.js';
@@ -141,6 +141,33 @@ describe('SavedIndexService with the real server', () => {
     const other = new SavedIndexService({ api, account: async () => ({ ...account, userId: account.userId + 1000 }) });
     await other.load();
     expect(other.lookup('kept.example/')).toBeUndefined();
+  });
+
+  it('a stored index of another URL key version is dropped and rebuilt from the server', async () => {
+    const id = await create('https://rekeyed.example/page');
+    await new SavedIndexService({ api, account: async () => account }).sync();
+    const stored = (await savedIndexRecord.get())!;
+    expect(stored.keyVersion).toBe(URL_KEY_VERSION);
+    // An index kept by an older extension: its keys (here one of a page never saved) are not today's.
+    const old = SavedLinkIndex.fromEntries([[999_999, 'old-rules.example/page/', -1]]).arrays();
+    await savedIndexRecord.set({ ...stored, ...old, keyVersion: URL_KEY_VERSION - 1 });
+
+    const updated = new SavedIndexService({ api, account: async () => account });
+    await updated.load();
+    expect(updated.state).toBe('empty');
+    expect(updated.lookup('old-rules.example/page/')).toBeUndefined();
+    await updated.sync();
+    expect(updated.lookup('rekeyed.example/page')).toEqual({ id, collectionId: -1 });
+    expect(updated.lookup('old-rules.example/page/')).toBeNull();
+    expect((await savedIndexRecord.get())!.keyVersion).toBe(URL_KEY_VERSION);
+  });
+
+  it('a server keying links by another version leaves the index unusable, so lookups fall back to url/exists', async () => {
+    await create('https://mismatch.example/');
+    const newer = new SavedIndexService({ api, account: async () => account, keyVersion: URL_KEY_VERSION + 1 });
+    await expect(newer.sync()).rejects.toThrow(`by version ${URL_KEY_VERSION} of the link rules, this extension by version ${URL_KEY_VERSION + 1}`);
+    expect(newer.state).toBe('error');
+    expect(newer.lookup('mismatch.example/')).toBeUndefined();
   });
 
   it('goes to "error" (so lookups fall back to url/exists) when a sync fails', async () => {

@@ -26,5 +26,10 @@ export const LinksResponse = Type.Object({
   cursor: Type.Integer(),
   /** More entries follow: ask again with `after` (full listing: the last id) or `since` (this cursor). */
   more: Type.Boolean(),
+  /**
+   * The version of the keys in `items` (lib/api/url.ts URL_KEY_VERSION of the server). A client whose
+   * own version differs cannot look its keys up in them. Absent from servers before it: version 1.
+   */
+  keyVersion: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 

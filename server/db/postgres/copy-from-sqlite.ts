@@ -1,8 +1,11 @@
 import type pg from 'pg';
 import type { Db } from '../open.js';
 
-/** SQLite tables that are not data to move: the search index (PostgreSQL builds its own) and bookkeeping. */
-const NOT_COPIED = new Set(['bookmarks_fts', 'schema_migrations', 'sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4']);
+/**
+ * SQLite tables that are not data to move: the search index (PostgreSQL builds its own) and
+ * bookkeeping (both sides' migrations record their own; link keys are this code's version on both).
+ */
+const NOT_COPIED = new Set(['bookmarks_fts', 'schema_migrations', 'link_key_version', 'sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4']);
 
 /**
  * Tables in an order that satisfies every foreign key (collections' own parent links are set in

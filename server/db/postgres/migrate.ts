@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { rekeyLinksPostgres } from './rekey-links.js';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -11,7 +12,7 @@ const MIGRATION_LOCK = 7_301_913;
 /**
  * Applies `migrations/NNNN_name.sql` in order, each in its own transaction, recording applied
  * versions in `schema_migrations`. Several instances starting at once are serialised by an
- * advisory lock; versions already applied are skipped.
+ * advisory lock; versions already applied are skipped. Then stored URL keys of another version are re-keyed.
  */
 export async function migratePostgres(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
@@ -39,6 +40,8 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
           throw new Error(`PostgreSQL migration ${file} failed: ${(err as Error).message}`);
         }
       }
+      // Stored URL keys of another version are re-keyed (still under the lock: one instance does it).
+      await rekeyLinksPostgres(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

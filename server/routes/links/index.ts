@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../../lib/api/constants.js';
 import { LinksQuery, LinksResponse } from '../../../lib/api/schemas/links.js';
+import { URL_KEY_VERSION } from '../../../lib/api/url.js';
 import { errorReplies } from '../error-replies.js';
 
 const errors = errorReplies(400);
@@ -35,12 +36,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const limit = request.query.limit ?? LIMITS.linksPerAnswerDefault;
       if (request.query.since !== undefined) {
         const { items, removed, cursor, more } = await links.changes(userId, request.query.since, limit);
-        return { result: true as const, items, removed, cursor, more };
+        return { result: true as const, items, removed, cursor, more, keyVersion: URL_KEY_VERSION };
       }
       // Cursor first: changes made while the client pages through the list are caught by `since`.
       const cursor = await links.cursor();
       const items = await links.list(userId, request.query.after ?? 0, limit);
-      return { result: true as const, items, cursor, more: items.length === limit };
+      return { result: true as const, items, cursor, more: items.length === limit, keyVersion: URL_KEY_VERSION };
     },
   );
 };
