@@ -179,3 +179,17 @@ describe('PgBookmarksRepository, two instances at once', () => {
     }
   });
 });
+
+it('text holding U+0000 (which PostgreSQL text cannot store) is written and looked up without it, not refused', async () => {
+  const u = await twin.user('nul@example.test');
+  const [id] = await twin.pg.bookmarks.create([newBookmark(u, { link: 'https://nul.example.com/', title: 'a\u0000b', tags: ['t\u0000ag'], highlights: [{ text: 'h\u0000i' }] })]);
+  expect(await twin.pg.bookmarks.get(id)).toMatchObject({ title: 'ab', tags: ['tag'], highlights: [{ text: 'hi' }] });
+  expect(await twin.pg.bookmarks.update(id, { note: 'n\u0000', tags: ['x\u0000'] })).toBe(true);
+  await twin.pg.bookmarks.bulkUpdate([id], u, { tags: ['y\u0000'] });
+  expect(await twin.pg.bookmarks.get(id)).toMatchObject({ note: 'n', tags: ['x', 'y'] });
+  const scope = { kind: 'user', userId: u, includeTrash: false } as const;
+  expect((await twin.pg.bookmarkQueries.list(scope, { search: '#x\u0000', page: 0, perpage: 5 })).count).toBe(1);
+  expect(await twin.pg.tags.remove(scope, ['\u0000', 'y\u0000'])).toEqual([id]);
+  expect(await twin.pg.tags.rename(scope, ['x'], 'z\u0000')).toEqual([id]);
+  expect((await twin.pg.bookmarks.get(id))!.tags).toEqual(['z']);
+});

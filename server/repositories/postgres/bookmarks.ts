@@ -6,7 +6,7 @@ import { bookmarkInsert, bulkSet, changedColumns, mediaToAppend, newHighlightRow
 import type { BookmarkChanges, BookmarkRow, BookmarksRepository, BulkChanges, BulkScope, NewBookmark, NewHighlight, SavedLink } from '../types.js';
 import { BOOKMARK_COLUMNS, HIGHLIGHT_COLUMNS, loadBookmarks } from './bookmark-rows.js';
 import { enqueuePageParse } from './jobs.js';
-import { all, lockKeys, one, run } from './query.js';
+import { all, lockKeys, one, pgJson, run, withoutNul } from './query.js';
 import { compilePgSearch } from './search-sql.js';
 import { inTransaction } from './transaction.js';
 
@@ -43,8 +43,9 @@ export class PgBookmarksRepository implements BookmarksRepository {
   }
 
   /** Inserts the bookmarks (with tags and highlights) in one transaction; returns their ids in order. */
-  async create(items: NewBookmark[]): Promise<number[]> {
-    if (items.length === 0) return [];
+  async create(input: NewBookmark[]): Promise<number[]> {
+    if (input.length === 0) return [];
+    const items = withoutNul(input);
     const now = isoNow(this.clock);
     return inTransaction(this.pool, async (c) => {
       await lockKeys(c, items.map((i) => orderKey(i.ownerId, i.collectionId)));
@@ -85,7 +86,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
     if (list.length === 0) return;
     const rows = list.map(({ id, item, sort }) => ({ id, ...bookmarkInsert(item, sort, now) }));
     const columns = Object.keys(rows[0]).join(', ');
-    await run(c, `INSERT INTO bookmarks (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::bookmarks, ?::json)`, [JSON.stringify(rows)]);
+    await run(c, `INSERT INTO bookmarks (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::bookmarks, ?::json)`, [pgJson(rows)]);
     await this.insertTags(
       c,
       list.flatMap(({ id, item }) => item.tags.map((tag) => ({ bookmark_id: id, user_id: item.ownerId, tag }))),
@@ -102,7 +103,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
       c,
       `INSERT INTO bookmark_tags (bookmark_id, user_id, tag)
        SELECT bookmark_id, user_id, tag FROM json_populate_recordset(NULL::bookmark_tags, ?::json) ON CONFLICT DO NOTHING`,
-      [JSON.stringify(rows)],
+      [pgJson(rows)],
     );
   }
 
@@ -113,7 +114,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
       c,
       `INSERT INTO highlights (${HIGHLIGHT_COLUMNS})
        SELECT ${HIGHLIGHT_COLUMNS} FROM json_populate_recordset(NULL::highlights, ?::json) WITH ORDINALITY AS h ORDER BY h.ordinality`,
-      [JSON.stringify(rows)],
+      [pgJson(rows)],
     );
   }
 
@@ -121,7 +122,8 @@ export class PgBookmarksRepository implements BookmarksRepository {
    * Applies the changes in one transaction. Throws a 400 ApiError (nothing written) when a
    * highlight entry names an `_id` this bookmark does not have. Returns false when the bookmark is gone.
    */
-  async update(id: number, changes: BookmarkChanges): Promise<boolean> {
+  async update(id: number, input: BookmarkChanges): Promise<boolean> {
+    const changes = withoutNul(input);
     const now = isoNow(this.clock);
     const placing = changes.move !== undefined || changes.order !== undefined;
     return inTransaction(this.pool, async (c) => {
@@ -210,8 +212,9 @@ export class PgBookmarksRepository implements BookmarksRepository {
   }
 
   /** Applies the same changes to every id (one transaction). Ids are expected from `bulkTargets`. */
-  async bulkUpdate(ids: number[], ownerId: number, changes: BulkChanges): Promise<number> {
+  async bulkUpdate(ids: number[], ownerId: number, input: BulkChanges): Promise<number> {
     if (ids.length === 0) return 0;
+    const changes = withoutNul(input);
     const now = isoNow(this.clock);
     return inTransaction(this.pool, async (c) => {
       if (changes.move) await lockKeys(c, [orderKey(changes.move.ownerId, changes.move.collectionId)]);
@@ -248,7 +251,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
           await run(
             c,
             `UPDATE bookmarks b SET tags = x.tags, media = x.media FROM json_to_recordset(?::json) AS x(id bigint, tags text, media text) WHERE b.id = x.id`,
-            [JSON.stringify(written)],
+            [pgJson(written)],
           );
         }
         await this.insertTags(c, newTags);
@@ -380,7 +383,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
         `UPDATE highlights h SET text = x.text, note = x.note, color = x.color, position = x.position, prefix = x.prefix,
                 suffix = x.suffix, last_update = x.last_update
            FROM json_populate_recordset(NULL::highlights, ?::json) AS x WHERE h.id = x.id`,
-        [JSON.stringify(plan.update)],
+        [pgJson(plan.update)],
       );
     }
     await this.insertHighlights(c, newHighlightRows(bookmarkId, ownerId, plan.add as NewHighlight[], now, this.clock));

@@ -4,7 +4,7 @@ import { isoNow, type Clock } from '../../clock.js';
 import { collectionColumns, collectionsToClean, INSERT_COLLECTION, newCollectionValues, siblingSorts, type ReorderRow } from '../collection-rules.js';
 import { COLLECTION_AND_DESCENDANTS, COLLECTION_ORDER, COLLECTION_WITH_COUNT, REORDER_ROWS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
-import { all, lockKeys, one, run, type Queryable } from './query.js';
+import { all, lockKeys, one, pgJson, run, type Queryable } from './query.js';
 import { inTransaction } from './transaction.js';
 
 /** The advisory lock of one user's collection tree: held by every write that reads the tree and then changes it. */
@@ -172,7 +172,7 @@ export class PgCollectionsRepository implements CollectionsRepository {
           c,
           `UPDATE collections k SET parent_id = x.parent_id, last_update = ?
              FROM json_to_recordset(?::json) AS x(id bigint, parent_id bigint) WHERE k.id = x.id`,
-          [now, JSON.stringify(moves)],
+          [now, pgJson(moves)],
         );
       }
       return this.removeExactly(c, [...listed]);
@@ -210,7 +210,7 @@ export class PgCollectionsRepository implements CollectionsRepository {
       await run(
         c,
         `UPDATE collections k SET sort = x.sort FROM json_to_recordset(?::json) AS x(id bigint, sort float8) WHERE k.id = x.id`,
-        [JSON.stringify(sorts.map(([id, sort]) => ({ id, sort })))],
+        [pgJson(sorts.map(([id, sort]) => ({ id, sort })))],
       );
     });
   }

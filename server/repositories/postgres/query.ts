@@ -6,10 +6,31 @@ export type Queryable = pg.Pool | pg.PoolClient;
 
 // The PostgreSQL repositories write SQL with `?` placeholders (as the shared SQL and the search
 // compiler do) and these number them `$1, $2, ...` on the way out.
+//
+// PostgreSQL text cannot hold U+0000 (SQLite's can): it is dropped from every text value on the way
+// in, so a title, tag or search holding one is stored or looked up without it instead of failing.
+
+
+/** `value` with U+0000 dropped from all its text, at any depth (an input before it becomes JSON text, or a parameter). */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '') : value) as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNul(v)])) as T;
+  }
+  return value;
+}
+
+const params = (list: unknown[]) => list.map(withoutNul);
+
+/** JSON text for a `?::json` parameter, U+0000 dropped from its strings (PostgreSQL refuses the escape `\u0000`). */
+export function pgJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v));
+}
 
 /** The rows of a query. */
-export async function all<T extends pg.QueryResultRow>(c: Queryable, sql: string, params: unknown[] = []): Promise<T[]> {
-  return (await c.query<T>(numberPlaceholders(sql), params)).rows;
+export async function all<T extends pg.QueryResultRow>(c: Queryable, sql: string, values: unknown[] = []): Promise<T[]> {
+  return (await c.query<T>(numberPlaceholders(sql), params(values))).rows;
 }
 
 /** The first row of a query, or undefined. */
@@ -18,8 +39,8 @@ export async function one<T extends pg.QueryResultRow>(c: Queryable, sql: string
 }
 
 /** Runs a write; answers how many rows it touched. */
-export async function run(c: Queryable, sql: string, params: unknown[] = []): Promise<number> {
-  return (await c.query(numberPlaceholders(sql), params)).rowCount ?? 0;
+export async function run(c: Queryable, sql: string, values: unknown[] = []): Promise<number> {
+  return (await c.query(numberPlaceholders(sql), params(values))).rowCount ?? 0;
 }
 
 /**

@@ -5,7 +5,7 @@ import { isoNow, type Clock } from '../../clock.js';
 import { byUses, mergeTagCounts, rankSuggestions, removeMap, renameMap, rewriteTagList, similarityWords, suggestionCandidates, type SuggestFor } from '../tag-rules.js';
 import type { BookmarkScope, TagsRepository } from '../types.js';
 import { scopeCondition } from './bookmark-queries.js';
-import { all, one, run } from './query.js';
+import { all, one, pgJson, run, withoutNul } from './query.js';
 import { inTransaction } from './transaction.js';
 
 /** ASCII case folding only (SQLite's NOCASE, and foldTag): "JS" and "js" are one tag, "É" and "é" are not. */
@@ -42,12 +42,12 @@ export class PgTagsRepository implements TagsRepository {
    * of `to` that differ only in case become `to` too. Returns the ids of the bookmarks changed.
    */
   async rename(scope: BookmarkScope, from: string[], to: string): Promise<number[]> {
-    return this.rewrite(scope, from, renameMap(from, to));
+    return this.rewrite(scope, from, renameMap(withoutNul(from), withoutNul(to)));
   }
 
   /** Removes the tags from the scope's bookmarks. Returns the ids of the bookmarks changed. */
   async remove(scope: BookmarkScope, tags: string[]): Promise<number[]> {
-    return this.rewrite(scope, tags, removeMap(tags));
+    return this.rewrite(scope, tags, removeMap(withoutNul(tags)));
   }
 
   /**
@@ -81,7 +81,7 @@ export class PgTagsRepository implements TagsRepository {
         c,
         `UPDATE bookmarks b SET tags = x.tags, last_update = ?
            FROM json_to_recordset(?::json) AS x(id bigint, tags text) WHERE b.id = x.id`,
-        [isoNow(this.clock), JSON.stringify(written)],
+        [isoNow(this.clock), pgJson(written)],
       );
       await run(c, 'DELETE FROM bookmark_tags WHERE bookmark_id = ANY(?::bigint[])', [ids]);
       if (tagRows.length) {
@@ -89,7 +89,7 @@ export class PgTagsRepository implements TagsRepository {
           c,
           `INSERT INTO bookmark_tags (bookmark_id, user_id, tag)
            SELECT bookmark_id, user_id, tag FROM json_populate_recordset(NULL::bookmark_tags, ?::json) ON CONFLICT DO NOTHING`,
-          [JSON.stringify(tagRows)],
+          [pgJson(tagRows)],
         );
       }
       return ids;
