@@ -242,7 +242,8 @@ export function LibraryApp() {
     setBusy(true);
     try {
       const r = await send('libraryUndo', { action: undo.action, before: undo.before, queued: undo.queued });
-      setToast({ text: r.queued ? t('libBulkQueued', t('libUndone', undo.label)) : t('libUndone', undo.label) });
+      const undone = t('libUndone', undo.label);
+      setToast({ text: r.queued ? t('libBulkQueued', undone) : undone });
       setUndo(null);
       await Promise.all([pager.reset(), loadCollections()]);
     } catch (err) {
