@@ -416,6 +416,16 @@ export interface IssuedInvitation {
   created: boolean;
 }
 
+/** Invitations to issue in one call (SharingRepository.invite). */
+export interface NewInvitations {
+  collectionId: number;
+  inviterId: number;
+  role: ShareRole;
+  emails: string[];
+  ttlMs: number;
+  maxPending: number;
+}
+
 /** Thrown inside the invite transaction: the inviter would hold more open invitations than allowed. */
 export class PendingLimitError extends Error {
   constructor(readonly pending: number) {
@@ -1022,14 +1032,7 @@ export interface SharingRepository {
    * caller as inviter) instead of a second one. If the inviter would then hold more than
    * `maxPending` pending invitations, nothing is written and PendingLimitError is thrown.
    */
-  invite(input: {
-    collectionId: number;
-    inviterId: number;
-    role: ShareRole;
-    emails: string[];
-    ttlMs: number;
-    maxPending: number;
-  }): Promise<IssuedInvitation[]>;
+  invite(input: NewInvitations): Promise<IssuedInvitation[]>;
   /** Gives an open invitation a new secret and expiry (for a resend). Returns the new secret. */
   renew(invitationId: number, ttlMs: number): Promise<{
     invitation: InvitationRow;

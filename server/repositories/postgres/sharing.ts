@@ -2,8 +2,9 @@ import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import type { ShareRole } from '../../../lib/api/constants.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, PendingLimitError, type SharingRepository } from '../types.js';
+import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, type NewInvitations, PendingLimitError, type SharingRepository } from '../types.js';
 import { inTransaction } from './transaction.js';
+import { nearestCollaborators } from '../sharing-rules.js';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -26,13 +27,7 @@ export class PgSharingRepository implements SharingRepository {
         WHERE s.collection_id = ANY($1::bigint[])`,
       [chain],
     );
-    const depth = new Map(chain.map((id, i) => [id, i]));
-    const nearest = new Map<number, CollaboratorRow>();
-    for (const row of rows) {
-      const have = nearest.get(row.user_id);
-      if (!have || depth.get(row.collection_id)! < depth.get(have.collection_id)!) nearest.set(row.user_id, row);
-    }
-    return [...nearest.values()].sort((a, b) => a.joined_at - b.joined_at || a.user_id - b.user_id);
+    return nearestCollaborators(rows, chain);
   }
 
   async setRole(collectionId: number, userId: number, role: ShareRole, invitedBy: number | null): Promise<void> {
@@ -81,14 +76,7 @@ export class PgSharingRepository implements SharingRepository {
    * first, so invitations by one inviter (the pending limit) and to one collection (one open
    * invitation per address) are made one batch at a time, whichever instance makes them.
    */
-  async invite(input: {
-    collectionId: number;
-    inviterId: number;
-    role: ShareRole;
-    emails: string[];
-    ttlMs: number;
-    maxPending: number;
-  }): Promise<IssuedInvitation[]> {
+  async invite(input: NewInvitations): Promise<IssuedInvitation[]> {
     const now = this.clock.now();
     return inTransaction(this.pool, async (client) => {
       await client.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [input.inviterId]);

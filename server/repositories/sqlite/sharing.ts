@@ -2,7 +2,8 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import type { ShareRole } from '../../../lib/api/constants.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, PendingLimitError, type SharingRepository } from '../types.js';
+import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, type NewInvitations, PendingLimitError, type SharingRepository } from '../types.js';
+import { nearestCollaborators } from '../sharing-rules.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
@@ -28,13 +29,7 @@ export class SqliteSharingRepository implements SharingRepository {
           WHERE s.collection_id IN (${marks(chain.length)})`,
       )
       .all(...chain) as CollaboratorRow[];
-    const depth = new Map(chain.map((id, i) => [id, i]));
-    const nearest = new Map<number, CollaboratorRow>();
-    for (const row of rows) {
-      const have = nearest.get(row.user_id);
-      if (!have || depth.get(row.collection_id)! < depth.get(have.collection_id)!) nearest.set(row.user_id, row);
-    }
-    return [...nearest.values()].sort((a, b) => a.joined_at - b.joined_at || a.user_id - b.user_id);
+    return nearestCollaborators(rows, chain);
   }
 
   /** Gives `userId` `role` on `collectionId` (and so on its descendants), replacing a role held there. */
@@ -100,14 +95,7 @@ export class SqliteSharingRepository implements SharingRepository {
    * caller as inviter) instead of a second one. If the inviter would then hold more than
    * `maxPending` pending invitations, nothing is written and PendingLimitError is thrown.
    */
-  async invite(input: {
-    collectionId: number;
-    inviterId: number;
-    role: ShareRole;
-    emails: string[];
-    ttlMs: number;
-    maxPending: number;
-  }): Promise<IssuedInvitation[]> {
+  async invite(input: NewInvitations): Promise<IssuedInvitation[]> {
     const now = this.clock.now();
     return this.db.transaction(() => {
       const open = this.db.prepare('SELECT id FROM invitations WHERE collection_id = ? AND email = ? AND accepted_at IS NULL');
