@@ -1116,13 +1116,16 @@ export interface TokensRepository {
   listForUser(userId: number): Promise<TokenRow[]>;
 }
 
+/** What a new account is made from. */
+export interface NewUser {
+  email: string;
+  passwordHash: string | null;
+  fullName?: string;
+  pro?: boolean;
+}
+
 export interface UsersRepository {
-  create(input: {
-    email: string;
-    passwordHash: string | null;
-    fullName?: string;
-    pro?: boolean;
-  }): Promise<UserRow>;
+  create(input: NewUser): Promise<UserRow>;
   byId(id: number): Promise<UserRow | undefined>;
   byEmail(email: string): Promise<UserRow | undefined>;
   count(): Promise<number>;
