@@ -118,12 +118,15 @@ export class TextIndex {
   readonly root: Node;
   /** Normalised visible text of the root. */
   readonly text: string;
+  /** The text as walked (before normalisation), which the node offsets are in; kept for patching (text-index-patch.ts). */
+  readonly raw: string;
   readonly doc: Document;
-  /** Indexed text nodes in reading order, with their [start, end) in the raw text. */
-  private readonly nodes: Text[];
-  private readonly nodeStart: Int32Array;
-  private readonly nodeEnd: Int32Array;
-  private nodeIdsCache: Map<Text, number> | null = null;
+  /** Indexed text nodes in reading order, with their [start, end) in the raw text (read by text-index-patch.ts). */
+  readonly nodes: Text[];
+  readonly nodeStart: Int32Array;
+  readonly nodeEnd: Int32Array;
+  /** Node -> number (nodeIdOf), made on first use; text-index-patch.ts hands it on to the patched index. */
+  nodeIdsCache: Map<Text, number> | null = null;
   /** The TextSearch of this index's text (search-text.ts textSearchOf), made on first use. */
   search: object | null = null;
   /**
@@ -132,30 +135,32 @@ export class TextIndex {
    * whitespace character, which may be a block boundary). Between runs, raw and normalised text
    * advance together.
    */
-  private readonly runStart: Int32Array;
-  private readonly runEnd: Int32Array;
-  private readonly runNorm: Int32Array;
-  private readonly runOut: Uint8Array;
-  private readonly runSrc: Int32Array;
-  private readonly runCount: number;
+  readonly runStart: Int32Array;
+  readonly runEnd: Int32Array;
+  readonly runNorm: Int32Array;
+  readonly runOut: Uint8Array;
+  readonly runSrc: Int32Array;
+  readonly runCount: number;
 
   /**
    * Builds the index of `root` in one task. On long pages prefer `TextIndex.build`, which walks the
    * page in slices and lets the page run in between.
    */
-  constructor(root: Node, options: TextIndexOptions = {}, walked?: IndexBuilder, normalised?: Normaliser) {
+  constructor(root: Node, options: TextIndexOptions = {}, walked?: WalkedText, normalised?: NormalisedText) {
     this.root = root;
     this.doc = ownerDocumentOf(root);
     let b = walked;
     if (!b) {
-      b = newBuilder(this.doc, options);
-      b.walk(root);
+      const walker = newBuilder(this.doc, options);
+      walker.walk(root);
+      b = walker;
     }
     this.nodes = b.nodes;
     this.nodeStart = b.nodeStart;
     this.nodeEnd = b.nodeEnd;
     const n = normalised ?? new Normaliser(b.parts.join(''));
     this.text = n.text;
+    this.raw = n.raw;
     this.runStart = n.runStart;
     this.runEnd = n.runEnd;
     this.runNorm = n.runNorm;
@@ -215,7 +220,7 @@ export class TextIndex {
   }
 
   /** Normalised index of the first character standing for raw offset r or a later one. */
-  private firstCharFromRaw(r: number): number {
+  firstCharFromRaw(r: number): number {
     const k = lastAtMost(this.runStart, this.runCount, r);
     if (k < 0) return r;
     if (r >= this.runEnd[k]) return this.runNorm[k] + this.runOut[k] + (r - this.runEnd[k]);
@@ -340,8 +345,28 @@ export class TextIndex {
   }
 }
 
+/** What a walk produced (IndexBuilder, or a patch of an index). */
+export interface WalkedText {
+  nodes: Text[];
+  nodeStart: Int32Array;
+  nodeEnd: Int32Array;
+  parts: string[];
+}
+
+/** What normalisation produced (Normaliser, or a patch of an index). */
+export interface NormalisedText {
+  raw: string;
+  text: string;
+  runStart: Int32Array;
+  runEnd: Int32Array;
+  runNorm: Int32Array;
+  runOut: Uint8Array;
+  runSrc: Int32Array;
+  count: number;
+}
+
 /** Where the walk is: the next sibling to visit (or a list, for slots), and what the parent decided. */
-interface Frame {
+export interface Frame {
   next: Node | null;
   list: ArrayLike<Node> | null;
   i: number;
@@ -357,7 +382,7 @@ interface Frame {
 }
 
 /** Growable Int32Array copy with room for at least `need` entries. */
-function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
+export function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
@@ -367,7 +392,7 @@ function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
  * Makes the normalised text from the raw text (see normalize.ts for the rules: the same result as
  * normalizeText(raw)), recording the special runs the offset map needs.
  */
-class Normaliser {
+export class Normaliser {
   runStart = new Int32Array(256);
   runEnd = new Int32Array(256);
   runNorm = new Int32Array(256);
@@ -376,7 +401,7 @@ class Normaliser {
   count = 0;
 
   text = '';
-  private readonly raw: string;
+  readonly raw: string;
   private readonly parts: string[] = [];
   private rawPos = 0;
   private normLen = 0;
@@ -466,25 +491,25 @@ class Normaliser {
  * children) is stepped over by its length. Shadow trees and slotted nodes, which are not where the
  * light-DOM text has them, are read node by node.
  */
-class IndexBuilder {
+export class IndexBuilder {
   parts: string[] = [];
   length = 0;
   nodes: Text[] = [];
   nodeStart = new Int32Array(1024);
   nodeEnd = new Int32Array(1024);
   /** The raw text so far ends with a BREAK (or is empty): another one would change nothing. */
-  private broken = true;
+  broken = true;
   /** Light-DOM text of the top, the offset in it of the next light-DOM text node, and where the visible run not yet copied starts (-1: none). */
   private light = '';
   private cursor = 0;
   private from = -1;
 
   constructor(
-    private readonly styleCheck: StyleCheck | null,
+    readonly styleCheck: StyleCheck | null,
     private readonly hidingRules: HidingRules | null,
   ) {}
 
-  private stack: Frame[] = [];
+  stack: Frame[] = [];
 
   /** Walks the whole root in one go. */
   walk(root: Node): void {
@@ -549,7 +574,7 @@ class IndexBuilder {
   }
 
   /** Decides whether to walk into `el`; returns its frame, or null to skip it. */
-  private enter(el: Element, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
+  enter(el: Element, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
     const name = el.localName;
     const frame = this.frameFor(el, name, parentShown, parentChecked, direct);
     // Left out with all its content (its light-DOM text is stepped over).
@@ -636,7 +661,7 @@ class IndexBuilder {
   }
 
   /** A visible text node read directly. */
-  private addData(t: Text): void {
+  protected addData(t: Text): void {
     const data = t.data;
     this.flush();
     if (data.length > 0) this.parts.push(data);
