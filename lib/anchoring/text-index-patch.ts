@@ -18,6 +18,7 @@
  * builds the index again, as it would have without a patch.
  */
 import { CHAR_KEEP, classifyChar } from './normalize.js';
+import { firstCharFromRaw, nodeIdOf } from './range-offsets.js';
 import { STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
 import { IndexBuilder, Normaliser, TextIndex, type Frame, type NormalisedText } from './text-index.js';
 
@@ -90,7 +91,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
   if (!top || top.nodeType !== ELEMENT_NODE) return null;
   const styleCheck = createStyleCheck(doc, 'auto');
   const n = index.nodes.length;
-  const idOf = (t: Node): number | undefined => index.nodeIdOf(t as Text);
+  const idOf = (t: Node): number | undefined => nodeIdOf(index, t);
   const stretches: Stretch[] = [];
   /** Entries whose node was removed or changed: never the unchanged ends of a stretch. */
   const dirtyIds = new Set<number>();
@@ -474,8 +475,8 @@ function renormalise(index: TextIndex, raw: string, edits: { from: number; to: n
   let textNext = 0;
   let runNext = 0;
   for (const w of windows) {
-    const nw0 = index.firstCharFromRaw(w.w0);
-    const nw1 = w.w1 >= oldRaw.length ? oldText.length : index.firstCharFromRaw(w.w1);
+    const nw0 = firstCharFromRaw(index, w.w0);
+    const nw1 = w.w1 >= oldRaw.length ? oldText.length : firstCharFromRaw(index, w.w1);
     const r0 = firstRunFrom(w.w0);
     const r1 = firstRunFrom(w.w1);
     copyRuns(runNext, r0, dRaw, dNorm);

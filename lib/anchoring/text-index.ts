@@ -101,7 +101,7 @@ function ownerDocumentOf(root: Node): Document {
 }
 
 /** Last index i in [0, count) with a[i] <= x, or -1. */
-function lastAtMost(a: Int32Array, count: number, x: number): number {
+export function lastAtMost(a: Int32Array, count: number, x: number): number {
   let lo = 0;
   let hi = count - 1;
   if (count === 0 || a[0] > x) return -1;
@@ -125,7 +125,7 @@ export class TextIndex {
   readonly nodes: Text[];
   readonly nodeStart: Int32Array;
   readonly nodeEnd: Int32Array;
-  /** Node -> number (nodeIdOf), made on first use; text-index-patch.ts hands it on to the patched index. */
+  /** Node -> number (range-offsets.ts nodeIdOf), made on first use; text-index-patch.ts hands it on to the patched index. */
   nodeIdsCache: Map<Text, number> | null = null;
   /** The TextSearch of this index's text (search-text.ts textSearchOf), made on first use. */
   search: object | null = null;
@@ -195,41 +195,22 @@ export class TextIndex {
     return new TextIndex(root, options, b, n);
   }
 
-  /** The number of an indexed text node (for offsetInNode), or undefined when it is not indexed. */
-  nodeIdOf(node: Text): number | undefined {
-    if (!this.nodeIdsCache) {
-      const m = new Map<Text, number>();
-      this.nodes.forEach((n, i) => m.set(n, i));
-      this.nodeIdsCache = m;
-    }
-    return this.nodeIdsCache.get(node);
-  }
-
   /** Index of the node whose raw range holds raw offset r, or -1 (a block boundary). */
-  private nodeAtRaw(r: number): number {
+  nodeAtRaw(r: number): number {
     const k = lastAtMost(this.nodeStart, this.nodes.length, r);
     return k >= 0 && r < this.nodeEnd[k] ? k : -1;
   }
 
   /** Raw offset that normalised character i stands for (for a collapsed run's space: its first whitespace). */
-  private rawOf(i: number): number {
+  rawOf(i: number): number {
     const k = lastAtMost(this.runNorm, this.runCount, i);
     if (k < 0) return i;
     if (this.runOut[k] === 1 && this.runNorm[k] === i) return this.runSrc[k];
     return this.runEnd[k] + (i - this.runNorm[k] - this.runOut[k]);
   }
 
-  /** Normalised index of the first character standing for raw offset r or a later one. */
-  firstCharFromRaw(r: number): number {
-    const k = lastAtMost(this.runStart, this.runCount, r);
-    if (k < 0) return r;
-    if (r >= this.runEnd[k]) return this.runNorm[k] + this.runOut[k] + (r - this.runEnd[k]);
-    if (this.runOut[k] === 1 && this.runSrc[k] >= r) return this.runNorm[k];
-    return this.runNorm[k] + this.runOut[k];
-  }
-
   /** Normalised index of the last character standing for a raw offset of node k, or -1 if it has none. */
-  private lastCharOfNode(k: number): number {
+  lastCharOfNode(k: number): number {
     const first = this.nodeStart[k];
     const r = this.nodeEnd[k] - 1;
     if (r < first) return -1;
@@ -240,18 +221,6 @@ export class TextIndex {
     // character just before the run.
     if (this.runOut[s] === 1 && this.runSrc[s] >= first && this.runSrc[s] <= r) return this.runNorm[s];
     return this.runStart[s] > first ? this.runNorm[s] - 1 : -1;
-  }
-
-  /**
-   * Normalised length emitted before raw offset r: a space, collapsed run or single, only counts
-   * once the text after it starts (so an empty node right after a space sits before that space).
-   */
-  private emittedBefore(r: number): number {
-    const k = lastAtMost(this.runStart, this.runCount, r);
-    if (k >= 0 && r <= this.runEnd[k]) return this.runNorm[k];
-    const from = k < 0 ? 0 : this.runEnd[k];
-    const i = k < 0 ? r : this.runNorm[k] + this.runOut[k] + (r - from);
-    return r > from && this.text.charCodeAt(i - 1) === 0x20 ? i - 1 : i;
   }
 
   /** The first character at or after `i` (before `limit`) that lies in a text node, as [index, node]; null if none. */
@@ -330,19 +299,6 @@ export class TextIndex {
     return range;
   }
 
-  /** Normalised offset of the point (text node k, offset); see range-offsets.ts. */
-  offsetInNode(k: number, offset: number): number {
-    const r = this.nodeStart[k] + Math.max(0, offset);
-    const i = this.firstCharFromRaw(r);
-    if (i < this.text.length) {
-      const src = this.rawOf(i);
-      if (src < this.nodeEnd[k] && this.nodeAtRaw(src) === k) return i;
-    }
-    // No character of the node at or after the point: just after its last one, or, for a node with
-    // no characters of its own (collapsed whitespace), where its text would have gone.
-    const last = this.lastCharOfNode(k);
-    return last >= 0 ? last + 1 : this.emittedBefore(this.nodeStart[k]);
-  }
 }
 
 /** What a walk produced (IndexBuilder, or a patch of an index). */

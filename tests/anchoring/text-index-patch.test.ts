@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { TextIndex, anchorAll, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { patchTextIndex, type PatchStats } from '../../lib/anchoring/text-index-patch.js';
+import { nodeIdOf, offsetInNode } from '../../lib/anchoring/range-offsets.js';
 import { PageIndex } from '../../lib/highlighter/page-index.js';
 import { providePart } from '../../lib/highlighter/parts.js';
 import { anchored, rangeText, seededRandom, setPage } from './helpers.js';
@@ -42,8 +43,8 @@ function expectSameAsFresh(patched: TextIndex, seed = 1): void {
   }
   for (let k = 0; k < fresh.nodes.length; k++) {
     const t = fresh.nodes[k];
-    for (const off of [0, t.length >> 1, t.length]) expect(patched.offsetInNode(k, off)).toBe(fresh.offsetInNode(k, off));
-    expect(patched.nodeIdOf(t)).toBe(k);
+    for (const off of [0, t.length >> 1, t.length]) expect(offsetInNode(patched, k, off)).toBe(offsetInNode(fresh, k, off));
+    expect(nodeIdOf(patched, t)).toBe(k);
   }
 }
 
@@ -57,7 +58,7 @@ describe('patching the text index after mutations', () => {
   test('text changed inside one paragraph (character data, and textContent) re-walks only that stretch', () => {
     setPage(paragraphs(200));
     const index = new TextIndex(document);
-    index.nodeIdOf(index.nodes[0]);
+    nodeIdOf(index, index.nodes[0]);
     const take = watch();
     (document.querySelector('#p57 b')!.firstChild as Text).data = 'nothing at all';
     const stats = newStats();
