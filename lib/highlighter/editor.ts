@@ -71,23 +71,23 @@ export class HighlightEditor implements Editor {
     const chosen = color ?? host.view?.lastColor ?? 'yellow';
     this.toolbar.hide();
     // Painted at once, before the background and the server answer (a save can take a while); it
-    // takes the highlight's key when they do, and goes away if they refuse it.
+    // takes the highlight's key when they do, and goes away if they refuse it. Only with the Highlight
+    // API, which leaves the page's DOM as it is (the fallback painter's spans would be unwrapped and
+    // wrapped again, breaking the range): there it is painted once the key is known.
     const pending = `pending-${++pendingCount}`;
-    host.withoutObserving(() => host.painter.paint(pending, range, { color: chosen }));
+    if (host.painter.kind === 'highlight-api') host.painter.paint(pending, range, { color: chosen });
     let res: PageHighlightsView & { key: string };
     try {
       res = await send('addHighlight', { ...descriptor, color: chosen, withNote });
     } catch (err) {
-      host.withoutObserving(() => host.painter.remove(pending));
+      host.painter.remove(pending);
       return this.fail((err as Error).message);
     }
     host.setView(res);
     const item = host.items.get(res.key);
-    // The fallback painter's ranges follow the text it wrapped; a repaint of the page meanwhile cleared it.
-    const painted = host.painter.rangesOf(pending);
-    host.withoutObserving(() => host.painter.remove(pending));
+    host.painter.remove(pending);
     if (item) {
-      host.withoutObserving(() => host.painter.paint(res.key, painted.length ? painted : range, { color: item.color, hasNote: item.hasNote }));
+      host.withoutObserving(() => host.painter.paint(res.key, range, { color: item.color, hasNote: item.hasNote }));
       host.placed(res.key, { status: 'anchored', range, start: offsets.start, end: offsets.end, method: 'exact', score: 1 });
       host.updateMarkers();
     }
