@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runCli, startServe } from '../../tests/helpers/process.js';
+import { loadAverage, measureRun, type RunWork } from './work-meter.js';
 
 const { values } = parseArgs({ options: { bookmarks: { type: 'string' }, seconds: { type: 'string' }, database: { type: 'string' } } });
 const TOTAL = Number(values.bookmarks ?? 100_000);
@@ -64,9 +65,22 @@ async function timeMany(n: number, fn: () => Promise<void>): Promise<{ p50: numb
   return { p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / n };
 }
 
-async function cannon(url: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p99: number }> {
+async function cannon(url: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p99: number; total: number }> {
   const result = await autocannon({ url, connections: 32, duration: SECONDS, headers });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+}
+
+/** The GET run's work per request, in words. */
+function describeWork(work: RunWork): [string, string, string][] {
+  const rows: [string, string, string][] = [];
+  if (work.serverCpuMsPerRequest !== null) rows.push(['  server CPU per GET', `${(work.serverCpuMsPerRequest * 1000).toFixed(0)} µs`, '']);
+  if (work.db) {
+    const d = work.db;
+    rows.push(['  PostgreSQL per GET', `${d.xactsPerRequest.toFixed(2)} statements, ${d.scansPerRequest.toFixed(2)} table scans, ${d.rateUpdatesPerRequest.toFixed(3)} rate-window updates`, '']);
+    rows.push(['  PostgreSQL backend CPU per GET', `${(d.backendCpuMsPerRequest * 1000).toFixed(0)} µs`, '']);
+    rows.push(['  backends during the run', `${d.active.toFixed(1)} running, ${d.lockWaits.toFixed(1)} waiting for a lock (waits: ${d.waits})`, '']);
+  }
+  return rows;
 }
 
 async function main() {
@@ -102,7 +116,12 @@ async function main() {
         if (m) resolve(m[1]);
       }),
     );
-    const ours = await cannon(`${serve.url}/bookmark/${sampleId}`, auth);
+    const loadBefore = loadAverage();
+    let ours = { rps: 0, p50: 0, p99: 0, total: 0 };
+    const work = await measureRun(serve.child.pid!, DATABASE, async () => {
+      ours = await cannon(`${serve.url}/bookmark/${sampleId}`, auth);
+      return ours.total;
+    });
     const base = await cannon(bareUrl, {});
     bare.kill('SIGTERM');
 
@@ -131,6 +150,7 @@ async function main() {
     const rows: [string, string, string][] = [
       ['seed (POST /bookmarks x100)', `${TOTAL} bookmarks in ${seedSeconds.toFixed(1)} s, db ${dbBytes === null ? 'size unknown (no psql)' : `${(dbBytes / 1e6).toFixed(0)} MB`}`, ''],
       ['GET /bookmark/{id}', `${ours.rps.toFixed(0)} req/s (p50 ${ours.p50} ms, p99 ${ours.p99} ms)`, ''],
+      ...describeWork(work),
       ['bare node:http, same body', `${base.rps.toFixed(0)} req/s`, ''],
       ['  ratio', `${((ours.rps / base.rps) * 100).toFixed(0)} %`, TARGETS.ratio],
       ['GET /bookmarks/0?search=<word>', `p50 ${ms(search.p50)}, p99 ${ms(search.p99)}`, TARGETS.search],
@@ -141,6 +161,7 @@ async function main() {
     const w0 = Math.max(...rows.map((r) => r[0].length));
     const w1 = Math.max(...rows.map((r) => r[1].length));
     console.log(`\nTidemark server bench on ${BACKEND}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${SECONDS} s autocannon runs, 32 connections`);
+    console.log(`load average (1, 5, 15 min): ${loadBefore} before the GET run, ${loadAverage()} at the end`);
     console.log(`${'measure'.padEnd(w0)} | ${'figure'.padEnd(w1)} | target`);
     console.log(`${'-'.repeat(w0)}-|-${'-'.repeat(w1)}-|-------`);
     for (const [a, b, c] of rows) console.log(`${a.padEnd(w0)} | ${b.padEnd(w1)} | ${c}`);

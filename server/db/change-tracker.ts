@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { CacheSignal } from './read-cache.js';
 
 /**
  * Tells in-memory read caches when the database may have changed, so they can be dropped.
@@ -52,6 +53,12 @@ export function changesOf(db: Database.Database): ChangeTracker {
   const tracker = trackers.get(db);
   if (!tracker) throw new Error('This database connection has no change tracker: open it with openDatabase().');
   return tracker;
+}
+
+/** What a ReadCache on this connection listens to: its tracker, and no caching inside a transaction. */
+export function cacheSignalOf(db: Database.Database): CacheSignal {
+  const tracker = changesOf(db);
+  return { generation: () => tracker.generation(), usable: () => !db.inTransaction };
 }
 
 /** Starts tracking writes on `db`; `wrapStatement` must be applied to every statement it prepares. */

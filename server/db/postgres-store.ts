@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../clock.js';
 import { createPostgresRepositories } from '../repositories/postgres/index.js';
+import { PgChangeFeed } from './postgres/change-feed.js';
 import { migratePostgres } from './postgres/migrate.js';
 import { connectPool, isConnectionError } from './postgres/pool.js';
 import type { Store } from './store.js';
@@ -9,6 +10,8 @@ import type { Store } from './store.js';
 export interface PostgresStore extends Store {
   readonly backend: 'postgres';
   readonly pool: pg.Pool;
+  /** Tells the read caches of this instance about changes by any instance. */
+  readonly changes: PgChangeFeed;
 }
 
 export interface PostgresStoreOptions {
@@ -31,6 +34,10 @@ export async function openPostgresStore(url: string, clock: Clock, opts: Postgre
     await pool.end().catch(() => undefined);
     throw err;
   }
+  // Read caches hear of every instance's commits through LISTEN/NOTIFY (see PgChangeFeed); until
+  // its connection listens they are off, so a failure here only costs speed.
+  const changes = new PgChangeFeed(pool, { connectionString: url, connectionTimeoutMillis: 5000 });
+  await changes.start();
   let warn: ((message: string) => void) | undefined;
   let closed = false;
   // Idle connections cut by a server restart: the pool drops them; said once per outage in the log.
@@ -46,14 +53,17 @@ export async function openPostgresStore(url: string, clock: Clock, opts: Postgre
   return {
     backend: 'postgres',
     pool,
-    repos: createPostgresRepositories(pool, clock),
+    changes,
+    repos: createPostgresRepositories(pool, clock, (tables) => changes.signal(tables)),
     start(onWarn) {
       warn = onWarn;
+      changes.reportTo(onWarn);
     },
     isUnavailable: isConnectionError,
     async close() {
       if (closed) return;
       closed = true;
+      await changes.close();
       await pool.end();
     },
   };

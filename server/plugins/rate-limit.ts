@@ -36,7 +36,7 @@ export function installRateLimit(app: FastifyInstance): void {
     if (request.rateCounted) return;
     request.rateCounted = true;
     const limit = bucket === 'small' ? app.config.rateLimit.smallPerMinute : app.config.rateLimit.perMinute;
-    const w = await windows.hit(`${who}:${bucket}`, WINDOW_MS);
+    const w = await windows.hit(`${who}:${bucket}`, WINDOW_MS, limit);
     const resetMs = w.start + WINDOW_MS;
     reply.header('x-ratelimit-limit', String(limit));
     reply.header('x-ratelimit-remaining', String(Math.max(0, limit - w.count)));

@@ -1116,13 +1116,16 @@ export interface TokensRepository {
   listForUser(userId: number): Promise<TokenRow[]>;
 }
 
+/** What a new account is made from. */
+export interface NewUser {
+  email: string;
+  passwordHash: string | null;
+  fullName?: string;
+  pro?: boolean;
+}
+
 export interface UsersRepository {
-  create(input: {
-    email: string;
-    passwordHash: string | null;
-    fullName?: string;
-    pro?: boolean;
-  }): Promise<UserRow>;
+  create(input: NewUser): Promise<UserRow>;
   byId(id: number): Promise<UserRow | undefined>;
   byEmail(email: string): Promise<UserRow | undefined>;
   count(): Promise<number>;
@@ -1154,8 +1157,12 @@ export interface OAuthHandoffsRepository {
  * directory) keeps them in the process.
  */
 export interface RateWindowsRepository {
-  /** Counts one request for `key` in its current window of `windowMs`: the window's start (epoch ms) and count so far. */
-  hit(key: string, windowMs: number): Promise<{ start: number; count: number }>;
+  /**
+   * Counts one request for `key` in its current window of `windowMs`: the window's start (epoch ms)
+   * and this request's number in it (over `limit` means refused). `limit` lets a backend shared by
+   * several instances count ahead in blocks while the limit is far (see PgRateWindowsRepository).
+   */
+  hit(key: string, windowMs: number, limit: number): Promise<{ start: number; count: number }>;
 }
 
 /**

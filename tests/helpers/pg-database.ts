@@ -49,7 +49,7 @@ export async function createTestDatabase(opts: { schema?: 'migrated' | 'empty' }
  * A fresh database reached by two connection pools, standing in for two server instances, for the
  * duration of the calling test file (made in beforeAll, closed and dropped in afterAll).
  */
-export function twoInstancePools(maxPerPool: number): { readonly a: pg.Pool; readonly b: pg.Pool } {
+export function twoInstancePools(maxPerPool: number): { readonly a: pg.Pool; readonly b: pg.Pool; readonly url: string } {
   let target: TestPgDatabase | undefined;
   const pools: { a?: pg.Pool; b?: pg.Pool } = {};
   beforeAll(async () => {
@@ -72,6 +72,11 @@ export function twoInstancePools(maxPerPool: number): { readonly a: pg.Pool; rea
     },
     get b() {
       return ready(pools.b);
+    },
+    /** The database's URL (for a connection of its own, such as an instance's LISTEN connection). */
+    get url() {
+      if (!target) throw new Error('The two-instance database is made in beforeAll: use it inside a test.');
+      return target.url;
     },
   };
 }

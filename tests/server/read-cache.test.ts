@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DB_FILE, openDatabase } from '../../server/db/open.js';
+import { cacheSignalOf } from '../../server/db/change-tracker.js';
 import { ReadCache } from '../../server/db/read-cache.js';
 import { createSqliteRepositories } from '../../server/repositories/sqlite/index.js';
 import { readCreate } from '../../server/services/bookmarks/input.js';
@@ -88,7 +89,7 @@ describe('ReadCache', () => {
   });
 
   test('serves a value again until this connection writes', () => {
-    const cache = new ReadCache<number, { title: string } | undefined>(db, 10);
+    const cache = new ReadCache<number, { title: string } | undefined>(cacheSignalOf(db), 10);
     let loads = 0;
     const load = () => (loads++, db.prepare('SELECT title FROM bookmarks WHERE id = 1').get() as { title: string });
     cache.get(1, load);
@@ -100,7 +101,7 @@ describe('ReadCache', () => {
   });
 
   test('never keeps what a transaction read, so a rollback cannot leave uncommitted data behind', () => {
-    const cache = new ReadCache<number, { title: string } | undefined>(db, 10);
+    const cache = new ReadCache<number, { title: string } | undefined>(cacheSignalOf(db), 10);
     const tx = db.transaction(() => {
       db.prepare("UPDATE bookmarks SET title = 'Uncommitted' WHERE id = 1").run();
       expect(titleOf(cache, 1)).toBe('Uncommitted');
@@ -111,14 +112,14 @@ describe('ReadCache', () => {
   });
 
   test('values are frozen, so a caller cannot change what the next one reads', () => {
-    const cache = new ReadCache<number, { title: string; tags: string[] }>(db, 10);
+    const cache = new ReadCache<number, { title: string; tags: string[] }>(cacheSignalOf(db), 10);
     const value = cache.get(7, () => ({ title: 'x', tags: ['a'] }));
     expect(() => value.tags.push('b')).toThrow(TypeError);
     expect(cache.get(7, () => ({ title: 'y', tags: [] })).tags).toEqual(['a']);
   });
 
   test('holds at most its bound', () => {
-    const cache = new ReadCache<number, number>(db, 3);
+    const cache = new ReadCache<number, number>(cacheSignalOf(db), 3);
     let loads = 0;
     for (const k of [1, 2, 3, 4]) cache.get(k, () => (loads++, k));
     cache.get(1, () => (loads++, 1)); // evicted first, so loaded again

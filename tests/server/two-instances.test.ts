@@ -126,6 +126,24 @@ describe.each(backends)('two instances behind one address ($name)', (backend) =>
     expect(gone).toBeLessThanOrEqual(1000);
   });
 
+  it('a bookmark moved on one instance is seen moved on the other within 1 s (both have read it before)', async () => {
+    const owner = await c.createUser('mover@two.test');
+    const [from, to] = await Promise.all(
+      ['Inbox', 'Archive'].map(async (title) => (await api('POST', '/collection', owner.token, { title }, direct(0))).body.item._id as number),
+    );
+    const saved = await api('POST', '/bookmark', owner.token, { link: 'https://example.com/moving-tides', collectionId: from }, direct(0));
+    expect(saved.status).toBe(200);
+    const id = saved.body.item._id as number;
+    for (const i of [0, 1]) expect((await api('GET', `/bookmark/${id}`, owner.token, undefined, direct(i))).body.item.collectionId).toBe(from);
+
+    const moved = await api('PUT', `/bookmark/${id}`, owner.token, { collection: { $id: to } }, direct(0));
+    expect(moved.status).toBe(200);
+    // The instance that moved it answers with the move at once; the other within 1 s.
+    expect((await api('GET', `/bookmark/${id}`, owner.token, undefined, direct(0))).body.item.collectionId).toBe(to);
+    const took = await within(1000, async () => (await api('GET', `/bookmark/${id}`, owner.token, undefined, direct(1))).body.item.collectionId === to);
+    expect(took).toBeLessThanOrEqual(1000);
+  });
+
   it('files uploaded through one instance are served by the other (one shared files directory or bucket)', async () => {
     const user = await c.createUser('files@two.test');
     const form = new FormData();

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Bookmark, HighlightChange, Media } from '../../../lib/api/types.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { isoNow, type Clock } from '../../clock.js';
+import { noCaches, ReadCache, type CacheSignals } from '../../db/read-cache.js';
 import { bookmarkInsert, bulkSet, changedColumns, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
 import type { BookmarkChanges, BookmarkRow, BookmarksRepository, BulkChanges, BulkScope, NewBookmark, NewHighlight, SavedLink } from '../types.js';
 import { BOOKMARK_COLUMNS, HIGHLIGHT_COLUMNS, loadBookmarks } from './bookmark-rows.js';
@@ -28,14 +29,24 @@ const orderKey = (ownerId: number, collectionId: number) => `bookmark-order:${ow
  * collection's order lock (always taken before any row lock, so writers cannot deadlock).
  */
 export class PgBookmarksRepository implements BookmarksRepository {
+  /**
+   * Single bookmarks as `get` answers them (GET /bookmark/{id} is the hottest read), emptied on any
+   * change to the tables a bookmark record is read from, by any instance (change notifications,
+   * see PgChangeFeed).
+   */
+  private readonly byId: ReadCache<number, Bookmark | undefined>;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly clock: Clock,
-  ) {}
+    signals: CacheSignals = noCaches,
+  ) {
+    this.byId = new ReadCache(signals(['bookmarks', 'highlights', 'files', 'bookmark_caches']), 5_000);
+  }
 
-  /** The bookmark with its highlights, or undefined. Not cached: another instance may change it at any time. */
+  /** The bookmark with its highlights, or undefined. */
   async get(id: number): Promise<Bookmark | undefined> {
-    return (await loadBookmarks(this.pool, [id]))[0];
+    return this.byId.getAsync(id, async () => (await loadBookmarks(this.pool, [id]))[0]);
   }
 
   async getMany(ids: number[]): Promise<Bookmark[]> {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
+import { noCaches, type CacheSignals } from '../../db/read-cache.js';
 import type { Repositories } from '../types.js';
 import { PgAccessRepository } from './access.js';
 import { PgBookmarkExportRepository } from './bookmark-export.js';
@@ -24,14 +25,17 @@ import { PgUsersRepository } from './users.js';
 /** The repositories still without a PostgreSQL implementation: none (the two-instance test checks this). */
 export const NOT_YET_ON_POSTGRES: string[] = [];
 
-/** The PostgreSQL implementation of every repository, on one connection pool shared by all of them. */
-export function createPostgresRepositories(pool: pg.Pool, clock: Clock): Repositories {
+/**
+ * The PostgreSQL implementation of every repository, on one connection pool shared by all of them.
+ * `signals` (a PgChangeFeed's) turns the read caches on; without it every read goes to the database.
+ */
+export function createPostgresRepositories(pool: pg.Pool, clock: Clock, signals: CacheSignals = noCaches): Repositories {
   return {
     users: new PgUsersRepository(pool, clock),
-    tokens: new PgTokensRepository(pool, clock),
-    access: new PgAccessRepository(pool),
+    tokens: new PgTokensRepository(pool, clock, signals),
+    access: new PgAccessRepository(pool, signals),
     collections: new PgCollectionsRepository(pool, clock),
-    bookmarks: new PgBookmarksRepository(pool, clock),
+    bookmarks: new PgBookmarksRepository(pool, clock, signals),
     bookmarkQueries: new PgBookmarkQueriesRepository(pool),
     bookmarkExport: new PgBookmarkExportRepository(pool),
     highlights: new PgHighlightsRepository(pool),

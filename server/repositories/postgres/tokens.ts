@@ -1,18 +1,25 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
+import { noCaches, ReadCache, type CacheSignals } from '../../db/read-cache.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type TokenKind, type TokenRow, type TokensRepository } from '../types.js';
 
 /**
  * Bearer tokens on PostgreSQL. Only hashes are stored; the secret is returned once, at creation.
- * Every lookup reads the database (no cache here), so a token revoked through any instance is
- * refused by every instance at once.
+ * Lookups are cached by the secret sent (every API call asks); the cache is emptied on any change
+ * to `tokens` by any instance (change notifications, see PgChangeFeed), so a token revoked through
+ * one instance is refused by every instance within the feed's bound (under 1 s).
  */
 export class PgTokensRepository implements TokensRepository {
+  private readonly bySecret: ReadCache<string, TokenRow | undefined>;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly clock: Clock,
-  ) {}
+    signals: CacheSignals = noCaches,
+  ) {
+    this.bySecret = new ReadCache(signals(['tokens']), 10_000);
+  }
 
   async create(input: { userId: number; kind: TokenKind; clientId?: string | null; expiresAt?: number | null }): Promise<{ token: string; row: TokenRow }> {
     const token = newSecret();
@@ -23,8 +30,12 @@ export class PgTokensRepository implements TokensRepository {
     return { token, row: rows[0] };
   }
 
+  /** The live token row for a secret, or undefined when unknown, revoked or expired. */
   async findValid(token: string): Promise<TokenRow | undefined> {
-    const row = (await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE token_hash = $1', [hashSecret(token)])).rows[0];
+    const row = await this.bySecret.getAsync(
+      token,
+      async () => (await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE token_hash = $1', [hashSecret(token)])).rows[0],
+    );
     if (!row || row.revoked_at !== null) return undefined;
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) return undefined;
     return row;

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import type { UserConfig, UserGroup } from '../../../lib/api/types.js';
-import { DEFAULT_USER_CONFIG, DuplicateEmailError, FILE_QUOTA, type UserRow, type UsersRepository } from '../types.js';
+import { DuplicateEmailError, type NewUser, type UserRow, type UsersRepository } from '../types.js';
+import { NEW_USER_COLUMNS, newUserValues } from '../user-records.js';
 import { inTransaction } from './transaction.js';
 import { isUniqueViolation } from './pg-errors.js';
 
@@ -13,22 +14,11 @@ export class PgUsersRepository implements UsersRepository {
     private readonly clock: Clock,
   ) {}
 
-  async create(input: { email: string; passwordHash: string | null; fullName?: string; pro?: boolean }): Promise<UserRow> {
-    const now = isoNow(this.clock);
+  async create(input: NewUser): Promise<UserRow> {
     try {
       const { rows } = await this.pool.query<UserRow>(
-        `INSERT INTO users (email, password_hash, full_name, pro, config, files_size, files_checkpoint, registered)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-        [
-          input.email.trim(),
-          input.passwordHash,
-          input.fullName ?? '',
-          input.pro ? 1 : 0,
-          JSON.stringify(DEFAULT_USER_CONFIG),
-          input.pro ? FILE_QUOTA.pro : FILE_QUOTA.free,
-          now,
-          now,
-        ],
+        `INSERT INTO users (${NEW_USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        newUserValues(input, this.clock),
       );
       return rows[0];
     } catch (err) {

@@ -1,5 +1,6 @@
 import type { ShareRole } from '../../../lib/api/constants.js';
 import type { Db } from '../../db/open.js';
+import { cacheSignalOf } from '../../db/change-tracker.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { COLLECTION_WITH_ANCESTORS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import { type CollectionOwnerRow, type AccessRepository } from '../types.js';
@@ -10,7 +11,7 @@ export class SqliteAccessRepository implements AccessRepository {
   private readonly locations: ReadCache<number, { user_id: number; collection_id: number } | undefined>;
 
   constructor(private db: Db) {
-    this.locations = new ReadCache(db, 50_000);
+    this.locations = new ReadCache(cacheSignalOf(db), 50_000);
   }
 
   async collection(id: number): Promise<CollectionOwnerRow | undefined> {

@@ -6,6 +6,7 @@ import { TRASH } from '../../../lib/api/constants.js';
 import { bookmarkInsert, bulkSet, changedColumns, chunks, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
 import { loadBookmarks } from './bookmark-rows.js';
 import type { FullTextIndex } from './fts.js';
+import { cacheSignalOf } from '../../db/change-tracker.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { enqueuePageParse } from './jobs.js';
 import { compileSearch } from './search-sql.js';
@@ -27,7 +28,7 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
   private readonly byId: ReadCache<number, Bookmark | undefined>;
 
   constructor(protected db: Db, protected clock: Clock, protected fts: FullTextIndex) {
-    this.byId = new ReadCache(db, 5_000);
+    this.byId = new ReadCache(cacheSignalOf(db), 5_000);
     this.stmt = {
       row: db.prepare('SELECT * FROM bookmarks WHERE id = ?'),
       insert: db.prepare(

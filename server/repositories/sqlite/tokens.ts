@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
+import { cacheSignalOf } from '../../db/change-tracker.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { hashSecret, newSecret } from '../../services/secrets.js';
 import { type TokenKind, type TokenRow, type TokensRepository } from '../types.js';
@@ -13,7 +14,7 @@ export class SqliteTokensRepository implements TokensRepository {
   private readonly bySecret: ReadCache<string, TokenRow | undefined>;
 
   constructor(private db: Db, private clock: Clock) {
-    this.bySecret = new ReadCache(db, 10_000);
+    this.bySecret = new ReadCache(cacheSignalOf(db), 10_000);
   }
 
   async create(input: { userId: number; kind: TokenKind; clientId?: string | null; expiresAt?: number | null }): Promise<{ token: string; row: TokenRow }> {

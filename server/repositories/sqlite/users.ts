@@ -2,29 +2,17 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import type { UserConfig, UserGroup } from '../../../lib/api/types.js';
-import { DEFAULT_USER_CONFIG, DuplicateEmailError, FILE_QUOTA, type UserRow, type UsersRepository } from '../types.js';
+import { DuplicateEmailError, type NewUser, type UserRow, type UsersRepository } from '../types.js';
+import { NEW_USER_COLUMNS, newUserValues } from '../user-records.js';
 
 export class SqliteUsersRepository implements UsersRepository {
   constructor(private db: Db, private clock: Clock) {}
 
-  async create(input: { email: string; passwordHash: string | null; fullName?: string; pro?: boolean }): Promise<UserRow> {
-    const now = isoNow(this.clock);
+  async create(input: NewUser): Promise<UserRow> {
     try {
       const info = this.db
-        .prepare(
-          `INSERT INTO users (email, password_hash, full_name, pro, config, files_size, files_checkpoint, registered)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          input.email.trim(),
-          input.passwordHash,
-          input.fullName ?? '',
-          input.pro ? 1 : 0,
-          JSON.stringify(DEFAULT_USER_CONFIG),
-          input.pro ? FILE_QUOTA.pro : FILE_QUOTA.free,
-          now,
-          now,
-        );
+        .prepare(`INSERT INTO users (${NEW_USER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(...newUserValues(input, this.clock));
       return (await this.byId(Number(info.lastInsertRowid)))!;
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEmailError(input.email);
