@@ -113,7 +113,8 @@ export class PgJobsRepository implements JobsRepository {
   }
 
   async setBroken(bookmarkId: number, broken: boolean): Promise<void> {
-    await this.pool.query('UPDATE bookmarks SET broken = $1 WHERE id = $2', [broken ? 1 : 0, bookmarkId]);
+    // Only a real change writes the row: an unchanged one would empty every instance's bookmark caches for nothing.
+    await this.pool.query('UPDATE bookmarks SET broken = $1 WHERE id = $2 AND broken IS DISTINCT FROM $1', [broken ? 1 : 0, bookmarkId]);
   }
 
   async fillFromPage(bookmarkId: number, fill: PageFill): Promise<string[]> {
