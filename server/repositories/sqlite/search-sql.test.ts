@@ -156,6 +156,6 @@ describe('compileSearch against the real schema', () => {
     expect(c.rankMatch).toBe(c.matchFilter);
     expect(compileSearch('type:article')).toMatchObject({ rankMatch: null, matchFilter: null });
     expect(compileSearch('a match:OR b')).toMatchObject({ rankMatch: '("a"*) OR ("b"*)', matchFilter: null });
-    expect(compileSearch('')).toEqual({ where: '1', params: [], rankMatch: null, matchFilter: null });
+    expect(compileSearch('')).toEqual({ where: '1', params: [], rankMatch: null, matchFilter: null, rest: { where: '1', params: [] } });
   });
 });

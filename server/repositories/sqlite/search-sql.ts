@@ -22,6 +22,11 @@ export interface CompiledSearch {
    * caller may then drive the query from the full-text index (see bookmark-queries.ts).
    */
   matchFilter: string | null;
+  /**
+   * With `matchFilter`: the rest of `where` (the terms that are not full-text), for a caller that
+   * has already read the rows matching `matchFilter` from the index and only needs to check these.
+   */
+  rest: { where: string; params: unknown[] };
 }
 
 /** Text as one FTS5 string: always quoted, inner quotes doubled, so no user text is read as FTS5 syntax. */
@@ -142,9 +147,11 @@ export function compileQuery(query: SearchQuery): CompiledSearch {
   // Full-text clauses first: in AND mode they are the most selective part.
   const all = [...ftsClauses, ...clauses];
   const allParams = [...ftsParams, ...params];
-  if (all.length === 0) return { where: '1', params: [], rankMatch: null, matchFilter: null };
+  if (all.length === 0) return { where: '1', params: [], rankMatch: null, matchFilter: null, rest: { where: '1', params: [] } };
   const where = all.length === 1 ? all[0] : `(${all.join(and ? ' AND ' : ' OR ')})`;
-  return { where, params: allParams, rankMatch, matchFilter };
+  // In AND mode the match is one clause of an AND: what remains are the plain clauses.
+  const rest = matchFilter && clauses.length > 0 ? { where: clauses.length === 1 ? clauses[0]! : `(${clauses.join(' AND ')})`, params } : { where: '1', params: [] };
+  return { where, params: allParams, rankMatch, matchFilter, rest };
 }
 
 /**
