@@ -121,8 +121,7 @@ export class PageIndex {
     const run = () => {
       if (this.kept === kept && kept.generation === this.generation) textSearchOf(kept.index).prepare();
     };
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
-    else setTimeout(run, 0);
+    requestIdleCallback(run, { timeout: 2000 }); // Chrome and Firefox both have it
   }
 
   private async build(): Promise<IndexState> {
