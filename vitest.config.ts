@@ -11,6 +11,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time. Vitest's default is one fewer than the cores: one here, where most files
+    // spend much of their time waiting (on child processes, PostgreSQL, module loading).
+    maxWorkers: 2,
     // One throwaway PostgreSQL cluster per run (tests/helpers/pg-database.ts gives each file a database),
     // and the command line bundled once for the tests that run it as processes (tests/helpers/process.ts).
     globalSetup: ['tests/setup/postgres.ts', 'tests/setup/cli-bundle.ts'],
