@@ -28,5 +28,7 @@ const include = fs
 
 export default defineConfig({
   ...base,
-  test: { ...base.test, include },
+  // One file at a time here: with two workers this whole lane passed every test (457) but vitest
+  // exited with status 1 and no error shown (2026-11-26, not investigated yet; see README Known issues).
+  test: { ...base.test, include, maxWorkers: 1 },
 });
