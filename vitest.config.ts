@@ -11,7 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // One throwaway PostgreSQL cluster per run (tests/helpers/pg-database.ts gives each file a database).
-    globalSetup: ['tests/setup/postgres.ts'],
+    // One throwaway PostgreSQL cluster per run (tests/helpers/pg-database.ts gives each file a database),
+    // and the command line bundled once for the tests that run it as processes (tests/helpers/process.ts).
+    globalSetup: ['tests/setup/postgres.ts', 'tests/setup/cli-bundle.ts'],
   },
 });

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CliError } from './cli/args.js';
 
-const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli', 'commands');
+const SELF = fileURLToPath(import.meta.url);
+const COMMANDS_DIR = path.join(path.dirname(SELF), 'cli', 'commands');
+/** `.ts` when run from the sources (tsx), `.js` when run as a bundle (the tests' tests/helpers/cli-bundle.ts). */
+const EXT = path.extname(SELF);
 
 /** Commands whose name itself has a hyphen. */
 const HYPHENATED = new Set(['migrate-data']);
@@ -14,8 +17,9 @@ const HYPHENATED = new Set(['migrate-data']);
 function available(): string[] {
   return fs
     .readdirSync(COMMANDS_DIR)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .map((f) => (HYPHENATED.has(f.slice(0, -3)) ? f.slice(0, -3) : f.slice(0, -3).replace('-', ':')))
+    .filter((f) => f.endsWith(EXT) && !f.endsWith(`.test${EXT}`))
+    .map((f) => f.slice(0, -EXT.length))
+    .map((f) => (HYPHENATED.has(f) ? f : f.replace('-', ':')))
     .sort();
 }
 
@@ -25,7 +29,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`Usage: npm run server -- <command> [flags]\nCommands: ${available().join(', ')}\n`);
     return;
   }
-  const file = path.join(COMMANDS_DIR, `${name.replace(':', '-')}.ts`);
+  const file = path.join(COMMANDS_DIR, `${name.replace(':', '-')}${EXT}`);
   if (!/^[a-z]+([:-][a-z]+)?$/.test(name) || !fs.existsSync(file)) {
     throw new CliError(`Unknown command "${name}". Commands: ${available().join(', ')}`);
   }

@@ -4,6 +4,7 @@
 import * as textQuote from 'dom-anchor-text-quote';
 import { TextIndex, anchorAll, anchorAllSliced, describeOffsets, type HighlightDescriptor, offsetsOf, offsetAt } from '../../lib/anchoring/index.js';
 import { textSearchOf } from '../../lib/anchoring/search-text.js';
+import { patchTextIndex, type PatchStats } from '../../lib/anchoring/text-index-patch.js';
 import { HIGHLIGHT_COLORS, createPainter, type HighlightColor } from '../../lib/painting/index.js';
 import type { SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
 
@@ -290,6 +291,75 @@ const longPage = {
       if (desc.prefix!.length > 32 || desc.suffix!.length > 32) long++;
     }
     return { ms, frameMs, long };
+  },
+
+  /**
+   * A live page: before each new highlight the page changes a little (a clock at the top ticks, every
+   * other time a comment is added at the end, each its own task: tidemarkMutate), then the highlight
+   * is made. `patched`: as the highlighter does now, the kept index is patched with the changes
+   * (tidemarkCreatePatched); otherwise the page is indexed again, as before (tidemarkCreateFull). Each
+   * highlight: script ms and ms to the next frame (wall).
+   */
+  async createAfterChange(spans: SpanSpec[], patched: boolean) {
+    let index = (window as unknown as { keptIndex: TextIndex }).keptIndex;
+    const painter = (window as unknown as { keptPainter: Awaited<ReturnType<typeof createPainter>> }).keptPainter;
+    let clock = document.getElementById('bench-clock');
+    if (!clock) {
+      clock = document.createElement('div');
+      clock.id = 'bench-clock';
+      clock.textContent = '12:00:00';
+      document.body.prepend(clock);
+    }
+    const comments = document.getElementById('bench-comments') ?? document.body.appendChild(Object.assign(document.createElement('section'), { id: 'bench-comments' }));
+    // As the highlighter's observer: records delivered since the index was made, and any not yet delivered.
+    const delivered: MutationRecord[] = [];
+    const observer = new MutationObserver((records) => void delivered.push(...records));
+    observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+    const changes = () => delivered.splice(0).concat(observer.takeRecords());
+    // The clock and the comments section were added before this index was patched or made.
+    index = new TextIndex(document);
+    const starts = sentenceStarts(index);
+    const ms: number[] = [];
+    const frameMs: number[] = [];
+    const stats: PatchStats = { records: 0, stretches: 0, removed: 0, added: 0, renormalised: 0 };
+    let fallbacks = 0;
+    for (const [i, s] of spans.entries()) {
+      const { start, end } = spanOffsets(starts, s);
+      const range = index.rangeFor(start, end);
+      await idle();
+      await new Promise<void>((resolve) =>
+        setTimeout(function tidemarkMutate() {
+          clock!.textContent = `12:00:${String(i % 60).padStart(2, '0')}`;
+          if (i % 2 === 0) comments.append(Object.assign(document.createElement('p'), { textContent: `Comment ${i}: thanks, this helped.` }));
+          resolve();
+        }, 0),
+      );
+      let t0 = 0;
+      let d: HighlightDescriptor | null = null;
+      const create = () => {
+        t0 = performance.now();
+        if (patched) {
+          const next = patchTextIndex(index, changes(), stats);
+          if (!next) fallbacks++;
+          index = next ?? new TextIndex(document);
+        } else {
+          changes();
+          index = new TextIndex(document);
+        }
+        d = describeOffsets(index, start, end);
+        painter.paint(`changed${patched ? 'p' : 'f'}${i}`, range, { color: 'green' });
+        ms.push(performance.now() - t0);
+      };
+      await new Promise<void>((resolve) =>
+        setTimeout(patched ? function tidemarkCreatePatched() { create(); resolve(); } : function tidemarkCreateFull() { create(); resolve(); }, 0),
+      );
+      if (!d) throw new Error('empty highlight');
+      await nextFrame();
+      frameMs.push(performance.now() - t0);
+    }
+    observer.disconnect();
+    (window as unknown as { keptIndex: TextIndex }).keptIndex = index;
+    return { ms, frameMs, stats, fallbacks, textLength: index.text.length };
   },
 };
 

@@ -3,11 +3,56 @@
  * (describing a new highlight). Apart from the index itself, so a script that only paints stored
  * highlights carries none of it.
  */
-import type { TextIndex } from './text-index.js';
+import { lastAtMost, type TextIndex } from './text-index.js';
 
 const TEXT_NODE = 3;
 /** NodeFilter.SHOW_TEXT */
 const SHOW_TEXT = 4;
+
+/** The number of an indexed text node (for offsetInNode), or undefined when it is not indexed. */
+export function nodeIdOf(index: TextIndex, node: Node): number | undefined {
+  if (!index.nodeIdsCache) {
+    const m = new Map<Text, number>();
+    index.nodes.forEach((n, i) => m.set(n, i));
+    index.nodeIdsCache = m;
+  }
+  return index.nodeIdsCache.get(node as Text);
+}
+
+/** Normalised index of the first character standing for raw offset r or a later one. */
+export function firstCharFromRaw(index: TextIndex, r: number): number {
+  const k = lastAtMost(index.runStart, index.runCount, r);
+  if (k < 0) return r;
+  if (r >= index.runEnd[k]) return index.runNorm[k] + index.runOut[k] + (r - index.runEnd[k]);
+  if (index.runOut[k] === 1 && index.runSrc[k] >= r) return index.runNorm[k];
+  return index.runNorm[k] + index.runOut[k];
+}
+
+/**
+ * Normalised length emitted before raw offset r: a space, collapsed run or single, only counts
+ * once the text after it starts (so an empty node right after a space sits before that space).
+ */
+function emittedBefore(index: TextIndex, r: number): number {
+  const k = lastAtMost(index.runStart, index.runCount, r);
+  if (k >= 0 && r <= index.runEnd[k]) return index.runNorm[k];
+  const from = k < 0 ? 0 : index.runEnd[k];
+  const i = k < 0 ? r : index.runNorm[k] + index.runOut[k] + (r - from);
+  return r > from && index.text.charCodeAt(i - 1) === 0x20 ? i - 1 : i;
+}
+
+/** Normalised offset of the point (indexed text node k, offset). */
+export function offsetInNode(index: TextIndex, k: number, offset: number): number {
+  const r = index.nodeStart[k] + Math.max(0, offset);
+  const i = firstCharFromRaw(index, r);
+  if (i < index.text.length) {
+    const src = index.rawOf(i);
+    if (src < index.nodeEnd[k] && index.nodeAtRaw(src) === k) return i;
+  }
+  // No character of the node at or after the point: just after its last one, or, for a node with
+  // no characters of its own (collapsed whitespace), where its text would have gone.
+  const last = index.lastCharOfNode(k);
+  return last >= 0 ? last + 1 : emittedBefore(index, index.nodeStart[k]);
+}
 
 /**
  * Normalised offset of a DOM boundary point: the number of normalised characters before it.
@@ -15,8 +60,8 @@ const SHOW_TEXT = 4;
  */
 export function offsetAt(index: TextIndex, container: Node, offset: number): number {
   if (container.nodeType === TEXT_NODE) {
-    const k = index.nodeIdOf(container as Text);
-    if (k !== undefined) return index.offsetInNode(k, offset);
+    const k = nodeIdOf(index, container);
+    if (k !== undefined) return offsetInNode(index, k, offset);
     return offsetFrom(index, container, true);
   }
   const child = container.childNodes[offset];
@@ -58,9 +103,9 @@ function offsetFrom(index: TextIndex, node: Node, afterSubtree: boolean): number
     walker.currentNode = start;
     let t: Node | null = !after && start.nodeType === TEXT_NODE ? start : walker.nextNode();
     while (t) {
-      const k = index.nodeIdOf(t as Text);
+      const k = nodeIdOf(index, t);
       // A boundary before a node whose text starts with a collapsed space belongs after that space.
-      if (k !== undefined) return index.offsetInNode(k, 0);
+      if (k !== undefined) return offsetInNode(index, k, 0);
       t = walker.nextNode();
     }
     const host = (treeRoot as ShadowRoot).host;

@@ -101,7 +101,7 @@ function ownerDocumentOf(root: Node): Document {
 }
 
 /** Last index i in [0, count) with a[i] <= x, or -1. */
-function lastAtMost(a: Int32Array, count: number, x: number): number {
+export function lastAtMost(a: Int32Array, count: number, x: number): number {
   let lo = 0;
   let hi = count - 1;
   if (count === 0 || a[0] > x) return -1;
@@ -118,12 +118,15 @@ export class TextIndex {
   readonly root: Node;
   /** Normalised visible text of the root. */
   readonly text: string;
+  /** The text as walked (before normalisation), which the node offsets are in; kept for patching (text-index-patch.ts). */
+  readonly raw: string;
   readonly doc: Document;
-  /** Indexed text nodes in reading order, with their [start, end) in the raw text. */
-  private readonly nodes: Text[];
-  private readonly nodeStart: Int32Array;
-  private readonly nodeEnd: Int32Array;
-  private nodeIdsCache: Map<Text, number> | null = null;
+  /** Indexed text nodes in reading order, with their [start, end) in the raw text (read by text-index-patch.ts). */
+  readonly nodes: Text[];
+  readonly nodeStart: Int32Array;
+  readonly nodeEnd: Int32Array;
+  /** Node -> number (range-offsets.ts nodeIdOf), made on first use; text-index-patch.ts hands it on to the patched index. */
+  nodeIdsCache: Map<Text, number> | null = null;
   /** The TextSearch of this index's text (search-text.ts textSearchOf), made on first use. */
   search: object | null = null;
   /**
@@ -132,30 +135,32 @@ export class TextIndex {
    * whitespace character, which may be a block boundary). Between runs, raw and normalised text
    * advance together.
    */
-  private readonly runStart: Int32Array;
-  private readonly runEnd: Int32Array;
-  private readonly runNorm: Int32Array;
-  private readonly runOut: Uint8Array;
-  private readonly runSrc: Int32Array;
-  private readonly runCount: number;
+  readonly runStart: Int32Array;
+  readonly runEnd: Int32Array;
+  readonly runNorm: Int32Array;
+  readonly runOut: Uint8Array;
+  readonly runSrc: Int32Array;
+  readonly runCount: number;
 
   /**
    * Builds the index of `root` in one task. On long pages prefer `TextIndex.build`, which walks the
    * page in slices and lets the page run in between.
    */
-  constructor(root: Node, options: TextIndexOptions = {}, walked?: IndexBuilder, normalised?: Normaliser) {
+  constructor(root: Node, options: TextIndexOptions = {}, walked?: WalkedText, normalised?: NormalisedText) {
     this.root = root;
     this.doc = ownerDocumentOf(root);
     let b = walked;
     if (!b) {
-      b = newBuilder(this.doc, options);
-      b.walk(root);
+      const walker = newBuilder(this.doc, options);
+      walker.walk(root);
+      b = walker;
     }
     this.nodes = b.nodes;
     this.nodeStart = b.nodeStart;
     this.nodeEnd = b.nodeEnd;
     const n = normalised ?? new Normaliser(b.parts.join(''));
     this.text = n.text;
+    this.raw = n.raw;
     this.runStart = n.runStart;
     this.runEnd = n.runEnd;
     this.runNorm = n.runNorm;
@@ -190,41 +195,22 @@ export class TextIndex {
     return new TextIndex(root, options, b, n);
   }
 
-  /** The number of an indexed text node (for offsetInNode), or undefined when it is not indexed. */
-  nodeIdOf(node: Text): number | undefined {
-    if (!this.nodeIdsCache) {
-      const m = new Map<Text, number>();
-      this.nodes.forEach((n, i) => m.set(n, i));
-      this.nodeIdsCache = m;
-    }
-    return this.nodeIdsCache.get(node);
-  }
-
   /** Index of the node whose raw range holds raw offset r, or -1 (a block boundary). */
-  private nodeAtRaw(r: number): number {
+  nodeAtRaw(r: number): number {
     const k = lastAtMost(this.nodeStart, this.nodes.length, r);
     return k >= 0 && r < this.nodeEnd[k] ? k : -1;
   }
 
   /** Raw offset that normalised character i stands for (for a collapsed run's space: its first whitespace). */
-  private rawOf(i: number): number {
+  rawOf(i: number): number {
     const k = lastAtMost(this.runNorm, this.runCount, i);
     if (k < 0) return i;
     if (this.runOut[k] === 1 && this.runNorm[k] === i) return this.runSrc[k];
     return this.runEnd[k] + (i - this.runNorm[k] - this.runOut[k]);
   }
 
-  /** Normalised index of the first character standing for raw offset r or a later one. */
-  private firstCharFromRaw(r: number): number {
-    const k = lastAtMost(this.runStart, this.runCount, r);
-    if (k < 0) return r;
-    if (r >= this.runEnd[k]) return this.runNorm[k] + this.runOut[k] + (r - this.runEnd[k]);
-    if (this.runOut[k] === 1 && this.runSrc[k] >= r) return this.runNorm[k];
-    return this.runNorm[k] + this.runOut[k];
-  }
-
   /** Normalised index of the last character standing for a raw offset of node k, or -1 if it has none. */
-  private lastCharOfNode(k: number): number {
+  lastCharOfNode(k: number): number {
     const first = this.nodeStart[k];
     const r = this.nodeEnd[k] - 1;
     if (r < first) return -1;
@@ -235,18 +221,6 @@ export class TextIndex {
     // character just before the run.
     if (this.runOut[s] === 1 && this.runSrc[s] >= first && this.runSrc[s] <= r) return this.runNorm[s];
     return this.runStart[s] > first ? this.runNorm[s] - 1 : -1;
-  }
-
-  /**
-   * Normalised length emitted before raw offset r: a space, collapsed run or single, only counts
-   * once the text after it starts (so an empty node right after a space sits before that space).
-   */
-  private emittedBefore(r: number): number {
-    const k = lastAtMost(this.runStart, this.runCount, r);
-    if (k >= 0 && r <= this.runEnd[k]) return this.runNorm[k];
-    const from = k < 0 ? 0 : this.runEnd[k];
-    const i = k < 0 ? r : this.runNorm[k] + this.runOut[k] + (r - from);
-    return r > from && this.text.charCodeAt(i - 1) === 0x20 ? i - 1 : i;
   }
 
   /** The first character at or after `i` (before `limit`) that lies in a text node, as [index, node]; null if none. */
@@ -325,23 +299,30 @@ export class TextIndex {
     return range;
   }
 
-  /** Normalised offset of the point (text node k, offset); see range-offsets.ts. */
-  offsetInNode(k: number, offset: number): number {
-    const r = this.nodeStart[k] + Math.max(0, offset);
-    const i = this.firstCharFromRaw(r);
-    if (i < this.text.length) {
-      const src = this.rawOf(i);
-      if (src < this.nodeEnd[k] && this.nodeAtRaw(src) === k) return i;
-    }
-    // No character of the node at or after the point: just after its last one, or, for a node with
-    // no characters of its own (collapsed whitespace), where its text would have gone.
-    const last = this.lastCharOfNode(k);
-    return last >= 0 ? last + 1 : this.emittedBefore(this.nodeStart[k]);
-  }
+}
+
+/** What a walk produced (IndexBuilder, or a patch of an index). */
+export interface WalkedText {
+  nodes: Text[];
+  nodeStart: Int32Array;
+  nodeEnd: Int32Array;
+  parts: string[];
+}
+
+/** What normalisation produced (Normaliser, or a patch of an index). */
+export interface NormalisedText {
+  raw: string;
+  text: string;
+  runStart: Int32Array;
+  runEnd: Int32Array;
+  runNorm: Int32Array;
+  runOut: Uint8Array;
+  runSrc: Int32Array;
+  count: number;
 }
 
 /** Where the walk is: the next sibling to visit (or a list, for slots), and what the parent decided. */
-interface Frame {
+export interface Frame {
   next: Node | null;
   list: ArrayLike<Node> | null;
   i: number;
@@ -357,7 +338,7 @@ interface Frame {
 }
 
 /** Growable Int32Array copy with room for at least `need` entries. */
-function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
+export function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
@@ -367,7 +348,7 @@ function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
  * Makes the normalised text from the raw text (see normalize.ts for the rules: the same result as
  * normalizeText(raw)), recording the special runs the offset map needs.
  */
-class Normaliser {
+export class Normaliser {
   runStart = new Int32Array(256);
   runEnd = new Int32Array(256);
   runNorm = new Int32Array(256);
@@ -376,7 +357,7 @@ class Normaliser {
   count = 0;
 
   text = '';
-  private readonly raw: string;
+  readonly raw: string;
   private readonly parts: string[] = [];
   private rawPos = 0;
   private normLen = 0;
@@ -466,25 +447,25 @@ class Normaliser {
  * children) is stepped over by its length. Shadow trees and slotted nodes, which are not where the
  * light-DOM text has them, are read node by node.
  */
-class IndexBuilder {
+export class IndexBuilder {
   parts: string[] = [];
   length = 0;
   nodes: Text[] = [];
   nodeStart = new Int32Array(1024);
   nodeEnd = new Int32Array(1024);
   /** The raw text so far ends with a BREAK (or is empty): another one would change nothing. */
-  private broken = true;
+  broken = true;
   /** Light-DOM text of the top, the offset in it of the next light-DOM text node, and where the visible run not yet copied starts (-1: none). */
   private light = '';
   private cursor = 0;
   private from = -1;
 
   constructor(
-    private readonly styleCheck: StyleCheck | null,
+    readonly styleCheck: StyleCheck | null,
     private readonly hidingRules: HidingRules | null,
   ) {}
 
-  private stack: Frame[] = [];
+  stack: Frame[] = [];
 
   /** Walks the whole root in one go. */
   walk(root: Node): void {
@@ -549,7 +530,7 @@ class IndexBuilder {
   }
 
   /** Decides whether to walk into `el`; returns its frame, or null to skip it. */
-  private enter(el: Element, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
+  enter(el: Element, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
     const name = el.localName;
     const frame = this.frameFor(el, name, parentShown, parentChecked, direct);
     // Left out with all its content (its light-DOM text is stepped over).
@@ -636,7 +617,7 @@ class IndexBuilder {
   }
 
   /** A visible text node read directly. */
-  private addData(t: Text): void {
+  protected addData(t: Text): void {
     const data = t.data;
     this.flush();
     if (data.length > 0) this.parts.push(data);

@@ -15,6 +15,7 @@ export const FALLBACK_PAINTER_FILE = '/highlighter-fallback-painter.js' as const
 const PART_FILES = {
   editor: '/highlighter-editor.js',
   approximate: '/highlighter-approximate.js',
+  'index-patch': '/highlighter-index-patch.js',
 } as const satisfies Record<HighlighterPart, string>;
 
 /** Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. */

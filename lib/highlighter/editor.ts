@@ -12,6 +12,9 @@ import { copyText } from './clipboard.js';
 import { highlightableSelection } from './editable.js';
 import type { Editor, EditorHost, HighlightOutcome } from './editor-host.js';
 
+/** Numbers the highlights painted before their key is known. */
+let pendingCount = 0;
+
 interface Undo {
   label: string;
   run(): Promise<void>;
@@ -67,14 +70,22 @@ export class HighlightEditor implements Editor {
     if (!descriptor) return this.fail(t('errorNoSelection'));
     const chosen = color ?? host.view?.lastColor ?? 'yellow';
     this.toolbar.hide();
+    // Painted at once, before the background and the server answer (a save can take a while); it
+    // takes the highlight's key when they do, and goes away if they refuse it. Only with the Highlight
+    // API, which leaves the page's DOM as it is (the fallback painter's spans would be unwrapped and
+    // wrapped again, breaking the range): there it is painted once the key is known.
+    const pending = `pending-${++pendingCount}`;
+    if (host.painter.kind === 'highlight-api') host.painter.paint(pending, range, { color: chosen });
     let res: PageHighlightsView & { key: string };
     try {
       res = await send('addHighlight', { ...descriptor, color: chosen, withNote });
     } catch (err) {
+      host.painter.remove(pending);
       return this.fail((err as Error).message);
     }
     host.setView(res);
     const item = host.items.get(res.key);
+    host.painter.remove(pending);
     if (item) {
       host.withoutObserving(() => host.painter.paint(res.key, range, { color: item.color, hasNote: item.hasNote }));
       host.placed(res.key, { status: 'anchored', range, start: offsets.start, end: offsets.end, method: 'exact', score: 1 });

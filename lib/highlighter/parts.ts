@@ -2,12 +2,14 @@
  * The highlighter's parts that are not needed to paint a page's stored highlights, each its own
  * script (entrypoints/highlighter-<part>.ts) injected by the background into this frame only when
  * needed: the editor (selection toolbar, creating and changing highlights) on the first selection or
- * highlight command, approximate anchoring when exact anchoring cannot place a highlight. As with the
+ * highlight command, approximate anchoring when exact anchoring cannot place a highlight, the text
+ * index's patcher once a long page has been indexed (page-index.ts). As with the
  * fallback painter (lib/painting/fallback-slot.ts), a part hands itself over through a property of
  * the extension's isolated world, which the page's scripts cannot see. The background injects them
  * (lib/background/highlighter-injection.ts, injectHighlighterPart).
  */
 import type { ApproximateSearch } from '../anchoring/anchor.js';
+import type { TextIndex } from '../anchoring/text-index.js';
 import { send } from '../messaging/client.js';
 import type { HighlighterPart } from '../messaging/protocol.js';
 import type { EditorFactory } from './editor-host.js';
@@ -15,6 +17,8 @@ import type { EditorFactory } from './editor-host.js';
 export interface PartOf {
   editor: EditorFactory;
   approximate: ApproximateSearch;
+  /** The index after the page's changes (MutationObserver records since it was built), or null: build it again. */
+  'index-patch': (index: TextIndex, records: readonly MutationRecord[]) => TextIndex | null;
 }
 
 const slot = (part: HighlighterPart) => `__tidemarkPart_${part}`;

@@ -74,8 +74,11 @@ export const LibraryCollectionOp = Union([
 ]);
 export type LibraryCollectionOp = Static<typeof LibraryCollectionOp>;
 
-/** The highlighter's scripts injected only when needed: the selection editor (toolbar, creating and changing highlights) and approximate anchoring. */
-const HighlighterPart = oneOf(['editor', 'approximate'] as const);
+/**
+ * The highlighter's scripts injected only when needed: the selection editor (toolbar, creating and
+ * changing highlights), approximate anchoring, and the text index's patcher (long pages).
+ */
+const HighlighterPart = oneOf(['editor', 'approximate', 'index-patch'] as const);
 export type HighlighterPart = Static<typeof HighlighterPart>;
 
 const rule = <S extends TSchema>(from: readonly SenderKind[], data: S) => ({ from, data });

@@ -6,7 +6,7 @@
 import { charAtPoint, coversChar, textLength } from './hit-test.js';
 import { pulse } from './flash.js';
 import { scrollRangeIntoView } from './scroll.js';
-import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, StyleInjector, highlightApiCss, highlightName } from './styles.js';
+import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, SCOPE_ATTRIBUTE, SCOPE_SELECTOR, StyleInjector, highlightApiCss, highlightName } from './styles.js';
 import {
   HIGHLIGHT_COLORS,
   rangeList,
@@ -86,18 +86,20 @@ export class HighlightApiPainter implements Painter {
     this.flashing.priority = 3;
     this.registry.set(FLASH_HIGHLIGHT, this.flashing);
     this.ours.add(this.note).add(this.flashing);
-    // The document's sheet is added with the first highlight, not before: in Chromium, adding
-    // ::highlight() rules restyles the whole page, and a page that is being indexed (computed-style
-    // reads) would pay for that inside the indexing task instead of in the next frame.
-    this.styles = new StyleInjector(doc, highlightApiCss());
+    // The painter's own sheet (where the page did not have the rules from its start) is added with the
+    // first highlight; its rules only style the elements paint() marks (see SCOPE_ATTRIBUTE).
+    this.styles = new StyleInjector(doc, highlightApiCss(SCOPE_SELECTOR));
     this.documentStyled = options.documentStyled === true;
   }
 
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
-    if (!this.documentStyled) this.styles.ensure(this.doc);
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
     const list = rangeList(ranges);
+    if (!this.documentStyled) {
+      this.styles.ensure(this.doc);
+      for (const r of list) markTextParents(this.doc, r);
+    }
     if (this.entries.has(key)) this.remove(key);
     const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
     for (const r of list) {
@@ -217,5 +219,20 @@ export class HighlightApiPainter implements Painter {
     if (this.registry.get(NOTE_HIGHLIGHT) === this.note) this.registry.delete(NOTE_HIGHLIGHT);
     if (this.registry.get(FLASH_HIGHLIGHT) === this.flashing) this.registry.delete(FLASH_HIGHLIGHT);
     this.styles.removeAll();
+  }
+}
+
+/** Marks the parent element of every text node `r` covers, so that the painter's scoped rules style it. */
+function markTextParents(doc: Document, r: AbstractRange): void {
+  // Tidemark paints live Ranges; a StaticRange (no tree position of its own) is not marked.
+  if (!('commonAncestorContainer' in r)) return;
+  const range = r as Range;
+  const start = range.startContainer;
+  const walker = doc.createTreeWalker(range.commonAncestorContainer, 4 /* SHOW_TEXT */);
+  walker.currentNode = start;
+  // From the first text node (at the start, or after an element boundary) until one past the end.
+  for (let t: Node | null = start.nodeType === 3 ? start : walker.nextNode(); t && range.comparePoint(t, 0) < 1; t = walker.nextNode()) {
+    const el = t.parentElement;
+    if (el && !el.hasAttribute(SCOPE_ATTRIBUTE)) el.setAttribute(SCOPE_ATTRIBUTE, '');
   }
 }

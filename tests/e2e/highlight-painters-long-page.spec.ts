@@ -274,3 +274,96 @@ test('a long page with 100 saved highlights is anchored and painted without a sc
   expect(cpu.length).toBeGreaterThan(0);
   expect(Math.max(...cpu)).toBeLessThanOrEqual(50);
 });
+
+/** In the tab's content-script world: 'wrap' counts the index patcher's answers from now on, 'read' returns them. */
+async function patcherAnswers(pageUrl: string, what: 'wrap' | 'read'): Promise<string[] | null> {
+  return browser.inWorker(
+    async ({ url, kind }) => {
+      const c = (globalThis as any).chrome;
+      const tab = (await c.tabs.query({})).find((t: { url?: string }) => t.url === url);
+      const [r] = await c.scripting.executeScript({
+        target: { tabId: tab.id },
+        args: [kind],
+        func: (k: string) => {
+          const g = globalThis as any;
+          const slot = '__tidemarkPart_index-patch';
+          if (k === 'read') return g.__patcherAnswers ?? null;
+          const patch = g[slot];
+          if (typeof patch !== 'function') return null;
+          g.__patcherAnswers = [];
+          g[slot] = (index: unknown, records: unknown) => {
+            const out = patch(index, records);
+            g.__patcherAnswers.push(out ? 'patched' : 'indexed again');
+            return out;
+          };
+          return g.__patcherAnswers;
+        },
+      });
+      return r?.result ?? null;
+    },
+    { url: pageUrl, kind: what },
+  );
+}
+
+test('on the long page, after the page changes, a new highlight goes through the patched index and lands on its text', async () => {
+  const page = browser.context.pages()[0];
+  const url = page.url();
+  expect(url).toContain('/long-reference');
+  // The long page's index is kept and the patcher was loaded for it (an on-demand part).
+  expect(await patcherAnswers(url, 'wrap')).toEqual([]);
+  // The page changes as live pages do: a clock at the top ticks, a paragraph is inserted before the
+  // text the reader will highlight, another one's text is edited, a comment is added at the end.
+  await page.evaluate(() => {
+    const clock = Object.assign(document.createElement('div'), { id: 'clock', textContent: '12:00:00' });
+    document.body.prepend(clock);
+    const first = [...document.querySelectorAll('p')].find((p) => p.textContent!.includes('interface groups the methods below'))!;
+    first.before(Object.assign(document.createElement('p'), { textContent: 'A note inserted by the site: the interface groups the methods below.' }));
+    const other = document.querySelectorAll('p')[40];
+    other.textContent = `${other.textContent} (edited)`;
+    document.body.append(Object.assign(document.createElement('section'), { textContent: 'Comment: thanks, this helped.' }));
+    clock.textContent = '12:00:01';
+  });
+  // The 100 saved highlights are anchored again on the patched index, and all still painted.
+  await expect
+    .poll(async () => Object.values(await painted(page)).reduce((n, texts) => n + texts.length, 0), { timeout: 60_000 })
+    .toBe(100);
+  await expect.poll(() => patcherAnswers(url, 'read')).toContain('patched');
+  // A new highlight: the original sentence (not the inserted one, which comes first on the page now).
+  const phrase = 'interface groups the methods below';
+  await page.evaluate((text) => {
+    const inserted = [...document.querySelectorAll('p')].find((p) => p.textContent!.startsWith('A note inserted'))!;
+    const original = inserted.nextElementSibling!;
+    const walker = document.createTreeWalker(original, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = (n.nodeValue ?? '').indexOf(text);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + text.length);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(r);
+      return;
+    }
+    throw new Error('phrase not in the original paragraph');
+  }, phrase);
+  await menuHighlight(url, 'red', phrase);
+  await expect.poll(async () => (await painted(page)).red ?? []).toContain(phrase);
+  // Painted on the selected paragraph's text, not on the inserted twin before it.
+  const placed = await page.evaluate((text) => {
+    const h = (CSS as unknown as { highlights: Map<string, { forEach(f: (r: AbstractRange) => void): void }> }).highlights.get('tidemark-red');
+    const out: string[] = [];
+    h?.forEach((r) => {
+      const range = document.createRange();
+      range.setStart(r.startContainer, r.startOffset);
+      range.setEnd(r.endContainer, r.endOffset);
+      if (range.toString() !== text) return;
+      out.push((r.startContainer.parentElement!.closest('p')!.previousElementSibling?.textContent ?? '').slice(0, 15));
+    });
+    return out;
+  }, phrase);
+  expect(placed).toEqual(['A note inserted']);
+  const answers = (await patcherAnswers(url, 'read')) ?? [];
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers).not.toContain('indexed again');
+  await page.screenshot({ path: test.info().outputPath('long-page-after-changes.png') });
+});

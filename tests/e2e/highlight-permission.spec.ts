@@ -13,7 +13,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
-import { painted, saveWithHighlights } from './helpers/highlighting.js';
+import { painted, phraseBox, saveWithHighlights } from './helpers/highlighting.js';
+import { decodePng, shareOf } from './fixtures/anchoring/harness.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 
@@ -78,6 +79,14 @@ test('without the permission nothing paints by itself; the toolbar click paints 
 
     const popup = await popupWithList(b, tab);
     await expect.poll(() => painted(tab)).toEqual(EXPECTED);
+    // The page had no ::highlight() rules from its start: the painter added its own, scoped to the
+    // elements whose text is highlighted (marked), so adding them restyled no other element; the
+    // colour is on screen.
+    expect(await tab.evaluate(() => [...document.querySelectorAll('[data-tidemark-hl]')].map((e) => e.localName))).toEqual(['p', 'p']);
+    const { middle } = await phraseBox(tab, Q.first);
+    const shot = decodePng(await tab.screenshot({ clip: { x: middle.x - 30, y: middle.y - 6, width: 60, height: 12 } }));
+    expect(shareOf(shot, ([r, g, bl]) => g > r + 12 && g > bl + 12)).toBeGreaterThan(0.3);
+    await tab.screenshot({ path: test.info().outputPath('clicked-page-painted.png') });
     await expect(popup.getByText(EXPLANATION)).toBeVisible();
     await expect(popup.getByText('Tidemark only sends a page to your server when you save or highlight it')).toBeVisible();
     await popup.getByRole('button', { name: 'Not now' }).click();

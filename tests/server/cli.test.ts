@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { processesOnTestBackend } from '../helpers/cli-database.js';
-import { runCli, startServe } from '../helpers/process.js';
+import { runCli, runCliThroughTsx, startServe } from '../helpers/process.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-cli-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -21,6 +21,17 @@ describe('command line', () => {
     expect(dup.status).not.toBe(0);
     expect(dup.stdout).toBe('');
     expect(dup.stderr).toMatch(/already exists/);
+  });
+
+  it('`npm run server` (tsx on the TypeScript sources) lists the commands and runs one; the tests\' bundle lists the same', () => {
+    const help = runCliThroughTsx(['--help']);
+    expect(help.status).toBe(0);
+    const commands = 'app:create, backup, import, invite:resend, migrate-data, restore, serve, token:create, user:create';
+    expect(help.stdout).toContain(`Commands: ${commands}\n`);
+    expect(runCli(['--help']).stdout).toBe(help.stdout);
+    const nobody = runCliThroughTsx(['token:create', '--email', 'nobody@example.test', '--data', dataDir]);
+    expect(nobody.status).not.toBe(0);
+    expect(nobody.stderr).toMatch(/No account/);
   });
 
   it('rejects missing flags, unknown flags and unknown commands with a clear message', () => {

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/process.js';
+import { runCli, spawnCli } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // `npm run server -- import --email E --file F [--collection ID]`, run as a real child process
@@ -141,10 +140,7 @@ describe('an interrupted import', () => {
     const total = FOLDERS * PER_FOLDER;
 
     // Killed (SIGKILL: no chance to tidy up) as soon as it reports its first thousand.
-    // One node process (tsx as a loader, not the tsx launcher, whose worker would outlive the kill).
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'import', '--email', email, '--file', file, ...s.cliArgs], {
-      cwd: ROOT,
-    });
+    const child = spawnCli(['import', '--email', email, '--file', file, ...s.cliArgs]);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let stderr = '';
     await new Promise<void>((resolve, reject) => {

@@ -1,29 +1,19 @@
 // `app:create` on the command line and the bundled extension's client registration.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTENSION_CLIENT_ID, ensureExtensionClient } from '../../server/services/oauth/extension-client.js';
 import { systemClock } from '../../server/clock.js';
 import { openSqliteStore } from '../../server/db/sqlite-store.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { authorizeAs, pkcePair, tokenRequest, WebClient } from '../helpers/web-client.js';
-import { startServe } from '../helpers/process.js';
+import { runCliAsync, startServe } from '../helpers/process.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../lib/api/extension-identity.js';
 
-const run = promisify(execFile);
-const CLI = path.resolve('server/cli.ts');
-
 async function cli(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args, '--data', dataDir]);
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  const { status, stdout, stderr } = await runCliAsync([...args, '--data', dataDir]);
+  return { code: status, stdout, stderr };
 }
 
 describe('app:create', () => {

@@ -1,10 +1,9 @@
 // Invitations through a real SMTP server on 127.0.0.1 (smtp-server): the message is delivered with
 // SMTP authentication, read back, and its join link joins. Mail failures (a rejected recipient, a
 // mail server that is down) keep the invitation pending; sending again, or `invite:resend`, delivers it.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliAsync } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { joinLinkIn, outbox, readMessage } from './sharing-mail.js';
 import { createCollection } from './sharing-setup.js';
@@ -166,20 +165,6 @@ describe('invitations through a real SMTP server', () => {
   });
 });
 
-/** Runs the CLI without blocking this process (the SMTP server here must keep answering). */
-function runCliAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const root = path.resolve(import.meta.dirname, '..', '..');
-  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'server', 'cli.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
-
 describe('when the mail server is down', () => {
   it('the invitation stays pending, and invite:resend delivers it once the server is back', { timeout: 60_000 }, async () => {
     const mail = new MailServer();
@@ -204,7 +189,7 @@ describe('when the mail server is down', () => {
         TIDEMARK_SMTP_PASS: 's3cret',
         TIDEMARK_PUBLIC_URL: s.origin,
       });
-      expect(out.code, out.stderr).toBe(0);
+      expect(out.status, out.stderr).toBe(0);
       expect(JSON.parse(out.stdout)).toEqual({ sent: [friend.email], failed: [] });
       const [delivered] = mail.to(friend.email);
       const link = joinLinkIn(readMessage(delivered.raw).text);

@@ -29,8 +29,37 @@ function probe(file: string, text: string): void {
   fs.writeFileSync(path.join(copy, file), text);
 }
 
-function unprobe(...files: string[]): void {
-  for (const f of files) fs.rmSync(path.join(copy, f));
+/** Files that cross a boundary, each in the part it must not be able to cross from. */
+const PROBES: Record<string, string> = {
+  'lib/api/probe-browser.ts': 'export const id: string = browser.runtime.id;\n',
+  'lib/api/probe-document.ts': 'export const title: string = document.title;\n',
+  'lib/api/probe-node.ts': "import fs from 'node:fs';\nexport const exists = fs.existsSync;\n",
+  // A probe of its own: a server file in the program could bring the DOM lib (linkedom) with it.
+  'lib/api/probe-server.ts': "import { key } from '../../server/uses-api.js';\nexport const k = key;\n",
+  'lib/anchoring/probe-browser.ts': 'export const id: string = browser.runtime.id;\n',
+  'lib/painting/probe-browser.ts': 'export const id: string = browser.runtime.id;\n',
+  'lib/anchoring/probe-node.ts': "import fs from 'node:fs';\nexport const exists = fs.existsSync;\n",
+  'server/probe-background.ts': "import { startBackground } from '../lib/background/main.js';\nexport const start = startBackground;\n",
+  'server/probe-extension-id.ts': "import { EXTENSION_PUBLIC_KEY } from '../lib/extension-id.js';\nexport const key = EXTENSION_PUBLIC_KEY;\n",
+};
+
+let probedResult: { ok: boolean; output: string } | undefined;
+
+/**
+ * Every probe at once, compiled by one `tsc -b` of the four parts (each tsc run costs seconds; tsc -b
+ * goes on building a part whose references have errors, so each part's diagnostics are all there),
+ * then removed again.
+ */
+function probed(): { ok: boolean; output: string } {
+  if (!probedResult) {
+    for (const [file, text] of Object.entries(PROBES)) probe(file, text);
+    try {
+      probedResult = build('lib/api', 'lib/anchoring', 'lib/painting', 'server');
+    } finally {
+      for (const file of Object.keys(PROBES)) fs.rmSync(path.join(copy, file));
+    }
+  }
+  return probedResult;
 }
 
 /** The diagnostics the compiler printed for one file, one per line. */
@@ -64,66 +93,35 @@ describe('part boundaries (tsc -b on per-part tsconfigs)', () => {
   }, 240_000);
 
   it('lib/api cannot touch extension APIs, the DOM, Node or the server', () => {
-    probe('lib/api/probe-browser.ts', 'export const id: string = browser.runtime.id;\n');
-    probe('lib/api/probe-document.ts', 'export const title: string = document.title;\n');
-    probe('lib/api/probe-node.ts', "import fs from 'node:fs';\nexport const exists = fs.existsSync;\n");
-    try {
-      const res = build('lib/api');
-      expect(res.ok).toBe(false);
-      expect(diagnosticsOf(res.output, 'lib/api/probe-browser.ts').join('\n')).toMatch(/error TS2304: Cannot find name 'browser'/);
-      expect(diagnosticsOf(res.output, 'lib/api/probe-document.ts').join('\n')).toMatch(/error TS\d+: Cannot find name 'document'/);
-      expect(diagnosticsOf(res.output, 'lib/api/probe-node.ts').join('\n')).toMatch(/error TS2307: Cannot find module 'node:fs'/);
-    } finally {
-      unprobe('lib/api/probe-browser.ts', 'lib/api/probe-document.ts', 'lib/api/probe-node.ts');
-    }
+    const res = probed();
+    expect(res.ok).toBe(false);
+    expect(diagnosticsOf(res.output, 'lib/api/probe-browser.ts').join('\n')).toMatch(/error TS2304: Cannot find name 'browser'/);
+    expect(diagnosticsOf(res.output, 'lib/api/probe-document.ts').join('\n')).toMatch(/error TS\d+: Cannot find name 'document'/);
+    expect(diagnosticsOf(res.output, 'lib/api/probe-node.ts').join('\n')).toMatch(/error TS2307: Cannot find module 'node:fs'/);
   }, 240_000);
 
   it('lib/api cannot import the server', () => {
-    // A probe of its own: a server file in the program could bring the DOM lib (linkedom) with it.
-    probe('lib/api/probe-server.ts', "import { key } from '../../server/uses-api.js';\nexport const k = key;\n");
-    try {
-      const res = build('lib/api');
-      expect(res.ok).toBe(false);
-      expect(diagnosticsOf(res.output, 'lib/api/probe-server.ts').join('\n')).toMatch(
-        /error TS6307: File '.*\/server\/uses-api\.ts' is not listed within the file list of project '.*\/lib\/api\/tsconfig\.json'/,
-      );
-    } finally {
-      unprobe('lib/api/probe-server.ts');
-    }
+    const res = probed();
+    expect(diagnosticsOf(res.output, 'lib/api/probe-server.ts').join('\n')).toMatch(
+      /error TS6307: File '.*\/server\/uses-api\.ts' is not listed within the file list of project '.*\/lib\/api\/tsconfig\.json'/,
+    );
   }, 240_000);
 
   it('anchoring and painting cannot touch extension APIs or Node', () => {
-    probe('lib/anchoring/probe-browser.ts', 'export const id: string = browser.runtime.id;\n');
-    probe('lib/painting/probe-browser.ts', 'export const id: string = browser.runtime.id;\n');
-    probe('lib/anchoring/probe-node.ts', "import fs from 'node:fs';\nexport const exists = fs.existsSync;\n");
-    try {
-      const anchoring = build('lib/anchoring');
-      expect(anchoring.ok).toBe(false);
-      expect(diagnosticsOf(anchoring.output, 'lib/anchoring/probe-browser.ts').join('\n')).toMatch(/error TS2304: Cannot find name 'browser'/);
-      expect(diagnosticsOf(anchoring.output, 'lib/anchoring/probe-node.ts').join('\n')).toMatch(/error TS2307: Cannot find module 'node:fs'/);
-      const painting = build('lib/painting');
-      expect(painting.ok).toBe(false);
-      expect(diagnosticsOf(painting.output, 'lib/painting/probe-browser.ts').join('\n')).toMatch(/error TS2304: Cannot find name 'browser'/);
-    } finally {
-      unprobe('lib/anchoring/probe-browser.ts', 'lib/painting/probe-browser.ts', 'lib/anchoring/probe-node.ts');
-    }
+    const res = probed();
+    expect(diagnosticsOf(res.output, 'lib/anchoring/probe-browser.ts').join('\n')).toMatch(/error TS2304: Cannot find name 'browser'/);
+    expect(diagnosticsOf(res.output, 'lib/anchoring/probe-node.ts').join('\n')).toMatch(/error TS2307: Cannot find module 'node:fs'/);
+    expect(diagnosticsOf(res.output, 'lib/painting/probe-browser.ts').join('\n')).toMatch(/error TS2304: Cannot find name 'browser'/);
   }, 240_000);
 
   it('the server cannot import extension code', () => {
-    probe('server/probe-background.ts', "import { startBackground } from '../lib/background/main.js';\nexport const start = startBackground;\n");
-    probe('server/probe-extension-id.ts', "import { EXTENSION_PUBLIC_KEY } from '../lib/extension-id.js';\nexport const key = EXTENSION_PUBLIC_KEY;\n");
-    try {
-      const res = build('server');
-      expect(res.ok).toBe(false);
-      expect(diagnosticsOf(res.output, 'server/probe-background.ts').join('\n')).toMatch(
-        /error TS6307: File '.*\/lib\/background\/main\.ts' is not listed within the file list of project '.*\/server\/tsconfig\.json'/,
-      );
-      // Reported where the file is first reached, which may be a file the first probe pulled in.
-      expect(res.output).toMatch(
-        /error TS6307: File '.*\/lib\/extension-id\.ts' is not listed within the file list of project '.*\/server\/tsconfig\.json'/,
-      );
-    } finally {
-      unprobe('server/probe-background.ts', 'server/probe-extension-id.ts');
-    }
+    const res = probed();
+    expect(diagnosticsOf(res.output, 'server/probe-background.ts').join('\n')).toMatch(
+      /error TS6307: File '.*\/lib\/background\/main\.ts' is not listed within the file list of project '.*\/server\/tsconfig\.json'/,
+    );
+    // Reported where the file is first reached, which may be a file the first probe pulled in.
+    expect(res.output).toMatch(
+      /error TS6307: File '.*\/lib\/extension-id\.ts' is not listed within the file list of project '.*\/server\/tsconfig\.json'/,
+    );
   }, 240_000);
 });

@@ -19,6 +19,8 @@ const HEARTBEAT_MS = 250;
  * notification takes to arrive: the 1 s the issue allows, with room for a loaded machine.
  */
 const PROVEN_FOR_MS = 800;
+/** A heartbeat unanswered this long means the connection is dead though no error came: it is replaced. */
+const GIVE_UP_MS = 5000;
 /** Pauses between attempts to get the LISTEN connection back. */
 const RECONNECT_MS = [100, 250, 500, 1000, 2000, 5000];
 
@@ -50,6 +52,7 @@ export class PgChangeFeed {
   private listening = false;
   private provenAt = 0;
   private heartbeatInFlight = false;
+  private heartbeatSentAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private attempts = 0;
   private closed = false;
@@ -134,14 +137,19 @@ export class PgChangeFeed {
     if (this.lostReported) this.warn('PostgreSQL change notifications are back: read caches are on again');
     this.lostReported = false;
     this.stopTimer();
+    this.heartbeatInFlight = false; // a heartbeat of a dropped connection may never answer
     this.timer = setInterval(() => this.heartbeat(client), HEARTBEAT_MS);
     this.timer.unref();
   }
 
   private heartbeat(client: pg.Client): void {
-    if (this.heartbeatInFlight) return;
+    if (this.heartbeatInFlight) {
+      if (Date.now() - this.heartbeatSentAt > GIVE_UP_MS) this.drop(client, new Error(`no answer to a heartbeat in ${GIVE_UP_MS / 1000} s`));
+      return;
+    }
     this.heartbeatInFlight = true;
     const sent = Date.now();
+    this.heartbeatSentAt = sent;
     client
       .query('SELECT 1')
       .then(() => {
@@ -149,7 +157,7 @@ export class PgChangeFeed {
       })
       .catch((err: Error) => this.drop(client, err))
       .finally(() => {
-        this.heartbeatInFlight = false;
+        if (this.client === client) this.heartbeatInFlight = false;
       });
   }
 

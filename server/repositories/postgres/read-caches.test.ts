@@ -30,12 +30,12 @@ afterAll(async () => {
   await feedB?.close();
 });
 
-/** Polls until `check` holds; answers the milliseconds it took (fails after 3 s). */
-async function within(check: () => Promise<boolean>): Promise<number> {
+/** Polls until `check` holds; answers the milliseconds it took (fails after `limitMs`). */
+async function within(check: () => Promise<boolean>, limitMs = 3000): Promise<number> {
   const start = Date.now();
   for (;;) {
     if (await check()) return Date.now() - start;
-    if (Date.now() - start > 3000) throw new Error('still not true after 3 s');
+    if (Date.now() - start > limitMs) throw new Error(`still not true after ${limitMs} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -93,19 +93,24 @@ it('a share changed on A is enforced on B within 1 s; a revoked token is refused
   expect(await within(async () => (await b.tokens.findValid(token)) === undefined)).toBeLessThanOrEqual(1000);
 });
 
-it('a read that began before a commit is answered but not kept: the next read sees the commit', async () => {
+it('a read that began before a commit is answered but not kept, even after a newer value was stored', async () => {
   const user = await a.users.create({ email: 'race@example.test', passwordHash: null });
   const [id] = await a.bookmarks.create([newBookmark(user.id, { link: 'https://race.example.com/', title: 'Before' })]);
-  const cache = new ReadCache<number, string>(feedB.signal(['bookmarks']), 10);
+  await settle();
+  const signal = feedB.signal(['bookmarks']);
+  const cache = new ReadCache<number, string>(signal, 10);
   const title = () => pools.b.query<{ title: string }>('SELECT title FROM bookmarks WHERE id = $1', [id]).then((r) => r.rows[0].title);
-  // The slow read takes its snapshot, then waits 300 ms; A commits a change meanwhile.
+  // The slow read takes its snapshot, then waits 600 ms; A commits a change meanwhile.
   const slow = cache.getAsync(id, () =>
-    pools.b.query<{ title: string }>('SELECT title, pg_sleep(0.3) FROM bookmarks WHERE id = $1', [id]).then((r) => r.rows[0].title),
+    pools.b.query<{ title: string }>('SELECT title, pg_sleep(0.6) FROM bookmarks WHERE id = $1', [id]).then((r) => r.rows[0].title),
   );
   await new Promise((r) => setTimeout(r, 100));
+  const before = signal.generation();
   await a.bookmarks.update(id, { title: 'After' });
-  expect(await slow).toBe('Before');
+  await within(async () => signal.generation() !== before);
+  // A read after the notice stores the new value; the slow one, answered later, must not replace it.
   expect(await cache.getAsync(id, title)).toBe('After');
+  expect(await slow).toBe('Before');
   expect(await cache.getAsync(id, async () => 'not asked')).toBe('After');
 });
 
@@ -129,6 +134,26 @@ it('while the LISTEN connection is down nothing is served from memory; it comes 
   await a.bookmarks.update(id, { title: 'Three' });
   expect(await within(async () => (await b.bookmarks.get(id))?.title === 'Three')).toBeLessThanOrEqual(1000);
 });
+
+it('a LISTEN connection that stops answering (no error, no close) turns caching off within 1 s, and is replaced', async () => {
+  await within(async () => feedB.usable());
+  const pid = feedB.listenerPid()!;
+  // The server process of B's LISTEN connection stops dead, as behind a cut network: nothing is said.
+  process.kill(pid, 'SIGSTOP');
+  try {
+    const off = await within(async () => !feedB.usable());
+    expect(off).toBeLessThanOrEqual(1000);
+    const user = await a.users.create({ email: 'silent@example.test', passwordHash: null });
+    const [id] = await a.bookmarks.create([newBookmark(user.id, { link: 'https://silent.example.com/', title: 'Heard' })]);
+    expect((await b.bookmarks.get(id))?.title).toBe('Heard');
+    await a.bookmarks.update(id, { title: 'Unheard by the stopped connection' });
+    expect((await b.bookmarks.get(id))?.title).toBe('Unheard by the stopped connection');
+    // After 5 s without an answer B gives that connection up and listens on a new one.
+    await within(async () => feedB.usable() && feedB.listenerPid() !== pid, 10_000);
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+}, 30_000);
 
 it('keeps at most its bound of entries', async () => {
   const cache = new ReadCache<number, number>(feedA.signal(['bookmarks']), 3);
