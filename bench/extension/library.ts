@@ -5,7 +5,7 @@
 //   shows the API's answer for it (the box waits for a pause in typing, then asks once).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, Worker } from '@playwright/test';
 import { ExtensionBrowser } from '../../tests/e2e/helpers/extension-browser.js';
 import { TidemarkServer } from '../../tests/e2e/helpers/tidemark-server.js';
 import { runCli } from '../../tests/helpers/process.js';
@@ -54,28 +54,26 @@ export interface Parts {
 type Marks = { request?: number; answer?: number };
 
 /** The latest marks of the page (epoch ms) whose detail is `search`. */
-async function pageMarks(page: Page, search: string): Promise<Marks> {
-  // No named helpers inside: these functions' source runs in the page and the worker, without the bundler's helpers.
-  const [request, answer] = await page.evaluate(
-    (q) =>
-      ['tidemark:list-request', 'tidemark:list-answer'].map((name) => {
+/** The latest marks named `names` (epoch ms) whose detail is `search`, in the page or the service worker. */
+async function latestMarks(where: Page | Worker, names: string[], search: string): Promise<(number | undefined)[]> {
+  // No named helpers inside: this function's source runs in the page or the worker, without the bundler's helpers.
+  return (where as Page).evaluate(
+    ({ names, q }) =>
+      names.map((name) => {
         const m = performance.getEntriesByName(name).at(-1) as PerformanceMark | undefined;
         return m && m.detail === q ? performance.timeOrigin + m.startTime : undefined;
       }),
-    search,
+    { names, q: search },
   );
+}
+
+async function pageMarks(page: Page, search: string): Promise<Marks> {
+  const [request, answer] = await latestMarks(page, ['tidemark:list-request', 'tidemark:list-answer'], search);
   return { request, answer };
 }
 
 async function workerMarks(b: ExtensionBrowser, search: string): Promise<{ received?: number; fetched?: number }> {
-  const [received, fetched] = await b.inWorker(
-    (q) =>
-      ['tidemark:list-received', 'tidemark:list-fetched'].map((name) => {
-        const m = performance.getEntriesByName(name).at(-1) as PerformanceMark | undefined;
-        return m && m.detail === q ? performance.timeOrigin + m.startTime : undefined;
-      }),
-    search,
-  );
+  const [received, fetched] = await latestMarks(await b.worker(), ['tidemark:list-received', 'tidemark:list-fetched'], search);
   return { received, fetched };
 }
 
