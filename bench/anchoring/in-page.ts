@@ -321,6 +321,9 @@ const longPage = {
     const starts = sentenceStarts(index);
     const ms: number[] = [];
     const frameMs: number[] = [];
+    /** Wall ms of bringing the index up to date alone (patch, or full index), and of describing. */
+    const indexMs: number[] = [];
+    const describeMs: number[] = [];
     const stats: PatchStats = { records: 0, stretches: 0, removed: 0, added: 0, renormalised: 0 };
     let fallbacks = 0;
     for (const [i, s] of spans.entries()) {
@@ -346,7 +349,10 @@ const longPage = {
           changes();
           index = new TextIndex(document);
         }
+        const t1 = performance.now();
+        indexMs.push(t1 - t0);
         d = describeOffsets(index, start, end);
+        describeMs.push(performance.now() - t1);
         painter.paint(`changed${patched ? 'p' : 'f'}${i}`, range, { color: 'green' });
         ms.push(performance.now() - t0);
       };
@@ -359,7 +365,7 @@ const longPage = {
     }
     observer.disconnect();
     (window as unknown as { keptIndex: TextIndex }).keptIndex = index;
-    return { ms, frameMs, stats, fallbacks, textLength: index.text.length };
+    return { ms, frameMs, indexMs, describeMs, stats, fallbacks, textLength: index.text.length };
   },
 };
 
