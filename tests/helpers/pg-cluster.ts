@@ -3,9 +3,9 @@
 // directory, fsync off. Nothing is downloaded. Used once per test run (tests/setup/postgres.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { stablePort } from './ports.js';
 
 export interface PgCluster {
   /** `postgres://postgres@127.0.0.1:<port>/<database>` */
@@ -31,17 +31,6 @@ export function pgBinDir(): string {
   throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: install them with `apt-get install -y postgresql` (or set PG_BIN).');
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Runs a PostgreSQL binary as the `postgres` user when we are root, else as ourselves. */
 function runPg(bin: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0;
@@ -58,7 +47,8 @@ export async function startPgCluster(): Promise<PgCluster> {
   fs.mkdirSync(sockets);
   if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
   runPg(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync', '--no-instructions']);
-  const port = await freePort();
+  // Below the ephemeral range: free until PostgreSQL takes it, and again after a pause (tests/helpers/ports.ts).
+  const port = await stablePort();
   const opts = [
     `-p ${port}`,
     `-k ${sockets}`,

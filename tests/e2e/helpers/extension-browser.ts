@@ -7,7 +7,6 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../playwright.config.js';
 import { EXTENSION_ID } from '../../../lib/api/extension-identity.js';
-import { freePort } from './tidemark-server.js';
 
 export class ExtensionBrowser {
   private cdp: Browser | null = null;
@@ -30,7 +29,6 @@ export class ExtensionBrowser {
   ): Promise<ExtensionBrowser> {
     const extensions = [extensionDir, ...(opts.alsoLoad ?? [])].join(',');
     const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-chromium-'));
-    const debugPort = await freePort();
     const context = await chromium.launchPersistentContext(userDataDir, {
       headless: true,
       executablePath: CHROMIUM_PATH,
@@ -38,11 +36,21 @@ export class ExtensionBrowser {
         ...CHROMIUM_ARGS,
         `--disable-extensions-except=${extensions}`,
         `--load-extension=${extensions}`,
-        `--remote-debugging-port=${debugPort}`,
+        // Port 0: Chromium takes a free port itself and writes it to DevToolsActivePort (read below).
+        // A port picked beforehand could be taken by another process before Chromium binds it; Chromium
+        // then listens on [::1] instead, and connecting to 127.0.0.1 was refused (the offline tests' flake).
+        '--remote-debugging-port=0',
         ...(opts.toolbarButton ? ['--enable-unsafe-extension-debugging'] : []),
         ...(opts.args ?? []),
       ],
     });
+    let debugPort: number;
+    try {
+      debugPort = await devToolsPort(userDataDir);
+    } catch (err) {
+      await context.close();
+      throw err;
+    }
     const b = new ExtensionBrowser(context, userDataDir, debugPort, !!opts.toolbarButton);
     await b.worker();
     return b;
@@ -109,16 +117,7 @@ export class ExtensionBrowser {
   }
 
   private async cdpBrowser(): Promise<Browser> {
-    // Right after the previous connection closed, Chromium's DevTools endpoint has once left a
-    // connect hanging for the whole test timeout (a full CI run, not reproduced alone): give each
-    // attempt 10 s and try three times before failing.
-    for (let attempt = 1; !this.cdp; attempt++) {
-      try {
-        this.cdp = await chromium.connectOverCDP(`http://127.0.0.1:${this.debugPort}`, { timeout: 10_000 });
-      } catch (err) {
-        if (attempt === 3) throw err;
-      }
-    }
+    this.cdp ??= await chromium.connectOverCDP(`http://127.0.0.1:${this.debugPort}`, { timeout: 10_000 });
     return this.cdp;
   }
 
@@ -261,5 +260,17 @@ export class ExtensionBrowser {
     // Teardown: already closed is fine.
     await this.context.close().catch(() => {});
     fs.rmSync(this.userDataDir, { recursive: true, force: true });
+  }
+}
+
+/** The DevTools port Chromium listens on: the first line of DevToolsActivePort in its profile, written once it listens. */
+async function devToolsPort(userDataDir: string): Promise<number> {
+  const file = path.join(userDataDir, 'DevToolsActivePort');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const port = fs.existsSync(file) ? Number.parseInt(fs.readFileSync(file, 'utf8').split('\n')[0], 10) : NaN;
+    if (port > 0) return port;
+    if (Date.now() > deadline) throw new Error(`Chromium wrote no DevTools port to ${file} within 10 s.`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }

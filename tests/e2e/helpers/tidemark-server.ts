@@ -1,8 +1,8 @@
 // The real Tidemark server for browser tests: on a fixed loopback port and data directory, so it
-// can be stopped and started again at the same address (the offline-queue test). The extension
-// reaches it as http://localhost:<port> (its built-in host permission).
+// can be stopped and started again at the same address (the offline-queue test). The port lies below
+// the kernel's ephemeral range (tests/helpers/ports.ts), so no other process is handed it while the
+// server is down. The extension reaches it as http://localhost:<port> (its built-in host permission).
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -12,17 +12,7 @@ import { openSqliteStore } from '../../../server/db/sqlite-store.js';
 import { ensureExtensionClient } from '../../../server/services/oauth/extension-client.js';
 import { hashPassword } from '../../../server/services/passwords.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { stablePort } from '../../helpers/ports.js';
 
 export class TidemarkServer {
   app: FastifyInstance | null = null;
@@ -35,7 +25,7 @@ export class TidemarkServer {
   private constructor(readonly port: number) {}
 
   static async start(): Promise<TidemarkServer> {
-    const s = new TidemarkServer(await freePort());
+    const s = new TidemarkServer(await stablePort());
     await s.start();
     return s;
   }
