@@ -5,7 +5,7 @@
 //   shows the API's answer for it (the box waits for a pause in typing, then asks once).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, Worker } from '@playwright/test';
 import { ExtensionBrowser } from '../../tests/e2e/helpers/extension-browser.js';
 import { TidemarkServer } from '../../tests/e2e/helpers/tidemark-server.js';
 import { runCli } from '../../tests/helpers/process.js';
@@ -16,6 +16,8 @@ export interface LibraryFigures {
   /** The same requests straight to the server (no extension): the server's share. */
   apiMs: { what: string; ms: number }[];
   seedSeconds: number;
+  /** The saved-link index's sync after signing in, waited for before measuring. */
+  indexSyncSeconds: number;
   firstListMs: number[];
   /**
    * Where each search's time went: last keystroke -> the request reaching the server (the typing
@@ -23,7 +25,69 @@ export interface LibraryFigures {
    * the frame showing it (the trip back and rendering). Requests for the same query typed earlier
    * (stale ones) are counted too.
    */
-  searchMs: { query: string; ms: number; toServer: number; server: number; toScreen: number; requests: number }[];
+  searchMs: { query: string; ms: number; toServer: number; server: number; toScreen: number; requests: number; parts: Parts }[];
+  /** Each open's parts (from the navigation's start). */
+  openParts: Parts[];
+  /** Each open: navigation start -> the HTML received, -> the HTML parsed (ms). */
+  openLoad: { html: number; parsed: number }[];
+  /** Requests the server received before each list request, while the page was opening or the query typed (besides that one). */
+  otherRequests: string[];
+}
+
+/**
+ * Where one list request's time went, in ms, from marks in the page (lib/library/timing.ts), in the
+ * service worker and at the server (null where a mark is missing):
+ * start -> the page asks (the typing pause, or loading and the first render) -> the background
+ * has the message -> the server has the request -> the server answers -> the background has the
+ * parsed answer -> the page has it -> the frame shows it.
+ */
+export interface Parts {
+  pageAsks: number | null;
+  toBackground: number | null;
+  toServer: number | null;
+  server: number | null;
+  toBackgroundBack: number | null;
+  toPage: number | null;
+  render: number | null;
+}
+
+type Marks = { request?: number; answer?: number };
+
+/** The latest marks of the page (epoch ms) whose detail is `search`. */
+/** The latest marks named `names` (epoch ms) whose detail is `search`, in the page or the service worker. */
+async function latestMarks(where: Page | Worker, names: string[], search: string): Promise<(number | undefined)[]> {
+  // No named helpers inside: this function's source runs in the page or the worker, without the bundler's helpers.
+  return (where as Page).evaluate(
+    ({ names, q }) =>
+      names.map((name) => {
+        const m = performance.getEntriesByName(name).at(-1) as PerformanceMark | undefined;
+        return m && m.detail === q ? performance.timeOrigin + m.startTime : undefined;
+      }),
+    { names, q: search },
+  );
+}
+
+async function pageMarks(page: Page, search: string): Promise<Marks> {
+  const [request, answer] = await latestMarks(page, ['tidemark:list-request', 'tidemark:list-answer'], search);
+  return { request, answer };
+}
+
+async function workerMarks(b: ExtensionBrowser, search: string): Promise<{ received?: number; fetched?: number }> {
+  const [received, fetched] = await latestMarks(await b.worker(), ['tidemark:list-received', 'tidemark:list-fetched'], search);
+  return { received, fetched };
+}
+
+function partsOf(start: number, page: Marks, worker: { received?: number; fetched?: number }, server: { startedAt: number; finishedAt: number } | undefined, shown: number): Parts {
+  const d = (a: number | undefined, z: number | undefined) => (a === undefined || z === undefined ? null : z - a);
+  return {
+    pageAsks: d(start, page.request),
+    toBackground: d(page.request, worker.received),
+    toServer: d(worker.received, server?.startedAt),
+    server: d(server?.startedAt, server?.finishedAt),
+    toBackgroundBack: d(server?.finishedAt, worker.fetched),
+    toPage: d(worker.fetched, page.answer),
+    render: d(page.answer, shown),
+  };
 }
 
 /** Installed before the page's own scripts: the time of the first frame with rows, and of each change to the list. */
@@ -77,12 +141,26 @@ export async function benchLibrary(extensionDir: string, total = 100_000, runs =
     apiMs.push({ what, ms: times.sort((a, b) => a - b)[2]! });
   }
 
+  let indexSyncSeconds = 0;
   const b = await ExtensionBrowser.launch(extensionDir);
   try {
     await b.signInWithTestToken(server.origin, token);
+    // Signing in starts the saved-link index's full sync (100k links): a one-time cost of signing
+    // in, which would otherwise fall on the first opens measured below. It is waited for here.
+    const synced = performance.now();
+    while ((await b.inWorker(() => (globalThis as unknown as { tidemark: { indexState(): { state: string } } }).tidemark.indexState().state)) !== 'ready') {
+      if (performance.now() - synced > 120_000) throw new Error('the saved-link index did not sync in 2 minutes');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    indexSyncSeconds = (performance.now() - synced) / 1000;
     await b.context.addInitScript(OBSERVE);
     const firstListMs: number[] = [];
+    const openParts: Parts[] = [];
+    const openLoad: { html: number; parsed: number }[] = [];
+    const otherRequests: string[] = [];
     for (let i = 0; i < runs; i++) {
+      const before = server.timings.length;
+      const requestsBefore = server.requests.length;
       const page = await b.context.newPage();
       await page.goto(b.url('library.html'));
       await page
@@ -90,7 +168,18 @@ export async function benchLibrary(extensionDir: string, total = 100_000, runs =
         .catch((err: Error) => {
           throw new Error(`the library never showed rows: ${err.message}`);
         });
-      firstListMs.push(await page.evaluate(() => (window as unknown as { __lib: { firstRows: number } }).__lib.firstRows - performance.timeOrigin));
+      const { firstRows, origin } = await page.evaluate(() => ({ firstRows: (window as unknown as { __lib: { firstRows: number } }).__lib.firstRows, origin: performance.timeOrigin }));
+      firstListMs.push(firstRows - origin);
+      const lists = server.timings.slice(before).filter((r) => r.route === 'GET /rest/v1/bookmarks/0');
+      openParts.push(partsOf(origin, await pageMarks(page, ''), await workerMarks(b, ''), lists[0], firstRows));
+      // The page's load before its script runs: navigation -> the HTML's last byte -> parsed (module scripts run after).
+      openLoad.push(
+        await page.evaluate(() => {
+          const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+          return { html: n.responseEnd, parsed: n.domInteractive };
+        }),
+      );
+      otherRequests.push(...server.requests.slice(requestsBefore).filter((r) => r !== 'GET /rest/v1/bookmarks/0'));
       await page.close();
     }
 
@@ -104,6 +193,7 @@ export async function benchLibrary(extensionDir: string, total = 100_000, runs =
       await box.fill('');
       await page.waitForTimeout(400);
       const before = server.timings.length;
+      const requestsBefore = server.requests.length;
       await box.pressSequentially(query, { delay: 40 });
       await page
         .waitForFunction((want) => JSON.stringify([...document.querySelectorAll('.bookmark .title')].map((e) => e.textContent)) === JSON.stringify(want), expected, { timeout: 30_000 })
@@ -123,9 +213,11 @@ export async function benchLibrary(extensionDir: string, total = 100_000, runs =
         server: last.finishedAt - last.startedAt,
         toScreen: l.lastChange - last.finishedAt,
         requests: lists.length,
+        parts: partsOf(l.lastInput, await pageMarks(page, query), await workerMarks(b, query), last, l.lastChange),
       });
+      otherRequests.push(...server.requests.slice(requestsBefore).filter((r) => r !== 'GET /rest/v1/bookmarks/0'));
     }
-    return { bookmarks: count, apiMs, seedSeconds, firstListMs, searchMs };
+    return { bookmarks: count, apiMs, seedSeconds, indexSyncSeconds, firstListMs, searchMs, openParts, openLoad, otherRequests };
   } finally {
     await b.close();
     await server.close();

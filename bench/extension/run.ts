@@ -8,7 +8,7 @@ import { buildExtension, ROOT } from '../../scripts/build-extension.js';
 import { bundleSizes } from './bundles.js';
 import { benchIndex } from './index-sync.js';
 import { benchPopup } from './popup.js';
-import { benchLibrary } from './library.js';
+import { benchLibrary, type Parts } from './library.js';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -73,20 +73,41 @@ async function main() {
 
 async function library(chromeDir: string) {
   console.log('\nLibrary page in Chromium (headless) against the real server on loopback, a 100k-bookmark account (LIBRARY_BENCH_BOOKMARKS changes the size):');
+  console.log(`  load average at the start: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const f = await benchLibrary(chromeDir, Number(process.env.LIBRARY_BENCH_BOOKMARKS ?? 100_000));
-  console.log(`  (${f.bookmarks} bookmarks imported in ${f.seedSeconds.toFixed(0)} s; medians of ${f.firstListMs.length} opens, p95 in brackets)`);
+  console.log(`  (${f.bookmarks} bookmarks imported in ${f.seedSeconds.toFixed(0)} s; the saved-link index synced ${f.indexSyncSeconds.toFixed(1)} s after signing in, before measuring; medians of ${f.firstListMs.length} opens, p95 in brackets)`);
   line('open -> first list visible', `${ms(median(f.firstListMs))} [${ms(p95(f.firstListMs))}]`, '<= 300 ms');
+  console.log(`    each open: ${f.firstListMs.map((x) => x.toFixed(0)).join(', ')} ms`);
+  console.log(`    parts (medians): ${partsLine(f.openParts, 'page loads and asks')}`);
+  const html = median(f.openLoad.map((x) => x.html))!;
+  const parsed = median(f.openLoad.map((x) => x.parsed))!;
+  const asks = median(f.openParts.map((x) => x.pageAsks).filter((x): x is number => x !== null));
+  console.log(`    of which (medians): navigation -> HTML received ${html.toFixed(1)}, -> parsed ${parsed.toFixed(1)}, -> the page's script asks for the list ${asks === undefined ? 'n/a' : asks.toFixed(1)} ms from the start`);
   const all = f.searchMs.map((s) => s.ms);
   line('last keystroke -> search results shown', `${ms(median(all))} [max ${ms(Math.max(...all))}]`, '<= 150 ms');
   for (const s of f.searchMs) {
     line(`  "${s.query}"`, ms(s.ms));
     console.log(`      keystroke -> server ${ms(s.toServer)}, server ${ms(s.server)}, answer -> shown ${ms(s.toScreen)}; ${s.requests} list request(s) while typing it`);
+    console.log(`      ${partsLine([s.parts], 'typing pause')}`);
   }
   const part = (k: 'toServer' | 'server' | 'toScreen') => ms(median(f.searchMs.map((s) => s[k])));
   line('  medians: keystroke -> server / server / answer -> shown', `${part('toServer')} / ${part('server')} / ${part('toScreen')}`);
+  console.log(`    parts (medians): ${partsLine(f.searchMs.map((s) => s.parts), 'typing pause')}`);
+  const others = new Map<string, number>();
+  for (const r of f.otherRequests) others.set(r, (others.get(r) ?? 0) + 1);
+  console.log(`  other requests meanwhile: ${others.size ? [...others].map(([r, n]) => `${r} x${n}`).join(', ') : 'none'}`);
   console.log(`  load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log('  the server alone (median of 5, over HTTP on loopback):');
   for (const a of f.apiMs) line(`  ${a.what}`, ms(a.ms));
+}
+
+/** One list request's parts (medians over `xs`), in the order the request passes them. */
+function partsLine(xs: Parts[], first: string): string {
+  const m = (k: keyof Parts) => {
+    const v = xs.map((x) => x[k]).filter((x): x is number => x !== null);
+    return v.length ? `${median(v)!.toFixed(1)}` : 'n/a';
+  };
+  return `${first} ${m('pageAsks')} | page -> background ${m('toBackground')} | background -> server ${m('toServer')} | server ${m('server')} | server -> background ${m('toBackgroundBack')} | background -> page ${m('toPage')} | render ${m('render')} ms`;
 }
 
 main().then(

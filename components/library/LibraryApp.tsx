@@ -7,6 +7,7 @@ import { t } from '../../lib/i18n.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { BulkAction, BulkTarget, LibraryCollection, LibraryCollectionOp } from '../../lib/library/types.js';
 import { Pager, type PagerSnapshot } from '../../lib/library/pager.js';
+import { askFirstPage, askList, listQuery, takeFirstPage } from '../../lib/library/list-requests.js';
 import { effectiveSort, formatState, isNewPlace, parseState, type LibraryState } from '../../lib/library/url-state.js';
 import { BookmarkList } from './BookmarkList.js';
 import { DetailPane, pathOf } from './DetailPane.js';
@@ -116,24 +117,13 @@ export function LibraryApp() {
     return offAuth;
   }, []);
 
-  // One id for this tab's list requests: the background cancels an older one still on its way.
-  const channel = useMemo(() => crypto.randomUUID(), []);
-  const listQuery = (s: LibraryState) => ({ collectionId: s.collectionId, search: s.search, sort: effectiveSort(s), channel });
-  // A typed search asks for its first page at the end of the typing pause, before the page
-  // re-renders for it; the list below takes that answer instead of asking again.
-  const early = useRef<{ key: string; answer: ReturnType<typeof send<'libraryList'>> } | null>(null);
   const latest = useRef(state);
   latest.current = state;
   const searchNow = (text: string) => {
     const next = { ...latest.current, search: text };
-    if (next.tab === 'bookmarks' && text !== latest.current.search) {
-      const q = listQuery(next);
-      const answer = send('libraryList', { ...q, page: 0 });
-      // Not dropped: the list awaits this promise and shows its error. Only an answer nobody takes
-      // (the place changed before the list started over) would otherwise be reported as unhandled.
-      answer.catch(() => undefined);
-      early.current = { key: JSON.stringify(q), answer };
-    }
+    // A typed search asks for its first page at the end of the typing pause, before the page
+    // re-renders for it; the list below takes that answer instead of asking again.
+    if (next.tab === 'bookmarks' && text !== latest.current.search) askFirstPage(listQuery(next));
     go({ search: text });
   };
   // A new place or query: the list starts over. A layout effect: the request leaves in this task,
@@ -141,15 +131,14 @@ export function LibraryApp() {
   useLayoutEffect(() => {
     if (state.tab !== 'bookmarks') return;
     const q = listQuery(state);
-    let sent = early.current?.key === JSON.stringify(q) ? early.current.answer : null;
-    early.current = null;
+    let sent = takeFirstPage(q);
     // Taken once: a retry or a reload after a bulk change asks the background again.
     const take = () => {
       const answer = sent;
       sent = null;
       return answer;
     };
-    void pager.reset((page) => (page === 0 && take()) || send('libraryList', { ...q, page }));
+    void pager.reset((page) => (page === 0 && take()) || askList(q, page));
     setSelected(new Set());
     setAnchor(null);
     setFocused(null);

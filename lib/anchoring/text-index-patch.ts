@@ -124,11 +124,8 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     }
     return undefined;
   };
-  /** First indexed text node after `node` and its subtree (n: none), or undefined when the search gives up. */
-  const indexedAfter = (node: Node): number | undefined => {
-    let last = node;
-    while (last.lastChild) last = last.lastChild;
-    walker.currentNode = last;
+  /** First indexed text node after the walker's current node (n: none), or undefined when the search gives up. */
+  const nextIndexed = (): number | undefined => {
     for (let i = 0; i < MAX_SEARCH; i++) {
       const t = walker.nextNode();
       if (!t) return n;
@@ -136,6 +133,13 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
       if (k !== undefined) return k;
     }
     return undefined;
+  };
+  /** First indexed text node after `node` and its subtree. */
+  const indexedAfter = (node: Node): number | undefined => {
+    let last = node;
+    while (last.lastChild) last = last.lastChild;
+    walker.currentNode = last;
+    return nextIndexed();
   };
   /** Last indexed text node in `node`'s subtree or before it. */
   const indexedUpTo = (node: Node): number | undefined => {
@@ -149,13 +153,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     const k = node.nodeType === TEXT_NODE ? idOf(node) : undefined;
     if (k !== undefined) return k;
     walker.currentNode = node;
-    for (let i = 0; i < MAX_SEARCH; i++) {
-      const t = walker.nextNode();
-      if (!t) return n;
-      const j = idOf(t);
-      if (j !== undefined) return j;
-    }
-    return undefined;
+    return nextIndexed();
   };
 
   let count = 0;

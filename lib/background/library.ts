@@ -8,6 +8,7 @@ import { apiBase } from '../api/client/http.js';
 import { LIMITS, TRASH, UNSORTED } from '../api/constants.js';
 import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
+import { markList } from '../library/timing.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
 
 export type * from '../library/types.js';
@@ -138,6 +139,7 @@ export class LibraryService {
   private listing = new Map<string, AbortController>();
 
   async list(q: LibraryListQuery): Promise<LibraryPage> {
+    markList('tidemark:list-received', q.search);
     let cancel: AbortController | null = null;
     if (q.channel && q.page === 0) {
       // Typing sends one query after another: the older one's answer would be dropped, so it stops here.
@@ -155,6 +157,7 @@ export class LibraryService {
         { search: q.search || undefined, sort: q.sort || undefined, page: q.page, perpage: LIBRARY_PAGE_SIZE },
         { signal: cancel?.signal },
       );
+      markList('tidemark:list-fetched', q.search);
       const owner = await whose;
       const page = { items: res.items, count: res.count };
       if (q.page < CACHED_PAGE_NUMBERS) void this.remember(key, owner, page).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));

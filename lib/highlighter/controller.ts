@@ -275,7 +275,8 @@ export class Highlighter implements EditorHost {
    */
   private onSelectionEnd(e?: MouseEvent) {
     const selected = document.getSelection()?.isCollapsed === false;
-    if (!selected && !(e && this.results.size > 0 && this.painter.highlightsAt(e.clientX, e.clientY).some((k) => this.items.has(k)))) return;
+    // A click on a highlight (ours only: the editor's own, painted before its answer came, too).
+    if (!selected && !(e && this.painter.highlightsAt(e.clientX, e.clientY).length)) return;
     this.loadEditor().then(
       (editor) => editor.onSelectionEnd(e),
       // Nothing on the page to show it in: the console is where a failed load is seen.

@@ -23,6 +23,8 @@ interface Undo {
 export class HighlightEditor implements Editor {
   private readonly toolbar: Toolbar;
   private undo: Undo | null = null;
+  /** Highlights painted before the background answered: their key once it has (null: refused). */
+  private readonly pending = new Map<string, Promise<string | null>>();
 
   constructor(private readonly host: EditorHost) {
     this.toolbar = new Toolbar(host.ui, {
@@ -53,8 +55,14 @@ export class HighlightEditor implements Editor {
     }
     if (!e) return;
     const key = this.host.painter.highlightsAt(e.clientX, e.clientY)[0];
-    const item = key ? this.host.items.get(key) : undefined;
-    if (item) this.toolbar.showForHighlight(item.key, item.color, item.hasNote, e.clientX, e.clientY);
+    const show = (k: string | null | undefined) => {
+      const item = k ? this.host.items.get(k) : undefined;
+      if (item) this.toolbar.showForHighlight(item.key, item.color, item.hasNote, e.clientX, e.clientY);
+    };
+    // Clicked while it is being saved: its toolbar once it is.
+    const saving = key ? this.pending.get(key) : undefined;
+    if (saving) void saving.then(show);
+    else show(key);
   }
 
   async highlightSelection(color: HighlightColor | null, withNote: boolean): Promise<HighlightOutcome> {
@@ -76,11 +84,15 @@ export class HighlightEditor implements Editor {
     // wrapped again, breaking the range): there it is painted once the key is known.
     const pending = `pending-${++pendingCount}`;
     if (host.painter.kind === 'highlight-api') host.painter.paint(pending, range, { color: chosen });
+    let settle!: (key: string | null) => void;
+    this.pending.set(pending, new Promise((resolve) => (settle = resolve)));
     let res: PageHighlightsView & { key: string };
     try {
       res = await send('addHighlight', { ...descriptor, color: chosen, withNote });
     } catch (err) {
       host.painter.remove(pending);
+      this.pending.delete(pending);
+      settle(null);
       return this.fail((err as Error).message);
     }
     host.setView(res);
@@ -91,6 +103,8 @@ export class HighlightEditor implements Editor {
       host.placed(res.key, { status: 'anchored', range, start: offsets.start, end: offsets.end, method: 'exact', score: 1 });
       host.updateMarkers();
     }
+    this.pending.delete(pending);
+    settle(res.key);
     const key = res.key;
     this.undo = { label: t('highlightUndone'), run: () => this.remove(key, false) };
     this.toolbar.notify(t('highlightAdded'), true);

@@ -59,10 +59,10 @@ test('the injected scripts stay small: the loader on every page, the highlighter
   expect(gz('highlighter-approximate.js')).toBeGreaterThan(0);
 });
 
-/** Selects `phrase` from script. */
-async function scriptSelect(page: Page, phrase: string): Promise<void> {
-  await page.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+/** Selects `phrase` from script (its first occurrence in `within`, a CSS selector; default the whole page). */
+async function scriptSelect(page: Page, phrase: string, within = 'body'): Promise<void> {
+  await page.evaluate(([text, root]) => {
+    const walker = document.createTreeWalker(document.querySelector(root)!, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const i = (n.nodeValue ?? '').indexOf(text);
       if (i < 0) continue;
@@ -74,14 +74,17 @@ async function scriptSelect(page: Page, phrase: string): Promise<void> {
       return;
     }
     throw new Error(`"${text}" is not on the page`);
-  }, phrase);
+  }, [phrase, within] as const);
 }
 
 /**
  * In the tab's content-script world (the highlighter's), through chrome.scripting: 'state' reads which
  * of the two scripts are there; 'disable' removes the Highlight API from that world.
  */
-async function inContentWorld(pageUrl: string, what: 'state' | 'disable'): Promise<{ highlighter: boolean; fallback: string; editor: string; approximate: string } | null> {
+async function inContentWorld(pageUrl: string, what: 'state' | 'disable'): Promise<{ highlighter: boolean; fallback: string; editor: string; approximate: string } | null>;
+/** 'wrapPatcher': counts the index patcher's answers from now on; 'patcherAnswers': returns them. */
+async function inContentWorld(pageUrl: string, what: 'wrapPatcher' | 'patcherAnswers'): Promise<string[] | null>;
+async function inContentWorld(pageUrl: string, what: string): Promise<unknown> {
   return browser.inWorker(
     async ({ url, kind }) => {
       const c = (globalThis as any).chrome;
@@ -94,6 +97,19 @@ async function inContentWorld(pageUrl: string, what: 'state' | 'disable'): Promi
           if (k === 'disable') {
             Object.defineProperty(CSS, 'highlights', { value: undefined, configurable: true });
             return null;
+          }
+          const slot = '__tidemarkPart_index-patch';
+          if (k === 'patcherAnswers') return g.__patcherAnswers ?? null;
+          if (k === 'wrapPatcher') {
+            const patch = g[slot];
+            if (typeof patch !== 'function') return null;
+            g.__patcherAnswers = [];
+            g[slot] = (index: unknown, records: unknown) => {
+              const out = patch(index, records);
+              g.__patcherAnswers.push(out ? 'patched' : 'indexed again');
+              return out;
+            };
+            return g.__patcherAnswers;
           }
           return {
             highlighter: !!g.__tidemarkHighlighter,
@@ -275,48 +291,19 @@ test('a long page with 100 saved highlights is anchored and painted without a sc
   expect(Math.max(...cpu)).toBeLessThanOrEqual(50);
 });
 
-/** In the tab's content-script world: 'wrap' counts the index patcher's answers from now on, 'read' returns them. */
-async function patcherAnswers(pageUrl: string, what: 'wrap' | 'read'): Promise<string[] | null> {
-  return browser.inWorker(
-    async ({ url, kind }) => {
-      const c = (globalThis as any).chrome;
-      const tab = (await c.tabs.query({})).find((t: { url?: string }) => t.url === url);
-      const [r] = await c.scripting.executeScript({
-        target: { tabId: tab.id },
-        args: [kind],
-        func: (k: string) => {
-          const g = globalThis as any;
-          const slot = '__tidemarkPart_index-patch';
-          if (k === 'read') return g.__patcherAnswers ?? null;
-          const patch = g[slot];
-          if (typeof patch !== 'function') return null;
-          g.__patcherAnswers = [];
-          g[slot] = (index: unknown, records: unknown) => {
-            const out = patch(index, records);
-            g.__patcherAnswers.push(out ? 'patched' : 'indexed again');
-            return out;
-          };
-          return g.__patcherAnswers;
-        },
-      });
-      return r?.result ?? null;
-    },
-    { url: pageUrl, kind: what },
-  );
-}
-
 test('on the long page, after the page changes, a new highlight goes through the patched index and lands on its text', async () => {
   const page = browser.context.pages()[0];
   const url = page.url();
   expect(url).toContain('/long-reference');
   // The long page's index is kept and the patcher was loaded for it (an on-demand part).
-  expect(await patcherAnswers(url, 'wrap')).toEqual([]);
+  expect(await inContentWorld(url, 'wrapPatcher')).toEqual([]);
   // The page changes as live pages do: a clock at the top ticks, a paragraph is inserted before the
   // text the reader will highlight, another one's text is edited, a comment is added at the end.
   await page.evaluate(() => {
     const clock = Object.assign(document.createElement('div'), { id: 'clock', textContent: '12:00:00' });
     document.body.prepend(clock);
     const first = [...document.querySelectorAll('p')].find((p) => p.textContent!.includes('interface groups the methods below'))!;
+    first.id = 'original-paragraph'; // for the test to select in (an attribute: not a text change)
     first.before(Object.assign(document.createElement('p'), { textContent: 'A note inserted by the site: the interface groups the methods below.' }));
     const other = document.querySelectorAll('p')[40];
     other.textContent = `${other.textContent} (edited)`;
@@ -327,25 +314,10 @@ test('on the long page, after the page changes, a new highlight goes through the
   await expect
     .poll(async () => Object.values(await painted(page)).reduce((n, texts) => n + texts.length, 0), { timeout: 60_000 })
     .toBe(100);
-  await expect.poll(() => patcherAnswers(url, 'read')).toContain('patched');
+  await expect.poll(() => inContentWorld(url, 'patcherAnswers')).toContain('patched');
   // A new highlight: the original sentence (not the inserted one, which comes first on the page now).
   const phrase = 'interface groups the methods below';
-  await page.evaluate((text) => {
-    const inserted = [...document.querySelectorAll('p')].find((p) => p.textContent!.startsWith('A note inserted'))!;
-    const original = inserted.nextElementSibling!;
-    const walker = document.createTreeWalker(original, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const i = (n.nodeValue ?? '').indexOf(text);
-      if (i < 0) continue;
-      const r = document.createRange();
-      r.setStart(n, i);
-      r.setEnd(n, i + text.length);
-      getSelection()!.removeAllRanges();
-      getSelection()!.addRange(r);
-      return;
-    }
-    throw new Error('phrase not in the original paragraph');
-  }, phrase);
+  await scriptSelect(page, phrase, '#original-paragraph');
   await menuHighlight(url, 'red', phrase);
   await expect.poll(async () => (await painted(page)).red ?? []).toContain(phrase);
   // Painted on the selected paragraph's text, not on the inserted twin before it.
@@ -362,7 +334,7 @@ test('on the long page, after the page changes, a new highlight goes through the
     return out;
   }, phrase);
   expect(placed).toEqual(['A note inserted']);
-  const answers = (await patcherAnswers(url, 'read')) ?? [];
+  const answers = (await inContentWorld(url, 'patcherAnswers')) ?? [];
   expect(answers.length).toBeGreaterThan(0);
   expect(answers).not.toContain('indexed again');
   await page.screenshot({ path: test.info().outputPath('long-page-after-changes.png') });
