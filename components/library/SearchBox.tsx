@@ -32,23 +32,29 @@ export function SearchBox({ value: committed, debounceMs, tags, collections, inp
   const word = lastWord(value);
   // What this box last sent: the search coming back as `committed` must not overwrite what was typed since.
   const sent = useRef(committed);
+  // The pending search of the last keystroke (see onInput).
+  const pause = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   // Back/forward, "Clear the search" and links change the search from outside.
   useEffect(() => {
     if (committed !== sent.current) {
+      clearTimeout(pause.current);
       sent.current = committed;
       setValue(committed);
     }
   }, [committed]);
-  // Typing re-renders only this box; the list follows after a pause.
-  useEffect(() => {
-    if (value === sent.current) return;
-    const timer = setTimeout(() => {
-      sent.current = value;
-      onSearch(value);
+  // Typing re-renders only this box; the list follows after a pause. The pause is counted from the
+  // keystroke itself, not from an effect after the box's next paint (which added a frame and the
+  // render to every search's wait).
+  useEffect(() => () => clearTimeout(pause.current), []);
+  const onInput = (text: string) => {
+    setValue(text);
+    clearTimeout(pause.current);
+    pause.current = setTimeout(() => {
+      if (text === sent.current) return;
+      sent.current = text;
+      onSearch(text);
     }, debounceMs);
-    return () => clearTimeout(timer);
-  }, [value]);
-  const onInput = (text: string) => setValue(text);
+  };
 
   const suggestions = useMemo<Suggestion[]>(() => {
     const out: Suggestion[] = [];
