@@ -58,13 +58,20 @@ async function firstLineBox(page: Page, key: string): Promise<Box> {
 
 const isYellowBackground = ([r, g, b]: [number, number, number]) => r > 235 && g > 205 && g < 250 && b > 90 && b < 190;
 
-test('Highlight API painter: colours show on screen, the DOM is untouched, notes get an underline', async ({ page }) => {
+test('Highlight API painter: colours show on screen, the text and elements are untouched (only its empty scope mark on the highlighted text\'s parents), notes get an underline', async ({ page }) => {
   await open(page);
   const before = await page.evaluate(() => document.body.innerHTML);
   const setup = await page.evaluate(async () => {
     const { HIGHLIGHT_COLORS } = window.tidemarkTest;
-    let mutations = 0;
-    new MutationObserver((records) => (mutations += records.length)).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    // Where the painter adds its own style sheet (no sheet registered for the site) it marks the parents
+    // of highlighted text with an empty attribute its rules are scoped to; nothing else may change.
+    const mutations: string[] = [];
+    new MutationObserver((records) => records.forEach((r) => mutations.push(r.type === 'attributes' ? `attribute ${r.attributeName}` : r.type))).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
     const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
     const painter = await startPainter();
     painter.paint('k-yellow', anchorQuote('tide tables for this week', 'p3'), { color: 'yellow' });
@@ -78,11 +85,21 @@ test('Highlight API painter: colours show on screen, the DOM is untouched, notes
       noteSize: CSS.highlights.get('tidemark-note')!.size,
       adopted: document.adoptedStyleSheets.length,
       styleElements: document.querySelectorAll('style').length,
-      mutations,
+      mutations: [...new Set(mutations)],
+      marked: [...document.querySelectorAll('[data-tidemark-hl]')].map((e) => e.id),
     };
   });
-  expect(setup).toEqual({ kind: 'highlight-api', registered: true, yellowSize: 1, noteSize: 1, adopted: 1, styleElements: 1, mutations: 0 });
-  expect(await page.evaluate(() => document.body.innerHTML)).toBe(before);
+  expect(setup).toEqual({
+    kind: 'highlight-api',
+    registered: true,
+    yellowSize: 1,
+    noteSize: 1,
+    adopted: 1,
+    styleElements: 1,
+    mutations: ['attribute data-tidemark-hl'],
+    marked: ['p3', 'tide-link'],
+  });
+  expect(await page.evaluate(() => document.body.innerHTML.replaceAll(' data-tidemark-hl=""', ''))).toBe(before);
 
   // What a reader sees: a yellow background behind the highlighted words, none behind the others.
   const box = await firstLineBox(page, 'k-yellow');
