@@ -9,11 +9,11 @@
 // are read from the source tree as under tsx. `npm run server` itself (tsx) is still tested
 // (tests/server/cli.test.ts).
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { sourceStamp } from './source-stamp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const OUT = path.join(ROOT, '.tmp', 'cli');
@@ -22,18 +22,7 @@ const SERVER = path.join(ROOT, 'server');
 const SOURCES = ['server', 'lib', 'package.json', 'tsconfig.base.json'];
 
 function stamp(): string {
-  const hash = crypto.createHash('sha256');
-  const walk = (p: string) => {
-    const st = fs.statSync(p, { throwIfNoEntry: false });
-    if (!st) return;
-    if (st.isDirectory()) {
-      for (const name of fs.readdirSync(p).sort()) walk(path.join(p, name));
-    } else if (!p.endsWith('.test.ts')) {
-      hash.update(`${path.relative(ROOT, p)}:${st.size}:${st.mtimeMs}\n`);
-    }
-  };
-  for (const s of SOURCES) walk(path.join(ROOT, s));
-  return hash.digest('hex').slice(0, 16);
+  return sourceStamp(ROOT, SOURCES, (file) => file.endsWith('.test.ts')).slice(0, 16);
 }
 
 /**

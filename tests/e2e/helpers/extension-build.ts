@@ -2,27 +2,16 @@
 // all when nothing it is built from changed since the last build (a stamp of paths, sizes and times).
 // Each build lands in a folder named by its stamp, built under a temporary name and renamed into
 // place, so two test runs at once never load a half-written or deleted build.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildExtension, ROOT } from '../../../scripts/build-extension.js';
+import { sourceStamp } from '../../helpers/source-stamp.js';
 
 const OUT = path.join(ROOT, '.tmp', 'e2e-extension');
 const SOURCES = ['entrypoints', 'components', 'lib', 'public', 'scripts/vite', 'wxt.config.ts', 'package.json'];
 
 function stamp(): string {
-  const hash = crypto.createHash('sha256');
-  const walk = (p: string) => {
-    const st = fs.statSync(p, { throwIfNoEntry: false });
-    if (!st) return;
-    if (st.isDirectory()) {
-      for (const name of fs.readdirSync(p).sort()) walk(path.join(p, name));
-    } else {
-      hash.update(`${path.relative(ROOT, p)}:${st.size}:${st.mtimeMs}\n`);
-    }
-  };
-  for (const s of SOURCES) walk(path.join(ROOT, s));
-  return hash.digest('hex');
+  return sourceStamp(ROOT, SOURCES);
 }
 
 const building = new Map<'chrome' | 'firefox', Promise<string>>();
