@@ -72,7 +72,15 @@ export function isConnectionError(err: unknown): boolean {
 
 /** A pool on `url`, after one successful round trip (so a wrong URL fails here, clearly). */
 export async function connectPool(url: string, opts: { max?: number; connectTimeoutMs?: number } = {}): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 });
+  // Idle connections stay open for ten minutes (pg's default closes them after 10 s): a new
+  // PostgreSQL backend answers its first few dozen queries several times slower while its caches
+  // fill, so closing after every short pause in traffic made the next searches pay that again.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+    idleTimeoutMillis: 10 * 60_000,
+  });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {
     /* the broken client is dropped by the pool; the next query opens a new connection */
