@@ -1,11 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
 import type { ServerConfig } from './config.js';
 import type { Store } from './db/store.js';
 import { ErrorEnvelope } from '../lib/api/schemas/common.js';
 import { installAuth } from './plugins/auth.js';
+import { installCors } from './plugins/cors.js';
 import { installDeclaredErrors } from './plugins/declared-errors.js';
 import { answerFrameworkError, installErrorHandling } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
@@ -25,10 +25,19 @@ function isAllowedOrigin(origin: string): boolean {
   return /^(chrome-extension|moz-extension|safari-web-extension):\/\/[\w-]+$/.test(origin);
 }
 
+/** Levels at which Fastify writes a line per request. */
+const REQUEST_LOG_LEVELS = new Set(['trace', 'debug', 'info']);
+
 /** Builds the whole service on an open database (closed with the app). The caller listens and closes. */
 export async function buildApp(config: ServerConfig, store: Store): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
+    // A request's own logger (bound to its request id) is made only when request logs are written
+    // (level info or lower): the id correlates nothing in warn/error lines alone, and the child
+    // logger cost ~1.5 % of a GET's CPU.
+    childLoggerFactory(logger, bindings, opts) {
+      return REQUEST_LOG_LEVELS.has(config.logLevel) ? logger.child(bindings, opts) : logger;
+    },
     bodyLimit: config.bodyLimit,
     forceCloseConnections: 'idle',
     // Behind a reverse proxy, per-IP limits (sign-in throttling, anonymous rate limits) need the client's address.
@@ -50,15 +59,11 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   app.decorate('services', createServices(config, repos, app.permissions));
   // Background work stops before the server closes, so it can hand running jobs back while the database is open.
   app.addHook('preClose', async () => app.services.stop());
-  // Shutting down: requests in flight finish, and their answers close the connection, so a client's
-  // keep-alive connection cannot hold the process open until it times out.
-  let closing = false;
+  // Shutting down: requests in flight finish, and their connections close right after their answer
+  // (a keep-alive timeout of 1 ms from then on), so a client's keep-alive connection cannot hold the
+  // process open until it times out. No per-request hook: this costs nothing while serving.
   app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
+    app.server.keepAliveTimeout = 1;
   });
   // The file storage is tried before anything is served: a wrong bucket or key stops the start with a message.
   app.addHook('onReady', async () => {
@@ -89,13 +94,12 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
     ];
   });
 
-  await app.register(cors, {
-    // No Origin (not a browser): no CORS headers to send.
-    origin: (origin, cb) => cb(null, !!origin && isAllowedOrigin(origin)),
+  installCors(app, {
+    isAllowedOrigin,
     exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'retry-after', 'idempotent-replayed'],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
-    maxAge: 600,
+    maxAgeS: 600,
   });
 
   await installOpenApi(app, API_PREFIX);
@@ -103,8 +107,13 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   await app.register(
     async (scope) => {
       installDeclaredErrors(scope);
-      installAuth(scope);
-      installApiRateLimit(scope);
+      const authenticate = installAuth(scope);
+      const countCall = installApiRateLimit(scope);
+      // One hook for both steps (every hook costs a promise and a turn of the event loop's queue).
+      scope.addHook('onRequest', async (request, reply) => {
+        await authenticate(request);
+        await countCall(request, reply);
+      });
       installIdempotency(scope);
       await scope.register(api);
     },

@@ -20,6 +20,8 @@
 import { CHAR_KEEP, classifyChar } from './normalize.js';
 import { firstCharFromRaw, nodeIdOf } from './range-offsets.js';
 import { STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
+import { PatchedTextSearch, type TextEdit } from './search-patched.js';
+import { textSearchOf } from './search-text.js';
 import { IndexBuilder, Normaliser, TextIndex, type Frame, type NormalisedText } from './text-index.js';
 
 const TEXT_NODE = 3;
@@ -359,8 +361,11 @@ function splice(
   rawParts.push(oldRaw.slice(rawNext));
   const raw = rawParts.join('');
 
-  const normalised = renormalise(index, raw, edits, stats);
+  const textEdits: TextEdit[] = [];
+  const normalised = renormalise(index, raw, edits, textEdits, stats);
   const patched = new TextIndex(index.root, {}, { nodes, nodeStart: nodeStart.subarray(0, count), nodeEnd: nodeEnd.subarray(0, count), parts: [] }, normalised);
+  // The old text's search (its word index and cached occurrence lists) answers for the new text too.
+  if (index.search) patched.search = PatchedTextSearch.after(textSearchOf(index), patched.text, textEdits);
 
   // The node numbers, handed on (the old index makes its own again if it is ever asked).
   const ids = index.nodeIdsCache;
@@ -394,7 +399,7 @@ function splice(
  * window around each edit: from just after the last kept character before it to the first kept
  * character after it, where no run of whitespace or dropped characters can cross.
  */
-function renormalise(index: TextIndex, raw: string, edits: { from: number; to: number; len: number }[], stats?: PatchStats): NormalisedText {
+function renormalise(index: TextIndex, raw: string, edits: { from: number; to: number; len: number }[], textEdits: TextEdit[], stats?: PatchStats): NormalisedText {
   const oldRaw = index.raw;
   // Windows in old raw offsets, with the edits they hold.
   const windows: { w0: number; w1: number; delta: number }[] = [];
@@ -498,6 +503,7 @@ function renormalise(index: TextIndex, raw: string, edits: { from: number; to: n
       count++;
     }
     textParts.push(windowText);
+    textEdits.push({ from: nw0, to: nw1, len: windowText.length });
     if (stats) stats.renormalised += s1 - s0;
     dRaw += w.delta;
     dNorm += windowText.length - (nw1 - nw0);

@@ -13,28 +13,37 @@ function bearer(request: FastifyRequest): string | null | undefined {
  * Resolves the caller from the bearer token on every API route. Routes say `config.auth`:
  * 'required' (the default) answers 401 without a valid token; 'optional' lets anonymous callers
  * through (public collections) but still rejects a bad token.
+ *
+ * Returns the step the API scope runs first on each request (app.ts runs it and the rate limit in
+ * one hook). A failure is not thrown here but kept on the request: the rate limit (next step) counts
+ * it per IP and then answers it, so 401s carry rate-limit headers and token guessing is limited.
  */
-export function installAuth(app: FastifyInstance): void {
+export function installAuth(app: FastifyInstance): (request: FastifyRequest) => Promise<void> | undefined {
   app.decorateRequest('userId', null);
   app.decorateRequest('token', null);
   app.decorateRequest('authFailure', null);
-  // A failure is not thrown here but kept on the request: the rate limit (next hook) counts it per
-  // IP and then answers it, so 401s carry rate-limit headers and token guessing is limited.
-  app.addHook('onRequest', async (request) => {
-    const mode = request.routeOptions.config?.auth ?? 'required';
-    if (mode === 'none') return;
-    const secret = bearer(request);
-    if (secret === null) {
-      if (mode === 'optional') return;
-      request.authFailure = new ApiError(401, 'Sign in first: send an Authorization: Bearer <token> header.');
-      return;
-    }
-    const row = secret ? await app.repos.tokens.findValid(secret) : undefined;
+  const { tokens } = app.repos;
+  const resolve = async (request: FastifyRequest, secret: string): Promise<void> => {
+    const row = await tokens.findValid(secret);
     if (!row) {
       request.authFailure = new ApiError(401, 'The access token is invalid, revoked or expired. Sign in again or refresh the token.');
       return;
     }
     request.userId = row.user_id;
     request.token = row;
-  });
+  };
+  return (request) => {
+    const mode = request.routeOptions.config?.auth ?? 'required';
+    if (mode === 'none') return undefined;
+    const secret = bearer(request);
+    if (secret === null) {
+      if (mode !== 'optional') request.authFailure = new ApiError(401, 'Sign in first: send an Authorization: Bearer <token> header.');
+      return undefined;
+    }
+    if (!secret) {
+      request.authFailure = new ApiError(401, 'The access token is invalid, revoked or expired. Sign in again or refresh the token.');
+      return undefined;
+    }
+    return resolve(request, secret);
+  };
 }

@@ -50,27 +50,29 @@ export function installRateLimit(app: FastifyInstance): void {
   // Requests no API route counts: pages, the OAuth endpoints, unknown routes, the documents. Root
   // hooks run for every request (the API's own hook, after authentication, runs later and counts
   // those per user); this one counts the rest per IP. The 404 handler counts unknown routes.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.apiRoute || !request.routeOptions.url) return;
-    await app.rateLimit(request, reply, `ip${request.ip}`, request.routeOptions.config?.bucket ?? 'main');
+  // A callback hook, so the API's requests pass it without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config?.apiRoute || !request.routeOptions.url) return done();
+    app.rateLimit(request, reply, `ip${request.ip}`, request.routeOptions.config?.bucket ?? 'main').then(() => done(), done);
   });
 }
 
 /**
- * The API scope's part: routes are marked as API routes, and after authentication each call is
- * counted per user (per IP without a token). A failed authentication is counted per IP in the small
- * bucket before its 401 is sent (so bad-token floods reach 429 quickly).
+ * The API scope's part: routes are marked as API routes, and the returned step (run by app.ts right
+ * after authentication, in the same hook) counts each call per user (per IP without a token). A
+ * failed authentication is counted per IP in the small bucket before its 401 is sent (so bad-token
+ * floods reach 429 quickly).
  */
-export function installApiRateLimit(scope: FastifyInstance): void {
+export function installApiRateLimit(scope: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   scope.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), apiRoute: true };
   });
-  scope.addHook('onRequest', async (request, reply) => {
+  return async (request, reply) => {
     if (request.authFailure) {
       await scope.rateLimit(request, reply, `ip${request.ip}:auth`, 'small');
       throw request.authFailure;
     }
     const who = request.userId !== null ? `u${request.userId}` : `ip${request.ip}`;
     await scope.rateLimit(request, reply, who, request.routeOptions.config?.bucket ?? 'main');
-  });
+  };
 }

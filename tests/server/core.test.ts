@@ -47,7 +47,19 @@ describe('transport', () => {
         'access-control-request-headers': 'authorization',
       },
     });
+    expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('chrome-extension://abcdefghijklmnopabcdefghijklmnop');
+    expect(res.headers.get('access-control-allow-methods')).toMatch(/PUT/);
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+    expect(res.headers.get('access-control-max-age')).toBe('600');
+    expect(res.headers.get('vary')).toMatch(/origin/i);
+    // An OPTIONS that is no preflight gets a clear error; one from another origin is not served (405).
+    const notPreflight = await s.api('OPTIONS', '/user', { headers: { origin: 'moz-extension://1234-abcd' } });
+    expect(notPreflight.status).toBe(400);
+    expect(notPreflight.body).toMatchObject({ result: false, errorMessage: expect.stringMatching(/Access-Control-Request-Method/) });
+    const foreign = await s.api('OPTIONS', '/user', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    expect(foreign.status).toBe(405);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     const { token } = await s.createUser();
     const get = await fetch(`${s.url}/user`, {
       headers: { origin: 'moz-extension://1234-abcd', authorization: `Bearer ${token}` },
