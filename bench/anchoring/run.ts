@@ -110,7 +110,9 @@ async function tasksOf<T>(
   page: Page,
   fn: () => Promise<T>,
 ): Promise<{ value: T; cpu: number[]; wall: number[]; frames: number[]; calls: (name: string) => number[] }> {
-  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', '__metadata'] });
+  // BENCH_TRACE_CATEGORIES (comma-separated) adds categories to the saved trace, e.g. blink,blink_gc,v8.
+  const extra = process.env.BENCH_TRACE_CATEGORIES?.split(',').filter(Boolean) ?? [];
+  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', '__metadata', ...extra] });
   let value: T;
   try {
     value = await fn();
