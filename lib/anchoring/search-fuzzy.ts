@@ -7,7 +7,7 @@
  *     P - e of P disjoint pieces intact).
  * A page is never scanned whole per quote, so long pages stay fast.
  */
-import { ApproxPattern } from './approximate-match.js';
+import { ApproxPattern, type ApproxMatch } from './approximate-match.js';
 import type { Candidate, Query } from './decide.js';
 import type { ApproximateSearch } from './anchor.js';
 import type { TextSearch } from './search-text.js';
@@ -32,11 +32,25 @@ function patternOf(q: Query): ApproxPattern {
   return p;
 }
 
+/**
+ * The quote's verbatim occurrences lying inside text[from, to), as the approximate search reports
+ * them (0 errors, ends ascending): where the region holds one, the search reports exactly these (it
+ * reports only the fewest errors found), so it need not run.
+ */
+function verbatimIn(text: string, quote: string, from: number, to: number): ApproxMatch[] {
+  const out: ApproxMatch[] = [];
+  if (quote.length === 0) return out;
+  const region = text.slice(from, to);
+  for (let i = region.indexOf(quote); i !== -1; i = region.indexOf(quote, i + 1)) out.push({ start: from + i, end: from + i + quote.length, errors: 0 });
+  return out;
+}
+
 function searchRegion(text: string, pattern: ApproxPattern, k: number, from: number, to: number, out: Candidate[]): void {
   from = Math.max(0, from);
   to = Math.min(text.length, to);
   if (to - from < pattern.length - k) return;
-  for (const m of pattern.search(text, from, to, k)) {
+  const verbatim = verbatimIn(text, pattern.pattern, from, to);
+  for (const m of verbatim.length > 0 ? verbatim : pattern.search(text, from, to, k)) {
     let start = m.start;
     let end = m.end;
     while (start < end && text.charCodeAt(start) === 0x20) start++;

@@ -20,6 +20,8 @@
 import { CHAR_KEEP, classifyChar } from './normalize.js';
 import { firstCharFromRaw, nodeIdOf } from './range-offsets.js';
 import { STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
+import { PatchedTextSearch, type TextEdit } from './search-patched.js';
+import { textSearchOf } from './search-text.js';
 import { IndexBuilder, Normaliser, TextIndex, type Frame, type NormalisedText } from './text-index.js';
 
 const TEXT_NODE = 3;
@@ -322,7 +324,9 @@ function splice(
   // Node entries and the raw text.
   let count = n;
   for (const p of pieces) count += p.nodes.length - (p.b - p.a - 1);
-  const nodes: Text[] = new Array<Text>(count);
+  // Copied by the engine in runs (slice, concat), not element by element: a patch runs too rarely for
+  // a loop over ~100k entries to get compiled.
+  const nodeRuns: Text[][] = [];
   const nodeStart = new Int32Array(Math.max(count, 1));
   const nodeEnd = new Int32Array(Math.max(count, 1));
   const rawParts: string[] = [];
@@ -334,7 +338,7 @@ function splice(
   let rawNext = 0;
   for (const p of pieces) {
     const keep = p.a + 1 - next;
-    for (let i = 0; i < keep; i++) nodes[at + i] = index.nodes[next + i];
+    nodeRuns.push(index.nodes.slice(next, p.a + 1), p.nodes);
     copyShifted(nodeStart, at, index.nodeStart, next, p.a + 1, shift);
     copyShifted(nodeEnd, at, index.nodeEnd, next, p.a + 1, shift);
     at += keep;
@@ -343,7 +347,6 @@ function splice(
     rawParts.push(oldRaw.slice(rawNext, from), p.raw);
     const base = from + shift;
     for (let i = 0; i < p.nodes.length; i++) {
-      nodes[at] = p.nodes[i];
       nodeStart[at] = p.starts[i] + base;
       nodeEnd[at] = p.ends[i] + base;
       at++;
@@ -353,14 +356,18 @@ function splice(
     next = p.b;
     rawNext = to;
   }
-  for (let i = 0; i < n - next; i++) nodes[at + i] = index.nodes[next + i];
+  nodeRuns.push(index.nodes.slice(next));
+  const nodes = ([] as Text[]).concat(...nodeRuns);
   copyShifted(nodeStart, at, index.nodeStart, next, n, shift);
   copyShifted(nodeEnd, at, index.nodeEnd, next, n, shift);
   rawParts.push(oldRaw.slice(rawNext));
   const raw = rawParts.join('');
 
-  const normalised = renormalise(index, raw, edits, stats);
+  const textEdits: TextEdit[] = [];
+  const normalised = renormalise(index, raw, edits, textEdits, stats);
   const patched = new TextIndex(index.root, {}, { nodes, nodeStart: nodeStart.subarray(0, count), nodeEnd: nodeEnd.subarray(0, count), parts: [] }, normalised);
+  // The old text's search (its word index and cached occurrence lists) answers for the new text too.
+  if (index.search) patched.search = PatchedTextSearch.after(textSearchOf(index), patched.text, textEdits);
 
   // The node numbers, handed on (the old index makes its own again if it is ever asked).
   const ids = index.nodeIdsCache;
@@ -394,7 +401,7 @@ function splice(
  * window around each edit: from just after the last kept character before it to the first kept
  * character after it, where no run of whitespace or dropped characters can cross.
  */
-function renormalise(index: TextIndex, raw: string, edits: { from: number; to: number; len: number }[], stats?: PatchStats): NormalisedText {
+function renormalise(index: TextIndex, raw: string, edits: { from: number; to: number; len: number }[], textEdits: TextEdit[], stats?: PatchStats): NormalisedText {
   const oldRaw = index.raw;
   // Windows in old raw offsets, with the edits they hold.
   const windows: { w0: number; w1: number; delta: number }[] = [];
@@ -498,6 +505,7 @@ function renormalise(index: TextIndex, raw: string, edits: { from: number; to: n
       count++;
     }
     textParts.push(windowText);
+    textEdits.push({ from: nw0, to: nw1, len: windowText.length });
     if (stats) stats.renormalised += s1 - s0;
     dRaw += w.delta;
     dNorm += windowText.length - (nw1 - nw0);

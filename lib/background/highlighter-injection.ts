@@ -16,6 +16,7 @@ const PART_FILES = {
   editor: '/highlighter-editor.js',
   approximate: '/highlighter-approximate.js',
   'index-patch': '/highlighter-index-patch.js',
+  'scope-marks': '/highlighter-scope-marks.js',
 } as const satisfies Record<HighlighterPart, string>;
 
 /** Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. */

@@ -8,6 +8,7 @@ import { t } from '../i18n.js';
 import { send } from '../messaging/client.js';
 import type { PageHighlightsView } from '../messaging/protocol.js';
 import { Toolbar } from '../../components/highlighter/toolbar.js';
+import { afterNextFrame } from './after-frame.js';
 import { copyText } from './clipboard.js';
 import { highlightableSelection } from './editable.js';
 import type { Editor, EditorHost, HighlightOutcome } from './editor-host.js';
@@ -70,30 +71,38 @@ export class HighlightEditor implements Editor {
     const sel = highlightableSelection();
     if (!sel) return this.fail(t('errorNoSelection'));
     const range = sel.getRangeAt(0).cloneRange();
+    const chosen = color ?? host.view?.lastColor ?? 'yellow';
+    this.toolbar.hide();
+    // Painted at once, before it is described and before the background and the server answer (a
+    // save can take a while); it takes the highlight's key when they do, and goes away if they refuse
+    // it. Only with the Highlight API, which leaves the page's DOM as it is (the fallback painter's
+    // spans would be unwrapped and wrapped again, breaking the range): there it is painted once the
+    // key is known.
+    const pending = `pending-${++pendingCount}`;
+    const early = host.painter.kind === 'highlight-api';
+    if (early) host.painter.paint(pending, range, { color: chosen });
+    let settle!: (key: string | null) => void;
+    this.pending.set(pending, new Promise((resolve) => (settle = resolve)));
+    const drop = (error: string) => {
+      host.painter.remove(pending);
+      this.pending.delete(pending);
+      settle(null);
+      return this.fail(error);
+    };
+    // Described once the frame that shows it is rendered: on a long page, bringing the kept index up
+    // to date after a change and describing take milliseconds that frame need not wait for.
+    if (early) await afterNextFrame();
     // The kept index when the page's text has not changed since (one pass over a long page otherwise).
     const index = host.pageIndex.now();
     // Not describeRange: its `instanceof TextIndex` would not know the highlighter's index (a class of another script).
     const offsets = offsetsOf(index, range);
     const descriptor = offsets && describeOffsets(index, offsets.start, offsets.end);
-    if (!descriptor) return this.fail(t('errorNoSelection'));
-    const chosen = color ?? host.view?.lastColor ?? 'yellow';
-    this.toolbar.hide();
-    // Painted at once, before the background and the server answer (a save can take a while); it
-    // takes the highlight's key when they do, and goes away if they refuse it. Only with the Highlight
-    // API, which leaves the page's DOM as it is (the fallback painter's spans would be unwrapped and
-    // wrapped again, breaking the range): there it is painted once the key is known.
-    const pending = `pending-${++pendingCount}`;
-    if (host.painter.kind === 'highlight-api') host.painter.paint(pending, range, { color: chosen });
-    let settle!: (key: string | null) => void;
-    this.pending.set(pending, new Promise((resolve) => (settle = resolve)));
+    if (!descriptor) return drop(t('errorNoSelection'));
     let res: PageHighlightsView & { key: string };
     try {
       res = await send('addHighlight', { ...descriptor, color: chosen, withNote });
     } catch (err) {
-      host.painter.remove(pending);
-      this.pending.delete(pending);
-      settle(null);
-      return this.fail((err as Error).message);
+      return drop((err as Error).message);
     }
     host.setView(res);
     const item = host.items.get(res.key);

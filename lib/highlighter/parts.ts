@@ -3,13 +3,15 @@
  * script (entrypoints/highlighter-<part>.ts) injected by the background into this frame only when
  * needed: the editor (selection toolbar, creating and changing highlights) on the first selection or
  * highlight command, approximate anchoring when exact anchoring cannot place a highlight, the text
- * index's patcher once a long page has been indexed (page-index.ts). As with the
+ * index's patcher once a long page has been indexed (page-index.ts), the painter's scope marks where
+ * the page has no registered highlight style sheet (lib/painting/scope-marks.ts). As with the
  * fallback painter (lib/painting/fallback-slot.ts), a part hands itself over through a property of
  * the extension's isolated world, which the page's scripts cannot see. The background injects them
  * (lib/background/highlighter-injection.ts, injectHighlighterPart).
  */
 import type { ApproximateSearch } from '../anchoring/anchor.js';
 import type { TextIndex } from '../anchoring/text-index.js';
+import type { ScopeMarker } from '../painting/scope-marks.js';
 import { send } from '../messaging/client.js';
 import type { HighlighterPart } from '../messaging/protocol.js';
 import type { EditorFactory } from './editor-host.js';
@@ -19,6 +21,8 @@ export interface PartOf {
   approximate: ApproximateSearch;
   /** The index after the page's changes (MutationObserver records since it was built), or null: build it again. */
   'index-patch': (index: TextIndex, records: readonly MutationRecord[]) => TextIndex | null;
+  /** The painter's scope marks, where the page has no registered highlight style sheet (the click path). */
+  'scope-marks': () => ScopeMarker;
 }
 
 const slot = (part: HighlighterPart) => `__tidemarkPart_${part}`;

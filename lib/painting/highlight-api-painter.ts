@@ -1,12 +1,15 @@
 /**
  * Painter on the CSS Custom Highlight API: one Highlight per colour (`tidemark-<colour>`), one for note
- * underlines (`tidemark-note`) and one for the flash effect. The page's DOM is never modified, so links
- * and other controls inside highlights keep working as before.
+ * underlines (`tidemark-note`) and one for the flash effect. The page's text and elements are never
+ * changed, so links and other controls inside highlights keep working as before; where the painter adds
+ * its own style sheet, the parents of highlighted text get an empty scope mark (SCOPE_ATTRIBUTE), taken
+ * off again by clear() and destroy().
  */
 import { charAtPoint, coversChar, textLength } from './hit-test.js';
 import { pulse } from './flash.js';
 import { scrollRangeIntoView } from './scroll.js';
-import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, SCOPE_ATTRIBUTE, SCOPE_SELECTOR, StyleInjector, highlightApiCss, highlightName } from './styles.js';
+import type { ScopeMarker } from './scope-marks.js';
+import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, SCOPE_SELECTOR, StyleInjector, highlightApiCss, highlightName } from './styles.js';
 import {
   HIGHLIGHT_COLORS,
   rangeList,
@@ -47,12 +50,15 @@ export interface HighlightApiPainterOptions {
    * Adding one later makes Chromium restyle every element of the page in one frame.
    */
   documentStyled?: boolean;
+  /** Where the document is not styled: the scope marks (ScopeMarks, scope-marks.ts). */
+  marks?: ScopeMarker;
 }
 
 export class HighlightApiPainter implements Painter {
   readonly kind = 'highlight-api' as const;
   private readonly entries = new Map<string, Entry>();
-  private readonly owner = new WeakMap<AbstractRange, string>();
+  /** The key of each painted range (a Map, cleared with the entries: it holds no range they do not). */
+  private readonly owner = new Map<AbstractRange, string>();
   private readonly byColor = new Map<HighlightColor, Highlight>();
   private readonly note: Highlight;
   private readonly flashing: Highlight;
@@ -62,13 +68,15 @@ export class HighlightApiPainter implements Painter {
   private readonly ours = new Set<Highlight>();
 
   private readonly documentStyled: boolean;
+  /** Marks the parents of highlighted text where the painter's own (scoped) sheet is used. */
+  private readonly marks: ScopeMarker | null;
 
   constructor(
     private readonly doc: Document,
     options: HighlightApiPainterOptions = {},
   ) {
     if (!supportsHighlightApi(doc)) {
-      throw new Error('This browser does not support the CSS Custom Highlight API; use createPainter() to get the fallback painter.');
+      throw new Error('No CSS Custom Highlight API here: use createPainter(), which falls back.');
     }
     const win = doc.defaultView as unknown as HighlightWindow;
     this.registry = win.CSS.highlights;
@@ -86,20 +94,26 @@ export class HighlightApiPainter implements Painter {
     this.flashing.priority = 3;
     this.registry.set(FLASH_HIGHLIGHT, this.flashing);
     this.ours.add(this.note).add(this.flashing);
-    // The painter's own sheet (where the page did not have the rules from its start) is added with the
-    // first highlight; its rules only style the elements paint() marks (see SCOPE_ATTRIBUTE).
-    this.styles = new StyleInjector(doc, highlightApiCss(SCOPE_SELECTOR));
+    // The painter's own sheet, where the page did not have the rules from its start: its rules only
+    // style the elements marked (see SCOPE_ATTRIBUTE in highlight-css.ts), so adding it restyles no
+    // element. It is added now, not with the first highlights: taking a new sheet in costs Chromium a
+    // style update of its own (8-13 ms CPU on a 48k-element page) that would otherwise fall into the
+    // frame that restyles the marked elements and paints the highlights. Shadow roots, which the
+    // document's rules do not reach, get it unscoped where the document is styled (nothing is marked).
+    this.styles = new StyleInjector(doc, highlightApiCss(options.documentStyled ? '' : SCOPE_SELECTOR));
     this.documentStyled = options.documentStyled === true;
+    this.marks = this.documentStyled ? null : (options.marks ?? null);
+    if (!this.documentStyled) {
+      if (!this.marks) throw new Error('The Highlight API painter needs its scope marks where the page has no registered style sheet.');
+      this.styles.ensure(doc);
+    }
   }
 
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"; use one of: ${HIGHLIGHT_COLORS.join(', ')}.`);
     const list = rangeList(ranges);
-    if (!this.documentStyled) {
-      this.styles.ensure(this.doc);
-      for (const r of list) markTextParents(this.doc, r);
-    }
+    if (this.marks) for (const r of list) this.marks.mark(r);
     if (this.entries.has(key)) this.remove(key);
     const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
     for (const r of list) {
@@ -144,11 +158,14 @@ export class HighlightApiPainter implements Painter {
     return true;
   }
 
+  /** Removes every highlight; the scope marks go at the end of the task (unless painted again). */
   clear(): void {
     for (const h of this.byColor.values()) h.clear();
     this.note.clear();
     this.flashing.clear();
     this.entries.clear();
+    this.owner.clear();
+    this.marks?.clear();
   }
 
   has(key: string): boolean {
@@ -212,6 +229,7 @@ export class HighlightApiPainter implements Painter {
   }
 
   destroy(): void {
+    this.marks?.clear(true);
     this.clear();
     for (const color of HIGHLIGHT_COLORS) {
       if (this.registry.get(highlightName(color)) === this.byColor.get(color)) this.registry.delete(highlightName(color));
@@ -219,20 +237,5 @@ export class HighlightApiPainter implements Painter {
     if (this.registry.get(NOTE_HIGHLIGHT) === this.note) this.registry.delete(NOTE_HIGHLIGHT);
     if (this.registry.get(FLASH_HIGHLIGHT) === this.flashing) this.registry.delete(FLASH_HIGHLIGHT);
     this.styles.removeAll();
-  }
-}
-
-/** Marks the parent element of every text node `r` covers, so that the painter's scoped rules style it. */
-function markTextParents(doc: Document, r: AbstractRange): void {
-  // Tidemark paints live Ranges; a StaticRange (no tree position of its own) is not marked.
-  if (!('commonAncestorContainer' in r)) return;
-  const range = r as Range;
-  const start = range.startContainer;
-  const walker = doc.createTreeWalker(range.commonAncestorContainer, 4 /* SHOW_TEXT */);
-  walker.currentNode = start;
-  // From the first text node (at the start, or after an element boundary) until one past the end.
-  for (let t: Node | null = start.nodeType === 3 ? start : walker.nextNode(); t && range.comparePoint(t, 0) < 1; t = walker.nextNode()) {
-    const el = t.parentElement;
-    if (el && !el.hasAttribute(SCOPE_ATTRIBUTE)) el.setAttribute(SCOPE_ATTRIBUTE, '');
   }
 }

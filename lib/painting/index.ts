@@ -13,9 +13,10 @@
  * wraps text in <span class="tidemark-hl-<colour>">. Keys and ranges are kept in memory only.
  */
 import { HighlightApiPainter, supportsHighlightApi, type HighlightApiPainterOptions } from './highlight-api-painter.js';
+import { ScopeMarks } from './scope-marks.js';
 import type { Painter } from './types.js';
 
-export { HighlightApiPainter, supportsHighlightApi };
+export { HighlightApiPainter, ScopeMarks, supportsHighlightApi };
 export { HIGHLIGHT_COLORS } from './types.js';
 export type { HighlightColor, PaintStyle, PaintItem, Painter, FlashOptions, ScrollToOptions } from './types.js';
 export { highlightName, NOTE_HIGHLIGHT, FLASH_HIGHLIGHT, colorClass } from './styles.js';
@@ -28,7 +29,9 @@ export interface CreatePainterOptions extends HighlightApiPainterOptions {
 /** The best painter this document supports. */
 export async function createPainter(doc: Document = document, options: CreatePainterOptions = {}): Promise<Painter> {
   const which = options.implementation ?? 'auto';
-  if (which === 'highlight-api' || (which === 'auto' && supportsHighlightApi(doc))) return new HighlightApiPainter(doc, options);
+  if (which === 'highlight-api' || (which === 'auto' && supportsHighlightApi(doc))) {
+    return new HighlightApiPainter(doc, { ...options, marks: options.marks ?? (options.documentStyled ? undefined : new ScopeMarks()) });
+  }
   const { ClassApplierPainter } = await import('./class-applier-painter.js');
   return new ClassApplierPainter(doc);
 }

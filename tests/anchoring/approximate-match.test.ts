@@ -82,3 +82,24 @@ test('a prepared pattern is reused across regions and finds a quote with a typo 
   expect(found[0].errors).toBe(2);
   expect(text.slice(found[0].start, found[0].end)).toBe('the lock keeper recordde the tide gauge at high water');
 });
+
+test('where a region holds the pattern verbatim, the search reports exactly its verbatim occurrences (what search-fuzzy.ts reports without searching)', () => {
+  const random = seededRandom(29);
+  const alphabet = 'ab c';
+  for (let round = 0; round < 300; round++) {
+    const m = 2 + Math.floor(random() * 40);
+    let pattern = '';
+    for (let i = 0; i < m; i++) pattern += alphabet[Math.floor(random() * alphabet.length)];
+    let text = '';
+    const n = m + Math.floor(random() * 120);
+    for (let i = 0; i < n; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+    const at = Math.floor(random() * (text.length - m + 1));
+    text = text.slice(0, at) + pattern + text.slice(at + m);
+    const from = Math.floor(random() * (at + 1));
+    const to = at + m + Math.floor(random() * (text.length - at - m + 1));
+    const verbatim: ApproxMatch[] = [];
+    for (let i = text.indexOf(pattern, from); i !== -1 && i + m <= to; i = text.indexOf(pattern, i + 1)) verbatim.push({ start: i, end: i + m, errors: 0 });
+    const maxErrors = Math.floor(random() * (m + 1));
+    expect(new ApproxPattern(pattern).search(text, from, to, maxErrors), `${JSON.stringify(pattern)} in ${JSON.stringify(text.slice(from, to))}`).toEqual(verbatim);
+  }
+});

@@ -42,7 +42,9 @@ test('the highlighter bundle holds no editor and no approximate matching; their 
   const editor = await bundle('entrypoints/highlighter-editor.ts');
   const approximate = await bundle('entrypoints/highlighter-approximate.ts');
   const has = (code: string, name: string) => new RegExp(`\\b${name}\\b`).test(code);
-  for (const name of ['Toolbar', 'describeOffsets', 'ApproxPattern', 'fuzzyBySeeds']) expect(has(highlighter, name), name).toBe(false);
+  for (const name of ['Toolbar', 'describeOffsets', 'ApproxPattern', 'fuzzyBySeeds', 'ScopeMarks']) expect(has(highlighter, name), name).toBe(false);
+  // Nor the painter's scope marks, needed only where the page has no registered highlight style sheet.
+  expect(has(await bundle('entrypoints/highlighter-scope-marks.ts'), 'ScopeMarks')).toBe(true);
   expect(has(editor, 'Toolbar') && has(editor, 'describeOffsets')).toBe(true);
   expect(has(approximate, 'ApproxPattern') && has(approximate, 'fuzzyBySeeds')).toBe(true);
   expect(editor).toContain('__tidemarkPart_');
@@ -51,7 +53,7 @@ test('the highlighter bundle holds no editor and no approximate matching; their 
 // The injected scripts talk to the background through the browser's own runtime (@wxt-dev/browser),
 // not the webextension-polyfill behind 'wxt/browser' (about 3 KB gzipped, parsed on every page).
 test('the highlighter and its loader carry no webextension-polyfill', async () => {
-  for (const entry of ['entrypoints/highlighter.ts', 'entrypoints/highlighter-loader.ts', 'entrypoints/highlighter-editor.ts', 'entrypoints/highlighter-approximate.ts']) {
+  for (const entry of ['entrypoints/highlighter.ts', 'entrypoints/highlighter-loader.ts', 'entrypoints/highlighter-editor.ts', 'entrypoints/highlighter-approximate.ts', 'entrypoints/highlighter-scope-marks.ts']) {
     const code = await bundle(entry);
     expect(code, entry).not.toContain('wxt/browser');
     expect(code, entry).not.toContain('webextension-polyfill');

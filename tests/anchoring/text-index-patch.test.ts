@@ -6,6 +6,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { TextIndex, anchorAll, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { patchTextIndex, type PatchStats } from '../../lib/anchoring/text-index-patch.js';
 import { nodeIdOf, offsetInNode } from '../../lib/anchoring/range-offsets.js';
+import { PatchedTextSearch } from '../../lib/anchoring/search-patched.js';
+import { TextSearch, textSearchOf } from '../../lib/anchoring/search-text.js';
 import { PageIndex } from '../../lib/highlighter/page-index.js';
 import { providePart } from '../../lib/highlighter/parts.js';
 import { anchored, rangeText, seededRandom, setPage } from './helpers.js';
@@ -40,6 +42,14 @@ function expectSameAsFresh(patched: TextIndex, seed = 1): void {
     const a = Math.floor(rand() * n);
     const b = Math.min(n, a + 1 + Math.floor(rand() * 40));
     expect(point(patched.rangeFor(a, b)), `range ${a}-${b} of "${fresh.text.slice(a, b)}"`).toEqual(point(fresh.rangeFor(a, b)));
+  }
+  // Its search (carried over from the old index's when it had one: search-patched.ts) answers as a fresh one.
+  const search = textSearchOf(patched);
+  const freshSearch = new TextSearch(fresh.text);
+  for (let i = 0; i < 20 && n > 0; i++) {
+    const a = Math.floor(rand() * n);
+    const needle = fresh.text.slice(a, a + 1 + Math.floor(rand() * 12));
+    expect(search.findAll(needle), JSON.stringify(needle)).toEqual(freshSearch.findAll(needle));
   }
   for (let k = 0; k < fresh.nodes.length; k++) {
     const t = fresh.nodes[k];
@@ -216,6 +226,23 @@ describe('patching the text index after mutations', () => {
     }
   });
 
+  test('after a patch, describing a new highlight searches through the kept index\'s word index, with the same result as on a fresh index', () => {
+    setPage(paragraphs(1500)); // over 20k characters: the search gets a word index
+    const index = new TextIndex(document);
+    textSearchOf(index).prepare(); // as the highlighter does in idle time once the page is painted
+    const take = watch();
+    document.getElementById('clock')!.textContent = '12:01';
+    document.getElementById('p700')!.after(Object.assign(document.createElement('p'), { textContent: 'Paragraph 900 says something about item 900.' }));
+    const patched = patchTextIndex(index, take())!;
+    expect(patched.search).toBeInstanceOf(PatchedTextSearch);
+    expectSameAsFresh(patched);
+    const fresh = new TextIndex(document);
+    for (const quote of ['something about item 900.', 'item 1200', 'says', 'Paragraph 900 says something']) {
+      const at = patched.text.lastIndexOf(quote);
+      expect(describeOffsets(patched, at, at + quote.length), quote).toEqual(describeOffsets(fresh, at, at + quote.length));
+    }
+  });
+
   test('random mutations, patched after each batch, always give the index a full walk gives', () => {
     const rand = seededRandom(17);
     const pick = <T>(xs: ArrayLike<T>): T => xs[Math.floor(rand() * xs.length)];
@@ -226,6 +253,7 @@ describe('patching the text index after mutations', () => {
     }
     setPage(html + '</article>');
     let index = new TextIndex(document);
+    textSearchOf(index).findAll('item'); // a search to carry over from patch to patch
     const take = watch();
     const words = ['', ' ', 'a', 'b c', '  d  ', '\n', 'e\u00a0f', '\u00adg'];
     const makers: Array<() => Node> = [
@@ -260,7 +288,10 @@ describe('patching the text index after mutations', () => {
         patchedCount++;
         expectSameAsFresh(next, round);
         index = next;
-      } else index = new TextIndex(document);
+      } else {
+        index = new TextIndex(document);
+        textSearchOf(index).findAll('item');
+      }
     }
     expect(patchedCount).toBeGreaterThan(50);
   });

@@ -117,6 +117,70 @@ test('Highlight API painter: colours show on screen, the text and elements are u
   expect(shareOf(band, ([r, g, b]) => r < 110 && g < 110 && b < 110)).toBeGreaterThan(0.05);
 });
 
+test('scope marks: every parent of highlighted text and nothing else (not the container of the white space between paragraphs); cleared highlights lose them, repainted ones keep them untouched; the painted highlights stay clickable', async ({ page }) => {
+  await open(page);
+  const marks = await page.evaluate(async () => {
+    const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
+    const marked = () => [...document.querySelectorAll('[data-tidemark-hl]')].map((e) => e.id || e.localName);
+    const changes: string[] = [];
+    new MutationObserver((records) => records.forEach((r) => changes.push(`${(r.target as Element).id}:${r.oldValue === null ? 'set' : 'removed'}`))).observe(document.body, {
+      subtree: true,
+      attributeFilter: ['data-tidemark-hl'],
+      attributeOldValue: true,
+    });
+    const flush = () => new Promise((r) => setTimeout(r, 0));
+    const painter = await startPainter();
+    // Across two paragraphs (the white space between them is the article's text node).
+    const across = document.createRange();
+    const p1 = anchorQuote('in the last week of March (note 1.4).', 'p1');
+    const p2 = anchorQuote('The lock keeper', 'p2');
+    across.setStart(p1.startContainer, p1.startOffset);
+    across.setEnd(p2.endContainer, p2.endOffset);
+    // A range given by element boundaries: the link element and nothing else of its paragraph.
+    const link = document.createRange();
+    const a = document.getElementById('tide-link')!;
+    link.setStartBefore(a);
+    link.setEndAfter(a);
+    painter.paintMany([
+      { key: 'across', ranges: across, color: 'yellow' },
+      { key: 'link', ranges: link, color: 'green' },
+    ]);
+    const painted = marked();
+    await flush();
+    changes.length = 0;
+    // Re-anchoring clears and paints again in one task: the marks that stay are not touched.
+    painter.clear();
+    painter.paint('link', link, { color: 'green' });
+    await flush();
+    const afterRepaint = { marked: marked(), changes: [...changes] };
+    changes.length = 0;
+    painter.clear();
+    const inTask = marked();
+    await flush();
+    const afterClear = { inTask, marked: marked(), changes: [...changes] };
+    painter.paint('link', link, { color: 'green' });
+    painter.destroy();
+    return { painted, afterRepaint, afterClear, afterDestroy: marked() };
+  });
+  expect(marks).toEqual({
+    painted: ['p1', 'p2', 'tide-link'],
+    afterRepaint: { marked: ['tide-link'], changes: ['p1:removed', 'p2:removed'] },
+    afterClear: { inTask: ['tide-link'], marked: [], changes: ['tide-link:removed'] },
+    afterDestroy: [],
+  });
+
+  // A painted highlight over a link: the link still follows when clicked, and hit testing finds it.
+  await page.evaluate(async () => {
+    const { startPainter, anchorQuote } = window as unknown as PaintingWindow;
+    (await startPainter()).paint('over-link', anchorQuote('Read the tide tables for this week before', 'p3'), { color: 'yellow' });
+  });
+  const box = await firstLineBox(page, 'over-link');
+  expect(await page.evaluate(([x, y]) => (window as unknown as PaintingWindow).painter.highlightsAt(x, y), [box.x + 3, box.y + box.height / 2] as const)).toEqual(['over-link']);
+  expect(await page.evaluate(() => [...document.querySelectorAll('[data-tidemark-hl]')].map((e) => e.id))).toEqual(['p3', 'tide-link']);
+  await page.click('#tide-link');
+  await expect(page).toHaveURL(/#tide-tables$/);
+});
+
 test('hit testing returns the highlights under the pointer, most specific first, and nothing elsewhere', async ({ page }) => {
   await open(page);
   await page.evaluate(async () => {

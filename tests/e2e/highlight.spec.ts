@@ -9,6 +9,7 @@ import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { openSidePanel } from './helpers/side-panel.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
+import { paintedInPage } from './helpers/page-reading.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -74,7 +75,16 @@ test('select text -> toolbar -> colour: the page is saved and the highlight stor
   await expect(bar.locator('.swatch')).toHaveCount(12);
   // Showing the toolbar and pressing it did not clear the page's selection.
   expect(await tab.evaluate(() => getSelection()!.toString())).toBe(ARTICLE.quotes.harbour);
+  // What the first frame after the click shows (an animation-frame callback, asked for as the click
+  // reaches the window, runs before that frame is rendered): the highlight, painted in the click's own
+  // task, before it is described and sent.
+  await tab.evaluate((read) => {
+    const paintedNow = new Function(`return (${read})(false)`) as () => unknown;
+    const record = () => requestAnimationFrame(() => ((window as unknown as { paintedInFirstFrame: unknown }).paintedInFirstFrame = paintedNow()));
+    window.addEventListener('click', record, { capture: true, once: true });
+  }, paintedInPage.toString());
   await bar.getByRole('button', { name: 'Green' }).click();
+  await expect.poll(() => tab.evaluate(() => (window as unknown as { paintedInFirstFrame: unknown }).paintedInFirstFrame)).toEqual({ green: [ARTICLE.quotes.harbour] });
 
   await expect.poll(() => highlightsOf(url)).toHaveLength(1);
   const [h] = await highlightsOf(url);
