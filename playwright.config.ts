@@ -15,7 +15,11 @@ export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   timeout: 60_000,
-  workers: 1,
+  // Two spec files at a time (each has its own server, test site and Chromium profile). Most of an
+  // e2e test's time is spent waiting (the server, the extension's worker, polls), so two run in about
+  // the time of one on 2 cores; see README, Testing.
+  workers: 2,
+  globalSetup: './tests/e2e/global-setup.ts',
   retries: 0,
   reporter: [['list']],
   use: {

@@ -1,5 +1,4 @@
-import createDOMPurify from 'dompurify';
-import { JSDOM, VirtualConsole } from 'jsdom';
+import type createDOMPurifyType from 'dompurify';
 import { addArchiveHooks, ARCHIVE_PURIFY_CONFIG } from './archive-allowlist.js';
 import { absoluteHttp } from './metadata.js';
 import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
@@ -11,6 +10,19 @@ import { serializeDocument } from './serialize-html.js';
 // charset, a script-forbidding Content-Security-Policy and a <base href> (so relative links keep
 // working) are written first in <head>, and small images can be inlined so the copy survives the
 // original going away. The route serving copies adds a sandboxing CSP header on top.
+
+/**
+ * jsdom and DOMPurify, loaded on the first copy made: jsdom is the heaviest package the server has
+ * (about 0.6 s of CPU to load, most of the server's start-up), and most processes (every CLI command,
+ * a server that makes no permanent copy) never need it.
+ */
+let archiveDom: Promise<{ jsdom: typeof import('jsdom'); createDOMPurify: typeof createDOMPurifyType }> | undefined;
+function loadArchiveDom() {
+  archiveDom ??= Promise.all([import('jsdom'), import('dompurify')]).then(([jsdom, purify]) => ({ jsdom, createDOMPurify: purify.default }));
+  // A failed load (a broken install) is reported by the copy that needed it, and tried again by the next.
+  archiveDom.catch(() => (archiveDom = undefined));
+  return archiveDom;
+}
 
 export const MAX_INLINE_IMAGE_BYTES = 100 * 1024;
 const DEFAULT_MAX_IMAGES = 100;
@@ -40,8 +52,10 @@ const CSP =
  * the page's own http(s) <base href>). With `fetchImage`, small images are inlined as data URIs.
  */
 export async function sanitizeForArchive(html: string, baseUrl: string, options: SanitizeForArchiveOptions = {}): Promise<string> {
+  const { jsdom, createDOMPurify } = await loadArchiveDom();
   // no runScripts and no resource loading: nothing in the page runs or is fetched while parsing;
   // a silent console keeps jsdom's complaints about the page's CSS out of the server log
+  const { JSDOM, VirtualConsole } = jsdom;
   const { window } = new JSDOM(html, { virtualConsole: new VirtualConsole() });
   try {
     const document = window.document;
@@ -51,7 +65,7 @@ export async function sanitizeForArchive(html: string, baseUrl: string, options:
     replaceRawTextElements(document);
     unwrapNoscript(document);
 
-    const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+    const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurifyType>[0]);
     if (!purify.isSupported) throw new Error('DOMPurify cannot run on this DOM; refusing to store an unsanitised copy');
     addArchiveHooks(purify, base);
     purify.sanitize(document.documentElement, { ...ARCHIVE_PURIFY_CONFIG, IN_PLACE: true });

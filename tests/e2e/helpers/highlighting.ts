@@ -13,29 +13,71 @@ export const highlightToolbar = (page: Page) => page.getByRole('toolbar', { name
 /** The page-edge marks (one per painted highlight). */
 export const edgeMarks = (page: Page) => page.getByRole('button', { name: 'Go to highlight' });
 
+/** Longer than any of these reads takes on a loaded machine (milliseconds), well inside a test's 60 s. */
+const READ_LIMIT_MS = 20_000;
+
+/**
+ * `page.evaluate(fn, arg)`, failing after READ_LIMIT_MS with what the page was doing, instead of
+ * waiting out the test's timeout with no clue: once (2026-11-26, CI at load 3-4) a read here never
+ * returned. The message says whether the page still answers a bare CDP Runtime.evaluate (then
+ * Playwright lost track of the page's main world, e.g. across a navigation) or not (the page's main
+ * thread is stuck: a script in a loop, a dialog).
+ */
+export async function pageRead<R, A>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void describeStuckPage(page).then((state) =>
+        reject(new Error(`page.evaluate(${fn.name || 'anonymous'}) gave no answer in ${READ_LIMIT_MS / 1000} s; ${state}`)),
+      );
+    }, READ_LIMIT_MS);
+  });
+  try {
+    return await Promise.race([page.evaluate(fn as (arg: unknown) => R, arg as unknown), stuck]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function describeStuckPage(page: Page): Promise<string> {
+  const facts = [`Playwright's URL ${page.url()}`];
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    const answer = cdp.send('Runtime.evaluate', { expression: 'location.href + " " + document.readyState', returnByValue: true });
+    const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000));
+    const res = await Promise.race([answer, late]);
+    facts.push(res ? `the page answers a bare CDP Runtime.evaluate: ${String(res.result.value)}` : 'the page does not answer a bare CDP Runtime.evaluate in 5 s either (main thread stuck?)');
+    // The session may be stuck with the page: not waited for.
+    void cdp.detach().catch(() => undefined);
+  } catch (err) {
+    facts.push(`no CDP session: ${(err as Error).message}`);
+  }
+  return facts.join('; ');
+}
+
 /**
  * What is painted now: colour -> the texts of its ranges, sorted (whitespace collapsed). With
  * `notes`, also `note` -> the texts underlined as having a note.
  */
 export function painted(page: Page, { notes = false } = {}): Promise<Record<string, string[]>> {
-  return page.evaluate(paintedInPage, notes);
+  return pageRead(page, paintedInPage, notes);
 }
 
 /** Where `phrase` is (its first occurrence in the page's text), in viewport coordinates. */
 export function phraseBox(page: Page, phrase: string): Promise<PhraseBox> {
-  return page.evaluate(phraseBoxInPage, phrase);
+  return pageRead(page, phraseBoxInPage, phrase);
 }
 
 /** Scrolls `phrase` into the middle of the view (so the mouse can reach it). */
 export async function scrollToPhrase(page: Page, phrase: string): Promise<void> {
-  await page.evaluate(scrollToPhraseInPage, phrase);
+  await pageRead(page, scrollToPhraseInPage, phrase);
 }
 
 /** Selects `phrase` with a real mouse drag, as a reader would. */
 export async function dragSelect(page: Page, phrase: string): Promise<void> {
   await scrollToPhrase(page, phrase);
   await dragAcross(page.mouse, await phraseBox(page, phrase));
-  expect(await page.evaluate(() => getSelection()!.toString())).toBe(phrase);
+  expect(await pageRead(page, () => getSelection()!.toString(), undefined)).toBe(phrase);
 }
 
 /** A real click in the middle of `phrase` (e.g. on a painted highlight), with nothing selected. */
