@@ -12,7 +12,6 @@ import { send } from '../messaging/client.js';
 import type { HighlightColor } from '../api/constants.js';
 import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand, TabCommandType, TabDataOf, TabResultOf } from '../messaging/protocol.js';
 import { framePainter } from '../painting/fallback-slot.js';
-import { supportsHighlightApi } from '../painting/highlight-api-painter.js';
 import type { Painter } from '../painting/types.js';
 import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
 import type { Editor, EditorHost, HighlightOutcome, PlacedResult } from './editor-host.js';
@@ -73,8 +72,9 @@ export class Highlighter implements EditorHost {
     const g = globalThis as unknown as Record<string, unknown>;
     const documentStyled = g[STYLES_REGISTERED_GLOBAL] === true;
     // Without the registered sheet (injected by a click), the Highlight API painter marks the parents of
-    // highlighted text for its scoped sheet: that code is a part of its own, not parsed on other pages.
-    const marks = documentStyled || !supportsHighlightApi(document) ? undefined : (await loadPart('scope-marks'))();
+    // highlighted text for its scoped sheet: that code is a part of its own, not parsed on other pages
+    // (the fallback painter, for the rare page without the Highlight API, ignores it).
+    const marks = documentStyled ? undefined : (await loadPart('scope-marks'))();
     this.painter = framePainter(document, { documentStyled, marks });
     this.listen();
     // refresh() fails only when the background cannot be reached (the extension was reloaded): the page stays as it is.

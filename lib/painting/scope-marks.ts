@@ -14,6 +14,8 @@ export interface ScopeMarker {
   mark(r: AbstractRange): void;
   /** Takes every mark off: at the end of the task (a parent marked again meanwhile keeps its mark untouched), or `now`. */
   clear(now?: boolean): void;
+  /** Runs `show` now, or, where elements were newly marked since the last call, after the next frame (which restyles them). */
+  afterRestyle(show: () => void): void;
 }
 
 const NOT_BLANK = /\S/;
@@ -57,7 +59,21 @@ export class ScopeMarks implements ScopeMarker {
   private markElement(el: Element | null): void {
     if (!el || this.marked.has(el)) return;
     this.marked.add(el);
-    if (!el.hasAttribute(SCOPE_ATTRIBUTE)) el.setAttribute(SCOPE_ATTRIBUTE, '');
+    if (el.hasAttribute(SCOPE_ATTRIBUTE)) return;
+    el.setAttribute(SCOPE_ATTRIBUTE, '');
+    this.fresh = true;
+  }
+
+  /** Elements were marked since the last afterRestyle(). */
+  private fresh = false;
+  /** Resolves once the last afterRestyle()'s `show` has run (the benchmark and tests wait for it). */
+  settled: Promise<void> = Promise.resolve();
+
+  afterRestyle(show: () => void): void {
+    if (!this.fresh) return show();
+    this.fresh = false;
+    // requestAnimationFrame runs before the frame's style update; the timeout, after that frame.
+    this.settled = new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(show()), 0)));
   }
 
   /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli } from '../helpers/process.js';
+import { runCli, runCliAsync, spawnCli } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // `npm run server -- import --email E --file F [--collection ID]`, run as a real child process
@@ -158,7 +158,9 @@ describe('an interrupted import', () => {
     expect(partial).toBeGreaterThanOrEqual(1000);
     expect(partial).toBeLessThan(total);
 
-    const again = runCli(['import', '--email', email, '--file', file, ...s.cliArgs]);
+    // Not spawnSync: the server runs in this process, and a long blocked event loop lets its
+    // keep-alive timer close the test's connection just as the next request is sent on it.
+    const again = await runCliAsync(['import', '--email', email, '--file', file, ...s.cliArgs]);
     expect(again.status).toBe(0);
     expect(again.stderr).toMatch(/Continuing the import of large-export\.html at bookmark \d+ of 10000/);
     const summary = JSON.parse(again.stdout);
