@@ -23,17 +23,20 @@ const READ_LIMIT_MS = 20_000;
  * Playwright lost track of the page's main world, e.g. across a navigation) or not (the page's main
  * thread is stuck: a script in a loop, a dialog).
  */
-export async function pageRead<R, A>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
+export function pageRead<R, A>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
+  return answeredWithin(page, `page.evaluate(${fn.name || 'anonymous'})`, page.evaluate(fn as (arg: unknown) => R, arg as unknown));
+}
+
+/** `step`, failing after READ_LIMIT_MS with what the page was doing (as pageRead; also for mouse input, which the page must acknowledge). */
+async function answeredWithin<R>(page: Page, what: string, step: Promise<R>): Promise<R> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stuck = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      void describeStuckPage(page).then((state) =>
-        reject(new Error(`page.evaluate(${fn.name || 'anonymous'}) gave no answer in ${READ_LIMIT_MS / 1000} s; ${state}`)),
-      );
+      void describeStuckPage(page).then((state) => reject(new Error(`${what} gave no answer in ${READ_LIMIT_MS / 1000} s; ${state}`)));
     }, READ_LIMIT_MS);
   });
   try {
-    return await Promise.race([page.evaluate(fn as (arg: unknown) => R, arg as unknown), stuck]);
+    return await Promise.race([step, stuck]);
   } finally {
     clearTimeout(timer);
   }
@@ -43,6 +46,7 @@ async function describeStuckPage(page: Page): Promise<string> {
   const facts = [`Playwright's URL ${page.url()}`];
   try {
     const cdp = await page.context().newCDPSession(page);
+    facts.push('the browser answers (a CDP session to the page opened)');
     const answer = cdp.send('Runtime.evaluate', { expression: 'location.href + " " + document.readyState', returnByValue: true });
     const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000));
     const res = await Promise.race([answer, late]);
@@ -76,7 +80,8 @@ export async function scrollToPhrase(page: Page, phrase: string): Promise<void> 
 /** Selects `phrase` with a real mouse drag, as a reader would. */
 export async function dragSelect(page: Page, phrase: string): Promise<void> {
   await scrollToPhrase(page, phrase);
-  await dragAcross(page.mouse, await phraseBox(page, phrase));
+  const box = await phraseBox(page, phrase);
+  await answeredWithin(page, 'the mouse drag', dragAcross(page.mouse, box));
   expect(await pageRead(page, () => getSelection()!.toString(), undefined)).toBe(phrase);
 }
 
