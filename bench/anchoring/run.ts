@@ -236,6 +236,15 @@ async function main(): Promise<void> {
     await page.evaluate(() => window.tidemarkLongPage.settle());
     const { value: apiEdPaint, cpu: apiEdCpu, wall: apiEdWall, frames: apiEdFrames } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
     const apiEdJ = await judge(apiEdPaint.results, api.truth as unknown[]);
+    // Wall time as a user meets it: the same paints without a trace being recorded (the tracer and
+    // this process reading its events share the 2 cores with the page and stretch its wall time).
+    const untraced = async (html: string) => {
+      await load(page, html, script);
+      await page.evaluate(() => window.tidemarkLongPage.settle());
+      return page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors);
+    };
+    const apiUntraced = await untraced(apiHtml);
+    const apiEdUntraced = await untraced(apiEditedHtml);
     const apiGone = api.truth.filter((t) => t === null).length;
     const apiPresent = api.truth.length - apiGone;
 
@@ -290,6 +299,8 @@ async function main(): Promise<void> {
     lines.push(lp('original', apiOrigJ, apiPaint, apiCpu, apiWall, apiFrames));
     lines.push(lp('original, style sheet registered from the start', apiStyledJ, apiStyledPaint, apiStyledCpu, apiStyledWall, apiStyledFrames));
     lines.push(lp('edited  ', apiEdJ, apiEdPaint, apiEdCpu, apiEdWall, apiEdFrames));
+    const wallOf = (p: typeof apiUntraced) => `${fmt(p.total)} ms (index ${fmt(p.tIndex)} + anchoring ${fmt(p.tAnchor)}, ${p.painted} painted)`;
+    lines.push(`  without a trace recorded, wall after idle: original ${wallOf(apiUntraced)}; edited ${wallOf(apiEdUntraced)}`);
     for (const w of apiOrigJ.wrongDetails.concat(apiEdJ.wrongDetails)) lines.push(`  wrong: ${w}`);
     if (process.env.BENCH_VERBOSE) lines.push(`  not placed (text still there): original ${apiOrigJ.orphanDetails.join(' ')}; edited ${apiEdJ.orphanDetails.join(' ')}`);
     const createCpu = createCalls('tidemarkCreate');
@@ -329,6 +340,8 @@ async function main(): Promise<void> {
     const worstScript = Math.max(0, ...scriptOnly(apiCpu, apiFrames), ...scriptOnly(apiEdCpu, apiEdFrames));
     const cpuTotal = Math.max(sum(apiCpu), sum(apiEdCpu));
     lines.push(`  long page: all painted <= 250 ms after idle, no task > 50 ms ... CPU ${fmt(sum(apiCpu))} / ${fmt(sum(apiEdCpu))} ms (wall ${fmt(apiPaint.total)} / ${fmt(apiEdPaint.total)} ms), longest task ${fmt(worstCpu)} ms CPU (longest script task ${fmt(worstScript)})  ${ok(cpuTotal <= 250 && worstCpu <= 50)} in CPU time`);
+    const untracedWall = Math.max(apiUntraced.total, apiEdUntraced.total);
+    lines.push(`  same, wall time without a trace ............. original ${fmt(apiUntraced.total)} / edited ${fmt(apiEdUntraced.total)} ms  ${ok(untracedWall <= 250)}`);
     lines.push(`  same, style sheet registered from the start ... CPU ${fmt(sum(apiStyledCpu))} ms (wall ${fmt(apiStyledPaint.total)} ms), longest task ${fmt(styledCpu)} ms CPU  ${ok(sum(apiStyledCpu) <= 250 && styledCpu <= 50)} in CPU time`);
     lines.push(`  creating a highlight <= 30 ms to painted .... command -> next frame median ${fmt(median(created.frameMs))}, max ${fmt(Math.max(...created.frameMs))} ms wall (the command's script: max ${fmt(Math.max(...createCpu))} ms CPU; described after it: max ${fmt(Math.max(...describeCpu))} ms CPU)  ${ok(Math.max(...created.frameMs) <= 30)}`);
     lines.push(`  ... after a small change to the page ........ command -> next frame median ${fmt(median(changedPatched.frameMs))}, max ${fmt(Math.max(...changedPatched.frameMs))} ms wall (patch + describe after it: max ${fmt(Math.max(...patchedCpu))} ms CPU)  ${ok(Math.max(...changedPatched.frameMs) <= 30)}`);
