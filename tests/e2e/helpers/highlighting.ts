@@ -42,14 +42,30 @@ async function answeredWithin<R>(page: Page, what: string, step: Promise<R>): Pr
   }
 }
 
+/** `step`'s value, or null when it gives none within `ms` (a diagnosis must not hang on what it diagnoses). */
+function within<T>(step: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([step, late]).finally(() => clearTimeout(timer));
+}
+
 async function describeStuckPage(page: Page): Promise<string> {
   const facts = [`Playwright's URL ${page.url()}`];
   try {
-    const cdp = await page.context().newCDPSession(page);
-    facts.push('the browser answers (a CDP session to the page opened)');
-    const answer = cdp.send('Runtime.evaluate', { expression: 'location.href + " " + document.readyState', returnByValue: true });
-    const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000));
-    const res = await Promise.race([answer, late]);
+    // The browser itself, apart from this page: does a new tab open and answer?
+    const other = await within(page.context().newPage(), 5000);
+    if (!other) facts.push('no new tab opened in 5 s (the browser stuck?)');
+    else {
+      const two = await within(other.evaluate(() => 1 + 1), 5000);
+      facts.push(two === 2 ? 'a new tab opens and answers (the browser is alive)' : 'a new tab opened but gave no answer in 5 s');
+      void other.close().catch(() => undefined); // may be stuck too: not waited for
+    }
+    const cdp = await within(page.context().newCDPSession(page), 5000);
+    if (!cdp) {
+      facts.push('no CDP session to the page opened in 5 s (its renderer stuck?)');
+      return facts.join('; ');
+    }
+    const res = await within(cdp.send('Runtime.evaluate', { expression: 'location.href + " " + document.readyState', returnByValue: true }), 5000);
     facts.push(res ? `the page answers a bare CDP Runtime.evaluate: ${String(res.result.value)}` : 'the page does not answer a bare CDP Runtime.evaluate in 5 s either (main thread stuck?)');
     // The session may be stuck with the page: not waited for.
     void cdp.detach().catch(() => undefined);
