@@ -25,7 +25,20 @@ export function openDatabase(dataDir: string): Db {
   migrate(db);
   rekeyLinks(db);
   cacheStatements(db);
+  beginTransactionsImmediate(db);
   return db;
+}
+
+/**
+ * Every transaction of ours writes, and most read before they write. Begun DEFERRED (SQLite's and
+ * better-sqlite3's default), such a transaction that reads and then finds another connection (an
+ * `import` command beside `serve`) has written in between fails at once with SQLITE_BUSY: the busy
+ * timeout cannot help a snapshot that is already stale. Begun IMMEDIATE, it takes the write lock
+ * first, waiting for it up to the busy timeout, and then cannot be overtaken.
+ */
+function beginTransactionsImmediate(db: Database.Database): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: never[]) => unknown) => transaction(fn).immediate) as Database.Database['transaction'];
 }
 
 /**

@@ -122,6 +122,45 @@ describe('import command', () => {
   }, 120_000); // six command runs of a few seconds each on a busy machine
 });
 
+describe('an import beside a server in use', () => {
+  it('loses no bookmark while the server writes to the same database at the same time', async () => {
+    const email = 'cli-beside@example.test';
+    const token = makeUser(email);
+    const COUNT = 3000;
+    let html = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>Busy</H3>\n<DL><p>\n';
+    for (let i = 0; i < COUNT; i++) html += `<DT><A HREF="https://beside.example.com/item/${i}" ADD_DATE="1600000000">Item ${i}</A>\n`;
+    html += '</DL><p>\n</DL>\n';
+    const file = path.join(work, 'beside-export.html');
+    fs.writeFileSync(file, html);
+
+    // The user keeps saving pages through the API while the command runs.
+    const write = (i: number) =>
+      fetch(`${base}/bookmark`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ link: `https://live.example.com/page/${i}`, title: `Live ${i}`, collectionId: -1 }),
+      });
+    let running = true;
+    let saved = 0;
+    const refused: string[] = [];
+    const writer = (async () => {
+      for (let i = 0; running; i++) {
+        const res = await write(i);
+        if (res.status === 200) saved++;
+        else refused.push(`${res.status} ${await res.text()}`);
+      }
+    })();
+    const res = await runCliAsync(['import', '--email', email, '--file', file, ...s.cliArgs]);
+    running = false;
+    await writer;
+    expect(res.status, res.stderr).toBe(0);
+    expect(refused).toEqual([]);
+    expect(saved).toBeGreaterThan(0);
+    expect(JSON.parse(res.stdout), res.stderr).toMatchObject({ created: COUNT, failed: 0 });
+    expect((await api(token, '/bookmarks/0?perpage=1')).count).toBe(COUNT + saved);
+  }, 120_000);
+});
+
 describe('an interrupted import', () => {
   it('continues where it stopped when run again, without duplicating bookmarks or collections', async () => {
     const email = 'cli-resume@example.test';
@@ -164,7 +203,7 @@ describe('an interrupted import', () => {
     expect(again.status).toBe(0);
     expect(again.stderr).toMatch(/Continuing the import of large-export\.html at bookmark \d+ of 10000/);
     const summary = JSON.parse(again.stdout);
-    expect(summary).toMatchObject({ resumed: true, failed: 0, total });
+    expect(summary, again.stderr).toMatchObject({ resumed: true, failed: 0, total });
     // Every bookmark of the file exactly once (a batch cut off by the kill counts as duplicates).
     expect(summary.created + summary.duplicates).toBe(total);
     expect((await api(token, '/bookmarks/0?perpage=1')).count).toBe(total);
