@@ -77,6 +77,16 @@ export class ReadCache<K, V> {
     return value;
   }
 
+  /**
+   * The cached value of `key` without loading it: `{ value }` when held (and still valid), else
+   * undefined. For hot paths that answer at once when they can and wait for a load only when they must.
+   */
+  peek(key: K): { value: V } | undefined {
+    const generation = this.current();
+    if (generation === null || !this.entries.has(key)) return undefined;
+    return { value: this.entries.get(key) as V };
+  }
+
   /** Entries held now (for tests and figures). */
   get size(): number {
     return this.entries.size;
