@@ -31,6 +31,8 @@ export const noCaches: CacheSignals = () => NO_CACHE;
  */
 export class ReadCache<K, V> {
   private readonly entries = new Map<K, V>();
+  /** Loads under way, so that requests missing the same key at once wait for one query, not one each. */
+  private readonly loading = new Map<K, { generation: number; value: Promise<V> }>();
   private generation = -1;
 
   constructor(
@@ -52,15 +54,37 @@ export class ReadCache<K, V> {
   /**
    * The same for a load that waits (a query over the network). The generation is taken before the
    * query is sent: when a change arrives while it runs, its answer may predate that change and is
-   * returned to this caller but not stored.
+   * returned to this caller but not stored. Callers that miss the same key under the same
+   * generation while it runs share its answer (or its error).
    */
   async getAsync(key: K, load: () => Promise<V>): Promise<V> {
     const generation = this.current();
     if (generation === null) return load();
     if (this.entries.has(key)) return this.entries.get(key) as V;
-    const value = deepFreeze(await load());
-    this.store(key, value, generation);
+    const running = this.loading.get(key);
+    if (running && running.generation === generation) return running.value;
+    const value = load().then((v) => {
+      const frozen = deepFreeze(v);
+      this.store(key, frozen, generation);
+      return frozen;
+    });
+    const entry = { generation, value };
+    this.loading.set(key, entry);
+    const forget = () => {
+      if (this.loading.get(key) === entry) this.loading.delete(key);
+    };
+    value.then(forget, forget);
     return value;
+  }
+
+  /**
+   * The cached value of `key` without loading it: `{ value }` when held (and still valid), else
+   * undefined. For hot paths that answer at once when they can and wait for a load only when they must.
+   */
+  peek(key: K): { value: V } | undefined {
+    const generation = this.current();
+    if (generation === null || !this.entries.has(key)) return undefined;
+    return { value: this.entries.get(key) as V };
   }
 
   /** Entries held now (for tests and figures). */

@@ -93,12 +93,18 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
       : status === 400
         ? 'The URL is malformed: check its percent-encoding.'
         : 'The request could not be routed.';
-  void request.server
-    .rateLimit(request, reply, `ip${request.ip}`, 'main')
-    .catch((err: unknown) => {
-      // Over the limit: the refusal below answers anyway (the headers are set). Anything else is logged.
-      if (!(err instanceof ApiError)) request.log.warn({ err }, 'rate limit count failed');
-    })
+  // Over the limit: the refusal below answers anyway (the headers are set). Anything else is logged.
+  const noted = (err: unknown) => {
+    if (!(err instanceof ApiError)) request.log.warn({ err }, 'rate limit count failed');
+  };
+  let counting: Promise<void> | undefined;
+  try {
+    counting = request.server.rateLimit(request, reply, `ip${request.ip}`, 'main');
+  } catch (err) {
+    noted(err);
+  }
+  void Promise.resolve(counting)
+    .catch(noted)
     .then(() => reply.code(status).send(envelope(status, message)));
 }
 

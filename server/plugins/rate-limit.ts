@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import type { RateWindowCount } from '../repositories/index.js';
 
 const WINDOW_MS = 60_000;
 
@@ -12,8 +13,12 @@ declare module 'fastify' {
     rateCounted?: boolean;
   }
   interface FastifyInstance {
-    /** Counts a request (see installRateLimit); rejects with the 429 when over the limit. */
-    rateLimit(request: FastifyRequest, reply: FastifyReply, key: string, bucket: RateBucket): Promise<void>;
+    /**
+     * Counts a request (see installRateLimit) and throws the 429 when over the limit. Answers at once
+     * (undefined) when the count is known without asking the database, else a promise (rejected
+     * with the 429 when over).
+     */
+    rateLimit(request: FastifyRequest, reply: FastifyReply, key: string, bucket: RateBucket): Promise<void> | undefined;
   }
 }
 
@@ -32,11 +37,7 @@ export function installRateLimit(app: FastifyInstance): void {
   // instance) on PostgreSQL.
   const windows = app.repos.rateWindows;
 
-  app.decorate('rateLimit', async (request: FastifyRequest, reply: FastifyReply, who: string, bucket: RateBucket) => {
-    if (request.rateCounted) return;
-    request.rateCounted = true;
-    const limit = bucket === 'small' ? app.config.rateLimit.smallPerMinute : app.config.rateLimit.perMinute;
-    const w = await windows.hit(`${who}:${bucket}`, WINDOW_MS, limit);
+  const answer = (reply: FastifyReply, limit: number, w: RateWindowCount): void => {
     const resetMs = w.start + WINDOW_MS;
     reply.header('x-ratelimit-limit', String(limit));
     reply.header('x-ratelimit-remaining', String(Math.max(0, limit - w.count)));
@@ -45,6 +46,15 @@ export function installRateLimit(app: FastifyInstance): void {
       const retryAfter = Math.max(1, Math.ceil((resetMs - app.config.clock.now()) / 1000));
       throw new ApiError(429, `Too many requests: the limit is ${limit} a minute. Wait ${retryAfter} s and try again.`, { retryAfter });
     }
+  };
+  app.decorate('rateLimit', (request: FastifyRequest, reply: FastifyReply, who: string, bucket: RateBucket) => {
+    if (request.rateCounted) return undefined;
+    request.rateCounted = true;
+    const limit = bucket === 'small' ? app.config.rateLimit.smallPerMinute : app.config.rateLimit.perMinute;
+    const w = windows.hit(`${who}:${bucket}`, WINDOW_MS, limit);
+    if (w instanceof Promise) return w.then((counted) => answer(reply, limit, counted));
+    answer(reply, limit, w);
+    return undefined;
   });
 
   // Requests no API route counts: pages, the OAuth endpoints, unknown routes, the documents. Root
@@ -52,8 +62,16 @@ export function installRateLimit(app: FastifyInstance): void {
   // those per user); this one counts the rest per IP. The 404 handler counts unknown routes.
   // A callback hook, so the API's requests pass it without a promise.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config?.apiRoute || !request.routeOptions.url) return done();
-    app.rateLimit(request, reply, `ip${request.ip}`, request.routeOptions.config?.bucket ?? 'main').then(() => done(), done);
+    const route = request.routeOptions;
+    if (route.config?.apiRoute || !route.url) return done();
+    let counting;
+    try {
+      counting = app.rateLimit(request, reply, `ip${request.ip}`, route.config?.bucket ?? 'main');
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (counting) counting.then(() => done(), done);
+    else done();
   });
 }
 
@@ -61,18 +79,24 @@ export function installRateLimit(app: FastifyInstance): void {
  * The API scope's part: routes are marked as API routes, and the returned step (run by app.ts right
  * after authentication, in the same hook) counts each call per user (per IP without a token). A
  * failed authentication is counted per IP in the small bucket before its 401 is sent (so bad-token
- * floods reach 429 quickly).
+ * floods reach 429 quickly). Like rateLimit, the step throws or answers at once when it can, and
+ * returns a promise only when it must wait.
  */
-export function installApiRateLimit(scope: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function installApiRateLimit(scope: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined {
   scope.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), apiRoute: true };
   });
-  return async (request, reply) => {
-    if (request.authFailure) {
-      await scope.rateLimit(request, reply, `ip${request.ip}:auth`, 'small');
-      throw request.authFailure;
+  return (request, reply) => {
+    const failure = request.authFailure;
+    if (failure) {
+      const counting = scope.rateLimit(request, reply, `ip${request.ip}:auth`, 'small');
+      if (counting)
+        return counting.then(() => {
+          throw failure;
+        });
+      throw failure;
     }
     const who = request.userId !== null ? `u${request.userId}` : `ip${request.ip}`;
-    await scope.rateLimit(request, reply, who, request.routeOptions.config?.bucket ?? 'main');
+    return scope.rateLimit(request, reply, who, request.routeOptions.config?.bucket ?? 'main');
   };
 }

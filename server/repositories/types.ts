@@ -1110,8 +1110,11 @@ export interface TokensRepository {
     token: string;
     row: TokenRow;
   }>;
-  /** The live token row for a secret, or undefined when unknown, revoked or expired. */
-  findValid(token: string): Promise<TokenRow | undefined>;
+  /**
+   * The live token row for a secret, or undefined when unknown, revoked or expired. Answered at once
+   * (not a promise) when it is known without asking the database: every API call asks this.
+   */
+  findValid(token: string): TokenRow | undefined | Promise<TokenRow | undefined>;
   revoke(id: number): Promise<void>;
   listForUser(userId: number): Promise<TokenRow[]>;
 }
@@ -1162,7 +1165,16 @@ export interface RateWindowsRepository {
    * and this request's number in it (over `limit` means refused). `limit` lets a backend shared by
    * several instances count ahead in blocks while the limit is far (see PgRateWindowsRepository).
    */
-  hit(key: string, windowMs: number, limit: number): Promise<{ start: number; count: number }>;
+  hit(key: string, windowMs: number, limit: number): RateWindowCount | Promise<RateWindowCount>;
+}
+
+/**
+ * A request's place in its rate-limit window. Answered at once (not a promise) when it is known
+ * without asking the database, as for most requests: every API call counts.
+ */
+export interface RateWindowCount {
+  start: number;
+  count: number;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Media } from '../../../lib/api/types.js';
 import { isoNow, type Clock } from '../../clock.js';
 import type { BookmarkRow, JobRow, JobsRepository, PageFill } from '../types.js';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.js';
+import { CACHE_NEUTRAL } from '../../db/postgres/change-feed.js';
 import { inTransaction } from './transaction.js';
 
 /**
@@ -27,6 +28,8 @@ export async function enqueuePageParse(client: pg.PoolClient | pg.Pool, bookmark
  * The durable job table on PostgreSQL, shared by every instance: a due job is claimed with
  * `FOR UPDATE SKIP LOCKED` (two instances never take the same one, and neither waits for the
  * other) and held by a lease; a job whose instance died is claimed again once its lease ran out.
+ * Statements that touch only the job table are marked CACHE_NEUTRAL: no read cache holds jobs, and
+ * the runner's claim every second would otherwise empty every cache of the instance each time.
  */
 export class PgJobsRepository implements JobsRepository {
   constructor(
@@ -37,7 +40,7 @@ export class PgJobsRepository implements JobsRepository {
   async claim(leaseMs: number): Promise<JobRow | undefined> {
     const now = this.clock.now();
     const { rows } = await this.pool.query<JobRow>(
-      `UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_until = $2
+      `${CACHE_NEUTRAL} UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_until = $2
         WHERE id = (SELECT id FROM jobs
                      WHERE (state = 'queued' AND next_run_at <= $1) OR (state = 'running' AND locked_until <= $1)
                      ORDER BY next_run_at, id LIMIT 1
@@ -56,7 +59,7 @@ export class PgJobsRepository implements JobsRepository {
   }
 
   async complete(id: number, note: string | null = null): Promise<void> {
-    await this.pool.query(`UPDATE jobs SET state = 'done', locked_until = NULL, finished_at = $1, outcome = $2 WHERE id = $3`, [
+    await this.pool.query(`${CACHE_NEUTRAL} UPDATE jobs SET state = 'done', locked_until = NULL, finished_at = $1, outcome = $2 WHERE id = $3`, [
       this.clock.now(),
       note,
       id,
@@ -66,16 +69,16 @@ export class PgJobsRepository implements JobsRepository {
   async fail(id: number, error: string, retryInMs: number | null): Promise<'retry' | 'failed'> {
     const now = this.clock.now();
     return inTransaction(this.pool, async (c) => {
-      const row = (await c.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR UPDATE', [id])).rows[0];
+      const row = (await c.query<JobRow>(`${CACHE_NEUTRAL} SELECT * FROM jobs WHERE id = $1 FOR UPDATE`, [id])).rows[0];
       if (!row) return 'failed' as const;
       const twin = row.dedupe_key
         ? (await c.query("SELECT 1 FROM jobs WHERE dedupe_key = $1 AND state = 'queued' AND id <> $2", [row.dedupe_key, id])).rowCount
         : 0;
       if (retryInMs === null || twin) {
-        await c.query(`UPDATE jobs SET state = 'failed', locked_until = NULL, finished_at = $1, last_error = $2 WHERE id = $3`, [now, error, id]);
+        await c.query(`${CACHE_NEUTRAL} UPDATE jobs SET state = 'failed', locked_until = NULL, finished_at = $1, last_error = $2 WHERE id = $3`, [now, error, id]);
         return 'failed' as const;
       }
-      await c.query(`UPDATE jobs SET state = 'queued', locked_until = NULL, next_run_at = $1, last_error = $2 WHERE id = $3`, [
+      await c.query(`${CACHE_NEUTRAL} UPDATE jobs SET state = 'queued', locked_until = NULL, next_run_at = $1, last_error = $2 WHERE id = $3`, [
         now + retryInMs,
         error,
         id,
@@ -86,25 +89,25 @@ export class PgJobsRepository implements JobsRepository {
 
   async release(id: number): Promise<void> {
     await inTransaction(this.pool, async (c) => {
-      const row = (await c.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR UPDATE', [id])).rows[0];
+      const row = (await c.query<JobRow>(`${CACHE_NEUTRAL} SELECT * FROM jobs WHERE id = $1 FOR UPDATE`, [id])).rows[0];
       if (!row || row.state !== 'running') return;
       const twin = row.dedupe_key
         ? (await c.query("SELECT 1 FROM jobs WHERE dedupe_key = $1 AND state = 'queued' AND id <> $2", [row.dedupe_key, id])).rowCount
         : 0;
       if (twin) {
-        await c.query(`UPDATE jobs SET state = 'done', locked_until = NULL, finished_at = $1, outcome = $2 WHERE id = $3`, [
+        await c.query(`${CACHE_NEUTRAL} UPDATE jobs SET state = 'done', locked_until = NULL, finished_at = $1, outcome = $2 WHERE id = $3`, [
           this.clock.now(),
           'superseded by a newer job',
           id,
         ]);
       } else {
-        await c.query(`UPDATE jobs SET state = 'queued', locked_until = NULL, attempts = greatest(0, attempts - 1) WHERE id = $1 AND state = 'running'`, [id]);
+        await c.query(`${CACHE_NEUTRAL} UPDATE jobs SET state = 'queued', locked_until = NULL, attempts = greatest(0, attempts - 1) WHERE id = $1 AND state = 'running'`, [id]);
       }
     });
   }
 
   async prune(ageMs: number): Promise<number> {
-    const r = await this.pool.query(`DELETE FROM jobs WHERE state IN ('done', 'failed') AND finished_at < $1`, [this.clock.now() - ageMs]);
+    const r = await this.pool.query(`${CACHE_NEUTRAL} DELETE FROM jobs WHERE state IN ('done', 'failed') AND finished_at < $1`, [this.clock.now() - ageMs]);
     return r.rowCount ?? 0;
   }
 

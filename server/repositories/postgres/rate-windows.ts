@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { CACHE_NEUTRAL } from '../../db/postgres/change-feed.js';
-import type { RateWindowsRepository } from '../types.js';
+import type { RateWindowCount, RateWindowsRepository } from '../types.js';
 
 /** About one update in this many also deletes ended windows, so the table stays small without a timer. */
 const PRUNE_ONE_IN = 500;
@@ -48,16 +48,27 @@ export class PgRateWindowsRepository implements RateWindowsRepository {
     private readonly clock: Clock,
   ) {}
 
-  async hit(key: string, windowMs: number, limit: number): Promise<{ start: number; count: number }> {
+  hit(key: string, windowMs: number, limit: number): RateWindowCount | Promise<RateWindowCount> {
+    return this.fromBlock(key, windowMs) ?? this.reserveAndHit(key, windowMs, limit);
+  }
+
+  /** The next number of this instance's block for `key`, when it holds one for the current window. */
+  private fromBlock(key: string, windowMs: number): RateWindowCount | undefined {
+    const now = this.clock.now();
+    this.sweep(now, windowMs);
+    const block = this.blocks.get(key);
+    if (!block || now - block.start >= windowMs || (!block.over && block.next > block.last)) return undefined;
+    const count = block.next++;
+    block.last = Math.max(block.last, count);
+    return { start: block.start, count };
+  }
+
+  /** Waits for a block (one update at a time per key), then takes its number from it. */
+  private async reserveAndHit(key: string, windowMs: number, limit: number): Promise<RateWindowCount> {
     for (;;) {
+      const hit = this.fromBlock(key, windowMs);
+      if (hit) return hit;
       const now = this.clock.now();
-      this.sweep(now, windowMs);
-      const block = this.blocks.get(key);
-      if (block && now - block.start < windowMs && (block.over || block.next <= block.last)) {
-        const count = block.next++;
-        block.last = Math.max(block.last, count);
-        return { start: block.start, count };
-      }
       const pending = this.pending.get(key);
       if (pending) {
         await pending;

@@ -72,6 +72,30 @@ it('a warm cache answers without the database; a bookmark moved on A is seen mov
   expect(took).toBeLessThanOrEqual(1000);
 });
 
+it('32 requests missing one bookmark at once wait for one read; the job runner polling the queue does not empty the caches', async () => {
+  const user = await a.users.create({ email: 'crowd@example.test', passwordHash: null });
+  const [id] = await a.bookmarks.create([newBookmark(user.id, { link: 'https://crowd.example.com/', title: 'Popular' })]);
+  await settle();
+  let queries = countQueries(pools.b);
+  const answers = await Promise.all(Array.from({ length: 32 }, () => b.bookmarks.get(id)));
+  expect(answers.every((item) => item?.title === 'Popular')).toBe(true);
+  // One bookmark read is a few queries (the row, its highlights, its files), not 32 times that.
+  const cold = queries();
+  expect(cold).toBeGreaterThan(0);
+  expect(cold).toBeLessThanOrEqual(4);
+
+  // The runner claims (finding nothing due), and an instance prunes finished jobs: neither touches what a cache holds.
+  const claimed = await b.jobs.claim(60_000);
+  if (claimed) await b.jobs.release(claimed.id);
+  await b.jobs.prune(60_000);
+  queries = countQueries(pools.b);
+  expect((await b.bookmarks.get(id))?.title).toBe('Popular');
+  expect(queries()).toBe(0);
+  // A write to a cached table still empties them at once.
+  await b.bookmarks.update(id, { title: 'Renamed' });
+  expect((await b.bookmarks.get(id))?.title).toBe('Renamed');
+});
+
 it('a share changed on A is enforced on B within 1 s; a revoked token is refused by B within 1 s', async () => {
   const owner = await a.users.create({ email: 'owner@example.test', passwordHash: null });
   const member = await a.users.create({ email: 'member@example.test', passwordHash: null });

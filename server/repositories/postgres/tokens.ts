@@ -31,11 +31,15 @@ export class PgTokensRepository implements TokensRepository {
   }
 
   /** The live token row for a secret, or undefined when unknown, revoked or expired. */
-  async findValid(token: string): Promise<TokenRow | undefined> {
-    const row = await this.bySecret.getAsync(
-      token,
-      async () => (await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE token_hash = $1', [hashSecret(token)])).rows[0],
-    );
+  findValid(token: string): TokenRow | undefined | Promise<TokenRow | undefined> {
+    const cached = this.bySecret.peek(token);
+    if (cached) return this.live(cached.value);
+    return this.bySecret
+      .getAsync(token, async () => (await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE token_hash = $1', [hashSecret(token)])).rows[0])
+      .then((row) => this.live(row));
+  }
+
+  private live(row: TokenRow | undefined): TokenRow | undefined {
     if (!row || row.revoked_at !== null) return undefined;
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) return undefined;
     return row;

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { RateWindowsRepository } from '../types.js';
+import type { RateWindowCount, RateWindowsRepository } from '../types.js';
 
 /** Windows are forgotten this often (ms of the clock) once they have ended. */
 const SWEEP_EVERY_MS = 60_000;
@@ -15,7 +15,7 @@ export class MemoryRateWindowsRepository implements RateWindowsRepository {
 
   constructor(private readonly clock: Clock) {}
 
-  async hit(key: string, windowMs: number): Promise<{ start: number; count: number }> {
+  hit(key: string, windowMs: number): RateWindowCount {
     const now = this.clock.now();
     if (now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;

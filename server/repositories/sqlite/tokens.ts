@@ -27,7 +27,7 @@ export class SqliteTokensRepository implements TokensRepository {
   }
 
   /** The live token row for a secret, or undefined when unknown, revoked or expired. */
-  async findValid(token: string): Promise<TokenRow | undefined> {
+  findValid(token: string): TokenRow | undefined {
     const row = this.bySecret.get(
       token,
       () => this.db.prepare('SELECT * FROM tokens WHERE token_hash = ?').get(hashSecret(token)) as TokenRow | undefined,
