@@ -16,17 +16,8 @@ import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
 import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { highlightApiCss } from '../../lib/painting/highlight-css.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
+import type { TraceEvent as Ev } from './trace-event.js';
 
-interface Ev {
-  name: string;
-  ph?: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  tid?: number;
-  pid?: number;
-  args?: Record<string, unknown> & { name?: string; src_func?: string; data?: { functionName?: string } };
-}
 
 /** What in-page.ts puts on the page's window. */
 type BenchWindow = Window & {
