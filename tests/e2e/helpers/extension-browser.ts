@@ -8,8 +8,16 @@ import { chromium, type Browser, type BrowserContext, type Page, type Worker } f
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../playwright.config.js';
 import { EXTENSION_ID } from '../../../lib/api/extension-identity.js';
 
+/** The ExtensionBrowser of each launched context (the stuck-page diagnosis finds its browser from a page). */
+const launched = new WeakMap<BrowserContext, ExtensionBrowser>();
+
 export class ExtensionBrowser {
   private cdp: Browser | null = null;
+
+  /** The ExtensionBrowser that launched `context`, if one did. */
+  static of(context: BrowserContext): ExtensionBrowser | undefined {
+    return launched.get(context);
+  }
 
   private constructor(
     readonly context: BrowserContext,
@@ -42,6 +50,7 @@ export class ExtensionBrowser {
         '--remote-debugging-port=0',
         ...(opts.toolbarButton ? ['--enable-unsafe-extension-debugging'] : []),
         ...(opts.args ?? []),
+        ...chromiumLogArgs(),
       ],
     });
     let debugPort: number;
@@ -52,6 +61,7 @@ export class ExtensionBrowser {
       throw err;
     }
     const b = new ExtensionBrowser(context, userDataDir, debugPort, !!opts.toolbarButton);
+    launched.set(context, b);
     await b.worker();
     return b;
   }
@@ -261,6 +271,14 @@ export class ExtensionBrowser {
     await this.context.close().catch(() => {});
     fs.rmSync(this.userDataDir, { recursive: true, force: true });
   }
+}
+
+/** With TIDEMARK_E2E_CHROMIUM_LOG=<dir>: Chromium logs verbosely to a file of its own in that folder. */
+function chromiumLogArgs(): string[] {
+  const dir = process.env.TIDEMARK_E2E_CHROMIUM_LOG;
+  if (!dir) return [];
+  fs.mkdirSync(dir, { recursive: true });
+  return ['--enable-logging', `--log-file=${path.join(path.resolve(dir), `chromium-${Date.now()}-${process.pid}.log`)}`, '--v=1'];
 }
 
 /** The DevTools port Chromium listens on: the first line of DevToolsActivePort in its profile, written once it listens. */

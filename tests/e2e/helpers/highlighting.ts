@@ -5,6 +5,8 @@ import { expect, type Page } from '@playwright/test';
 import type { HighlightColor } from '../../../lib/api/constants.js';
 import type { Bookmark } from '../../../lib/api/types.js';
 import type { TidemarkServer } from './tidemark-server.js';
+import { ExtensionBrowser } from './extension-browser.js';
+import { describeStuckBrowser, within } from './stuck-browser.js';
 import { dragAcross, paintedInPage, phraseBoxInPage, scrollToPhraseInPage, type PhraseBox } from './page-reading.js';
 
 /** The in-page toolbar (inside the highlighter's shadow root; Playwright's locators pierce it). */
@@ -42,35 +44,37 @@ async function answeredWithin<R>(page: Page, what: string, step: Promise<R>): Pr
   }
 }
 
-/** `step`'s value, or null when it gives none within `ms` (a diagnosis must not hang on what it diagnoses). */
-function within<T>(step: Promise<T>, ms: number): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
-  return Promise.race([step, late]).finally(() => clearTimeout(timer));
-}
-
 async function describeStuckPage(page: Page): Promise<string> {
-  const facts = [`Playwright's URL ${page.url()}`];
+  const facts: string[] = [];
+  // Each fact also printed at once: the test's own time limit may end the test before the message is thrown.
+  const note = (fact: string) => {
+    facts.push(fact);
+    console.error(`[stuck page ${new Date().toISOString()}] ${fact}`);
+  };
+  note(`Playwright's URL ${page.url()}`);
+  // First without Playwright, whose connection may be what waits.
+  const launchedBy = ExtensionBrowser.of(page.context());
+  if (launchedBy) facts.push(await describeStuckBrowser(launchedBy.debugPort, launchedBy.userDataDir));
   try {
-    // The browser itself, apart from this page: does a new tab open and answer?
+    // Through Playwright's own connection: does a new tab open and answer?
     const other = await within(page.context().newPage(), 5000);
-    if (!other) facts.push('no new tab opened in 5 s (the browser stuck?)');
+    if (!other) note('Playwright opened no new tab in 5 s');
     else {
       const two = await within(other.evaluate(() => 1 + 1), 5000);
-      facts.push(two === 2 ? 'a new tab opens and answers (the browser is alive)' : 'a new tab opened but gave no answer in 5 s');
+      note(two === 2 ? 'a new tab opens and answers through Playwright' : 'a new tab opened but gave Playwright no answer in 5 s');
       void other.close().catch(() => undefined); // may be stuck too: not waited for
     }
     const cdp = await within(page.context().newCDPSession(page), 5000);
     if (!cdp) {
-      facts.push('no CDP session to the page opened in 5 s (its renderer stuck?)');
+      note("Playwright's connection opened no CDP session to the page in 5 s");
       return facts.join('; ');
     }
     const res = await within(cdp.send('Runtime.evaluate', { expression: 'location.href + " " + document.readyState', returnByValue: true }), 5000);
-    facts.push(res ? `the page answers a bare CDP Runtime.evaluate: ${String(res.result.value)}` : 'the page does not answer a bare CDP Runtime.evaluate in 5 s either (main thread stuck?)');
+    note(res ? `the page answers a CDP Runtime.evaluate through Playwright's connection: ${String(res.result.value)}` : "the page does not answer a CDP Runtime.evaluate through Playwright's connection in 5 s");
     // The session may be stuck with the page: not waited for.
     void cdp.detach().catch(() => undefined);
   } catch (err) {
-    facts.push(`no CDP session: ${(err as Error).message}`);
+    note(`no CDP session: ${(err as Error).message}`);
   }
   return facts.join('; ');
 }
