@@ -13,12 +13,16 @@ import type { HighlightColor } from '../api/constants.js';
 import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand, TabCommandType, TabDataOf, TabResultOf } from '../messaging/protocol.js';
 import { framePainter } from '../painting/fallback-slot.js';
 import type { Painter } from '../painting/types.js';
+import type { ScopeMarker } from '../painting/scope-marks.js';
 import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
 import type { Editor, EditorHost, HighlightOutcome, PlacedResult } from './editor-host.js';
 import { SELECTION_PENDING_GLOBAL, STYLES_REGISTERED_GLOBAL } from './loader.js';
 import { loadPart, loadedPart } from './parts.js';
 
 const REANCHOR_DELAY_MS = 400;
+
+/** refresh() fails when the background cannot be reached (the extension was reloaded or updated): the page keeps what it shows. */
+const repaintFailed = (err: unknown) => console.error('Tidemark could not repaint the highlights; reload the page.', err);
 /** The browser's own `browser` namespace exists (the webextension-polyfill's own test): listeners may answer with a promise. */
 const PROMISE_LISTENERS = (globalThis as { browser?: { runtime?: { id?: string } } }).browser?.runtime?.id !== undefined;
 
@@ -74,11 +78,12 @@ export class Highlighter implements EditorHost {
     // Without the registered sheet (injected by a click), the Highlight API painter marks the parents of
     // highlighted text for its scoped sheet: that code is a part of its own, not parsed on other pages
     // (the fallback painter, for the rare page without the Highlight API, ignores it).
-    const marks = documentStyled ? undefined : (await loadPart('scope-marks'))();
+    // Should that script fail to load (the error, which says so, goes to the console), the highlights
+    // are still painted, with an unscoped sheet: the page is restyled once, slower on a long page.
+    const marks = documentStyled ? undefined : ((await loadPart('scope-marks').then((make) => make(), console.error)) as ScopeMarker | undefined);
     this.painter = framePainter(document, { documentStyled, marks });
     this.listen();
-    // refresh() fails only when the background cannot be reached (the extension was reloaded): the page stays as it is.
-    await this.refresh().catch(() => {});
+    await this.refresh().catch(repaintFailed);
     // The reader's selection that made the loader ask for us (not one made by find in page or a script).
     const pending = g[SELECTION_PENDING_GLOBAL] === true;
     delete g[SELECTION_PENDING_GLOBAL];
@@ -231,8 +236,7 @@ export class Highlighter implements EditorHost {
   private schedule() {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      // As above: without the background there is nothing to repaint with.
-      if (location.href !== this.url) void this.refresh().catch(() => {});
+      if (location.href !== this.url) void this.refresh().catch(repaintFailed);
       else if (this.items.size) void this.paintAll();
     }, REANCHOR_DELAY_MS);
   }

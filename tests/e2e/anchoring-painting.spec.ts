@@ -181,6 +181,23 @@ test('scope marks: every parent of highlighted text and nothing else (not the co
   await expect(page).toHaveURL(/#tide-tables$/);
 });
 
+// The highlighter's scope marks are a script of their own; where it could not be loaded, the painter
+// is made without them and must still colour the highlights (its sheet then unscoped), marking nothing.
+test('without scope marks (their script failed to load) the Highlight API painter still colours the highlights, with an unscoped sheet, and marks no element', async ({ page }) => {
+  await open(page);
+  const state = await page.evaluate(async () => {
+    const w = window as unknown as PaintingWindow;
+    w.painter = new w.tidemarkTest.HighlightApiPainter(document, { documentStyled: false });
+    w.painter.paint('k', w.anchorQuote('tide tables for this week', 'p3'), { color: 'yellow' });
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const rules = document.adoptedStyleSheets.flatMap((s) => [...s.cssRules].map((r) => r.cssText));
+    return { marked: document.querySelectorAll('[data-tidemark-hl]').length, scoped: rules.some((r) => r.includes('data-tidemark-hl')), rules: rules.length };
+  });
+  expect(state).toEqual({ marked: 0, scoped: false, rules: 14 });
+  const shot = decodePng(await page.screenshot({ clip: await firstLineBox(page, 'k') }));
+  expect(shareOf(shot, isYellowBackground)).toBeGreaterThan(0.4);
+});
+
 test('hit testing returns the highlights under the pointer, most specific first, and nothing elsewhere', async ({ page }) => {
   await open(page);
   await page.evaluate(async () => {

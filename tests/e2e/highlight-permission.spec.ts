@@ -107,6 +107,61 @@ test('without the permission nothing paints by itself; the toolbar click paints 
   }
 });
 
+test('where the painter\'s scope-marks script cannot be injected, the toolbar click still paints the saved highlights (unscoped sheet, nothing marked) and the failure is logged', async () => {
+  const b = await signedInBrowser();
+  try {
+    // The background's injection of that one script fails (as when the page navigates or the browser
+    // refuses it); everything else is injected as usual.
+    await b.inWorker(() => {
+      const scripting = (globalThis as any).chrome.scripting;
+      const inject = scripting.executeScript.bind(scripting);
+      scripting.executeScript = (options: { files?: string[] }) =>
+        options.files?.some((f) => f.includes('highlighter-scope-marks'))
+          ? Promise.reject(new Error('Could not inject highlighter-scope-marks.js (refused by the test).'))
+          : inject(options);
+    });
+    const tab = await b.context.newPage();
+    const errors: string[] = [];
+    tab.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    await openSaved(b, tab);
+    const popup = await popupWithList(b, tab);
+    await expect.poll(() => painted(tab)).toEqual(EXPECTED);
+    expect(await tab.evaluate(() => document.querySelectorAll('[data-tidemark-hl]').length)).toBe(0);
+    const { middle } = await phraseBox(tab, Q.first);
+    const shot = decodePng(await tab.screenshot({ clip: { x: middle.x - 30, y: middle.y - 6, width: 60, height: 12 } }));
+    expect(shareOf(shot, ([r, g, bl]) => g > r + 12 && g > bl + 12)).toBeGreaterThan(0.3);
+    await expect.poll(() => errors.join('\n')).toContain('highlighter-scope-marks.js');
+    await popup.close();
+  } finally {
+    await b.close();
+  }
+});
+
+test('when the page navigates in place after the extension was reloaded, the failed repaint is logged and the page keeps its highlights', async () => {
+  const b = await signedInBrowser();
+  try {
+    const tab = await openSaved(b);
+    const errors: string[] = [];
+    tab.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    const popup = await popupWithList(b, tab);
+    await expect.poll(() => painted(tab)).toEqual(EXPECTED);
+    await popup.close();
+    // Reloading the extension (an update does the same) cuts the page's highlighter off from the background.
+    await b.inWorker(() => (globalThis as any).chrome.runtime.reload()).catch(() => {
+      // The worker goes away while answering: expected.
+    });
+    // An SPA navigation: the highlighter asks the background for the new address's highlights.
+    await tab.evaluate(() => {
+      history.pushState({}, '', '/pilot?page=2');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect.poll(() => errors.join('\n')).toContain('Tidemark could not repaint the highlights; reload the page.');
+    expect(await painted(tab)).toEqual(EXPECTED);
+  } finally {
+    await b.close();
+  }
+});
+
 test('"Allow": the permission is granted and saved pages paint on load, without any click; the question is not asked again', async () => {
   const b = await signedInBrowser();
   try {

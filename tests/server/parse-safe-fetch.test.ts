@@ -208,6 +208,25 @@ describe('fetchPage address policy (no allowPrivateNetwork)', () => {
     await expectCode(fetchPage('http://mixed.example/', { resolve }), 'blocked_address');
   });
 
+  it('a fetch cancelled while its name is being looked up leaves no unhandled failure behind (it would end the server)', async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const outer = new AbortController();
+      // The job is cancelled (server shutting down) just as the lookup starts; the lookup fails later.
+      const resolve: Resolver = () => {
+        outer.abort();
+        return new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })), 20));
+      };
+      await expectCode(fetchPage('http://cancelled.example/', { resolve, signal: outer.signal }), 'aborted');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+  });
+
   it('reports names that do not resolve as dns_failure', async () => {
     const resolve: Resolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });

@@ -320,7 +320,12 @@ function decoded(response: IncomingMessage, encoding: string): Readable {
 }
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // Already given up: the work under way (a DNS lookup) is not waited for, but its failure must
+    // not become an unhandled rejection, which would end the server process.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
