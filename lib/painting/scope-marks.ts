@@ -58,9 +58,12 @@ export class ScopeMarks implements ScopeMarker {
   private markElement(el: Element | null, words: readonly string[]): void {
     if (!el) return;
     const had = this.marked.get(el);
-    let value = had ?? '';
-    for (const w of words) if (!` ${value} `.includes(` ${w} `)) value = value ? `${value} ${w}` : w;
-    if (value === had) return;
+    let value = had;
+    for (const w of words) {
+      if (value === undefined) value = w;
+      else if (value !== w && !` ${value} `.includes(` ${w} `)) value += ` ${w}`;
+    }
+    if (value === had || value === undefined) return;
     this.marked.set(el, value);
     if (el.getAttribute(SCOPE_ATTRIBUTE) !== value) el.setAttribute(SCOPE_ATTRIBUTE, value);
   }
