@@ -12,6 +12,7 @@ import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installApiRateLimit, installRateLimit } from './plugins/rate-limit.js';
+import { installShutdown } from './plugins/shutdown.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
 import api from './routes/index.js';
 import { createServices } from './services/index.js';
@@ -59,12 +60,9 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   app.decorate('services', createServices(config, repos, app.permissions));
   // Background work stops before the server closes, so it can hand running jobs back while the database is open.
   app.addHook('preClose', async () => app.services.stop());
-  // Shutting down: requests in flight finish, and their connections close right after their answer
-  // (a keep-alive timeout of 1 ms from then on), so a client's keep-alive connection cannot hold the
-  // process open until it times out. No per-request hook: this costs nothing while serving.
-  app.addHook('preClose', async () => {
-    app.server.keepAliveTimeout = 1;
-  });
+  // Shutting down: requests in flight finish; no client connection (kept alive, or opened ahead of
+  // need and never used) holds the close open until it times out. No per-request hook.
+  installShutdown(app);
   // The file storage is tried before anything is served: a wrong bucket or key stops the start with a message.
   app.addHook('onReady', async () => {
     await app.services.files.check();

@@ -3,6 +3,7 @@
 // the kernel's ephemeral range (tests/helpers/ports.ts), so no other process is handed it while the
 // server is down. The extension reaches it as http://localhost:<port> (its built-in host permission).
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -57,12 +58,44 @@ export class TidemarkServer {
         this.timings.push({ route: `${request.method} ${request.url.split('?')[0]}`, startedAt: arrived.get(request) ?? finishedAt, finishedAt });
       }
     });
+    // Runs after the app's own preClose hooks (the job runner's stop first): when a stop is slow, says which part.
+    app.addHook('preClose', async () => {
+      this.preClosedAt = Date.now();
+    });
+    app.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
     await app.listen({ port: this.port, host: '127.0.0.1' });
     this.app = app;
   }
 
+  /** The server's open connections (what a slow stop waits for). */
+  private readonly sockets = new Set<Socket>();
+  /** When the app's preClose hooks (background jobs stopped) were done, in the current stop. */
+  private preClosedAt = 0;
+
   async stop(): Promise<void> {
-    await this.app?.close();
+    const app = this.app;
+    if (!app) return;
+    const started = Date.now();
+    this.preClosedAt = 0;
+    // A stop that takes long says what it waits for (printed at once: the test's time limit may come first).
+    const report = () => {
+      const open = [...this.sockets].map((s) => {
+        const req = (s as Socket & { _httpMessage?: { req?: { method?: string; url?: string }; finished?: boolean } })._httpMessage;
+        return `:${s.remotePort} read ${s.bytesRead} B written ${s.bytesWritten} B${req ? ` answering ${req.req?.method} ${req.req?.url}${req.finished ? ' (finished)' : ''}` : ' (no request)'}`;
+      });
+      console.error(`[server stop ${new Date().toISOString()}] still closing after ${Date.now() - started} ms; ${this.preClosedAt ? `background jobs stopped after ${this.preClosedAt - started} ms` : 'background jobs not stopped yet'}; listening ${app.server.listening}; ${open.length} connections open${open.length ? `: ${open.join(', ')}` : ''}`);
+    };
+    const timers = [2000, 10_000, 30_000].map((ms) => setTimeout(report, ms));
+    try {
+      await app.close();
+    } finally {
+      timers.forEach(clearTimeout);
+      const took = Date.now() - started;
+      if (took > 2000) console.error(`[server stop ${new Date().toISOString()}] took ${took} ms`);
+    }
     this.app = null;
   }
 
