@@ -158,7 +158,7 @@ const bench = {
   /**
    * Paints `n` highlights (ranges from the index) in one task (tidemarkPaint) and measures it.
    * `styled`: the page has the registered sheet (no scope marks); else the painter marks the text's
-   * parents and the ranges join the highlights after the frame that restyles them (marks.settled).
+   * parents (the frame that shows the highlights restyles them).
    */
   async paint(n: number, styled = false) {
     const index = new TextIndex(document);
@@ -185,7 +185,6 @@ const bench = {
       }, 0),
     );
     // Time until the frame that shows the highlights has been produced (style, layout and paint).
-    await marks?.settled;
     const frameMs = await new Promise<number>((resolve) =>
       requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)),
     );
@@ -252,8 +251,6 @@ const longPage = {
       painter.paintMany(
         results.flatMap((r, i) => (r.status === 'anchored' ? [{ key: `h${i}`, ranges: r.range, color: HIGHLIGHT_COLORS[i % 12], hasNote: false }] : [])),
       );
-      // Where the text's parents were marked, the ranges join the highlights after the frame that restyles them.
-      await marks?.settled;
       await nextFrame();
       const total = performance.now() - t0;
       (window as unknown as { keptIndex: TextIndex }).keptIndex = index;

@@ -9,7 +9,7 @@ import { charAtPoint, coversChar, textLength } from './hit-test.js';
 import { pulse } from './flash.js';
 import { scrollRangeIntoView } from './scroll.js';
 import type { ScopeMarker } from './scope-marks.js';
-import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, SCOPE_SELECTOR, StyleInjector, highlightApiCss, highlightName } from './styles.js';
+import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, NOTE_MARK, StyleInjector, highlightApiCss, highlightName } from './styles.js';
 import {
   HIGHLIGHT_COLORS,
   rangeList,
@@ -104,30 +104,28 @@ export class HighlightApiPainter implements Painter {
     // frame that restyles the marked elements and paints the highlights. Shadow roots, which the
     // document's rules do not reach, get it unscoped where the document is styled (nothing is marked).
     this.marks = options.documentStyled ? null : (options.marks ?? null);
-    this.styles = new StyleInjector(doc, highlightApiCss(this.marks ? SCOPE_SELECTOR : ''));
+    this.styles = new StyleInjector(doc, highlightApiCss(!!this.marks));
     if (!options.documentStyled) this.styles.ensure(doc);
   }
 
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
-    this.put(key, ranges, style, true);
+    this.put(key, ranges, style);
   }
 
   /**
-   * Where the painter marks the highlighted text's parents, a batch's ranges join the highlights after
-   * the frame that restyles the newly marked elements (ScopeMarker.afterRestyle): that frame and the one
-   * that paints the highlights share the work instead of one frame doing both (on the 48k-element page
-   * the two took 20-25 ms each at load 13-16). Single highlights (a new one) show at once.
+   * One frame shows them all: where the painter marks the highlighted text's parents, that frame also
+   * restyles the newly marked elements (with marks naming their colours, a few ms for 124 elements on
+   * the 48k-element page; the ranges used to wait for a frame of their own after that restyle, which
+   * cost a frame of wall time).
    */
   paintMany(items: readonly PaintItem[]): void {
-    const marks = this.marks;
-    for (const it of items) this.put(it.key, it.ranges, it, !marks);
-    marks?.afterRestyle(() => items.forEach((it) => this.show(this.entries.get(it.key))));
+    for (const it of items) this.put(it.key, it.ranges, it);
   }
 
-  private put(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle, show: boolean): void {
+  private put(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
     if (!this.byColor.has(style.color)) throw new Error(`Unknown highlight colour "${style.color}"`);
     const list = rangeList(ranges);
-    if (this.marks) for (const r of list) this.marks.mark(r);
+    if (this.marks) for (const r of list) this.marks.mark(r, style.hasNote ? [style.color, NOTE_MARK] : [style.color]);
     if (this.entries.has(key)) this.remove(key);
     const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
     for (const r of list) {
@@ -136,12 +134,6 @@ export class HighlightApiPainter implements Painter {
       if (root !== this.doc && root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
     }
     this.entries.set(key, entry);
-    if (show) this.show(entry);
-  }
-
-  /** Adds a painted highlight's ranges to its highlights (none: removed meanwhile). */
-  private show(entry?: Entry): void {
-    if (!entry) return;
     const h = this.byColor.get(entry.color)!;
     for (const r of entry.ranges) {
       h.add(r);

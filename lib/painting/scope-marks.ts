@@ -10,12 +10,10 @@ import { SCOPE_ATTRIBUTE } from './highlight-css.js';
 
 /** What the painter needs of its scope marks. */
 export interface ScopeMarker {
-  /** Marks the parents of the text `r` covers (live Ranges only: a StaticRange is not marked). */
-  mark(r: AbstractRange): void;
+  /** Marks the parents of the text `r` covers with `words` (its colour, and NOTE_MARK for a note; live Ranges only: a StaticRange is not marked). */
+  mark(r: AbstractRange, words: readonly string[]): void;
   /** Takes every mark off: at the end of the task (a parent marked again meanwhile keeps its mark untouched), or `now`. */
   clear(now?: boolean): void;
-  /** Runs `show` now, or, where elements were newly marked since the last call, after the next frame (which restyles them). */
-  afterRestyle(show: () => void): void;
 }
 
 const NOT_BLANK = /\S/;
@@ -27,21 +25,21 @@ function after(node: Node): Node | null {
 }
 
 export class ScopeMarks implements ScopeMarker {
-  /** The elements marked (remove() of one highlight leaves them: they may hold other highlights' text, and an empty mark styles nothing by itself). */
-  private marked = new Set<Element>();
+  /** The elements marked, with their mark's value (remove() of one highlight leaves them: they may hold other highlights' text). */
+  private marked = new Map<Element, string>();
 
   /**
    * Marks the parent element of every text node `r` covers, but of white space alone: between blocks
    * it is not drawn, and its parent is a container (an <article>, the <body>) whose mark would restyle
    * everything in it. A range within one text node, the usual highlight, marks its parent without a walk.
    */
-  mark(r: AbstractRange): void {
+  mark(r: AbstractRange, words: readonly string[]): void {
     if (!('commonAncestorContainer' in r)) return;
     const range = r as Range;
     const start = range.startContainer;
     const end = range.endContainer;
     if (start === end && start.nodeType === 3) {
-      this.markElement(start.parentElement);
+      this.markElement(start.parentElement, words);
       return;
     }
     // The nodes from the start point to the end point in tree order: a plain walk (a TreeWalker with a
@@ -50,30 +48,24 @@ export class ScopeMarks implements ScopeMarker {
     const stop = endIsText ? null : (end.childNodes[range.endOffset] ?? after(end));
     let node: Node | null = start.nodeType === 3 ? start : (start.childNodes[range.startOffset] ?? after(start));
     while (node && node !== stop) {
-      if (node.nodeType === 3 && NOT_BLANK.test((node as Text).data)) this.markElement(node.parentElement);
+      if (node.nodeType === 3 && NOT_BLANK.test((node as Text).data)) this.markElement(node.parentElement, words);
       if (endIsText && node === end) break;
       node = node.firstChild ?? after(node);
     }
   }
 
-  private markElement(el: Element | null): void {
-    if (!el || this.marked.has(el)) return;
-    this.marked.add(el);
-    if (el.hasAttribute(SCOPE_ATTRIBUTE)) return;
-    el.setAttribute(SCOPE_ATTRIBUTE, '');
-    this.fresh = true;
-  }
-
-  /** Elements were marked since the last afterRestyle(). */
-  private fresh = false;
-  /** Resolves once the last afterRestyle()'s `show` has run (the benchmark and tests wait for it). */
-  settled: Promise<void> = Promise.resolve();
-
-  afterRestyle(show: () => void): void {
-    if (!this.fresh) return show();
-    this.fresh = false;
-    // requestAnimationFrame runs before the frame's style update; the timeout, after that frame.
-    this.settled = new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(show()), 0)));
+  /** Adds `words` to the element's mark; the attribute is written only when its value changes. */
+  private markElement(el: Element | null, words: readonly string[]): void {
+    if (!el) return;
+    const had = this.marked.get(el);
+    let value = had;
+    for (const w of words) {
+      if (value === undefined) value = w;
+      else if (value !== w && !` ${value} `.includes(` ${w} `)) value += ` ${w}`;
+    }
+    if (value === had || value === undefined) return;
+    this.marked.set(el, value);
+    if (el.getAttribute(SCOPE_ATTRIBUTE) !== value) el.setAttribute(SCOPE_ATTRIBUTE, value);
   }
 
   /**
@@ -82,8 +74,8 @@ export class ScopeMarks implements ScopeMarker {
    */
   clear(now = false): void {
     const cleared = this.marked;
-    this.marked = new Set();
-    const take = () => cleared.forEach((el) => this.marked.has(el) || el.removeAttribute(SCOPE_ATTRIBUTE));
+    this.marked = new Map();
+    const take = () => cleared.forEach((_, el) => this.marked.has(el) || el.removeAttribute(SCOPE_ATTRIBUTE));
     if (now) take();
     else if (cleared.size) queueMicrotask(take);
   }

@@ -58,7 +58,7 @@ async function firstLineBox(page: Page, key: string): Promise<Box> {
 
 const isYellowBackground = ([r, g, b]: [number, number, number]) => r > 235 && g > 205 && g < 250 && b > 90 && b < 190;
 
-test('Highlight API painter: colours show on screen, the text and elements are untouched (only its empty scope mark on the highlighted text\'s parents), notes get an underline', async ({ page }) => {
+test('Highlight API painter: colours show on screen, the text and elements are untouched (only its scope mark, naming the colours, on the highlighted text\'s parents), notes get an underline', async ({ page }) => {
   await open(page);
   const before = await page.evaluate(() => document.body.innerHTML);
   const setup = await page.evaluate(async () => {
@@ -99,7 +99,9 @@ test('Highlight API painter: colours show on screen, the text and elements are u
     mutations: ['attribute data-tidemark-hl'],
     marked: ['p3', 'tide-link'],
   });
-  expect(await page.evaluate(() => document.body.innerHTML.replaceAll(' data-tidemark-hl=""', ''))).toBe(before);
+  // The marks name the colours of the highlights in their element's text (and `note`), nothing else.
+  expect(await page.evaluate(() => [...document.querySelectorAll('[data-tidemark-hl]')].map((e) => `${e.id}: ${e.getAttribute('data-tidemark-hl')}`))).toEqual(['p3: blue note', 'tide-link: yellow']);
+  expect(await page.evaluate(() => document.body.innerHTML.replace(/ data-tidemark-hl="[^"]*"/g, ''))).toBe(before);
 
   // What a reader sees: a yellow background behind the highlighted words, none behind the others.
   const box = await firstLineBox(page, 'k-yellow');
