@@ -8,6 +8,7 @@ import { installAuth } from './plugins/auth.js';
 import { installCors } from './plugins/cors.js';
 import { installDeclaredErrors } from './plugins/declared-errors.js';
 import { answerFrameworkError, installErrorHandling } from './plugins/errors.js';
+import { finishWith } from './plugins/hook-step.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
@@ -109,17 +110,12 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
       const countCall = installApiRateLimit(scope);
       // One hook for both steps, a callback hook: most calls find their token and their count in
       // memory, and then pass without a single promise.
-      scope.addHook('onRequest', (request, reply, done) => {
-        let waiting: Promise<void> | undefined;
-        try {
+      scope.addHook('onRequest', (request, reply, done) =>
+        finishWith(() => {
           const authenticating = authenticate(request);
-          waiting = authenticating ? authenticating.then(() => countCall(request, reply)) : countCall(request, reply);
-        } catch (err) {
-          return done(err as Error);
-        }
-        if (waiting) waiting.then(() => done(), done);
-        else done();
-      });
+          return authenticating ? authenticating.then(() => countCall(request, reply)) : countCall(request, reply);
+        }, done),
+      );
       installIdempotency(scope);
       await scope.register(api);
     },

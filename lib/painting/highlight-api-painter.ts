@@ -109,7 +109,20 @@ export class HighlightApiPainter implements Painter {
   }
 
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
-    this.put(key, ranges, style);
+    const colorHighlight = this.byColor.get(style.color);
+    if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"`);
+    const list = rangeList(ranges);
+    if (this.marks) for (const r of list) this.marks.mark(r, style.hasNote ? [style.color, NOTE_MARK] : [style.color]);
+    if (this.entries.has(key)) this.remove(key);
+    const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
+    for (const r of list) {
+      colorHighlight.add(r);
+      if (entry.hasNote) this.note.add(r);
+      this.owner.set(r, key);
+      const root = r.startContainer.getRootNode();
+      if (root !== this.doc && root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
+    }
+    this.entries.set(key, entry);
   }
 
   /**
@@ -119,26 +132,7 @@ export class HighlightApiPainter implements Painter {
    * cost a frame of wall time).
    */
   paintMany(items: readonly PaintItem[]): void {
-    for (const it of items) this.put(it.key, it.ranges, it);
-  }
-
-  private put(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
-    if (!this.byColor.has(style.color)) throw new Error(`Unknown highlight colour "${style.color}"`);
-    const list = rangeList(ranges);
-    if (this.marks) for (const r of list) this.marks.mark(r, style.hasNote ? [style.color, NOTE_MARK] : [style.color]);
-    if (this.entries.has(key)) this.remove(key);
-    const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
-    for (const r of list) {
-      this.owner.set(r, key);
-      const root = r.startContainer.getRootNode();
-      if (root !== this.doc && root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
-    }
-    this.entries.set(key, entry);
-    const h = this.byColor.get(entry.color)!;
-    for (const r of entry.ranges) {
-      h.add(r);
-      if (entry.hasNote) this.note.add(r);
-    }
+    for (const it of items) this.paint(it.key, it.ranges, it);
   }
 
   private adoptShadowRoot(root: ShadowRoot): void {

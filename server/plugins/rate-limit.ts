@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { finishWith } from './hook-step.js';
 import type { RateWindowCount } from '../repositories/index.js';
 
 const WINDOW_MS = 60_000;
@@ -64,14 +65,7 @@ export function installRateLimit(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions;
     if (route.config?.apiRoute || !route.url) return done();
-    let counting;
-    try {
-      counting = app.rateLimit(request, reply, `ip${request.ip}`, route.config?.bucket ?? 'main');
-    } catch (err) {
-      return done(err as Error);
-    }
-    if (counting) counting.then(() => done(), done);
-    else done();
+    finishWith(() => app.rateLimit(request, reply, `ip${request.ip}`, route.config?.bucket ?? 'main'), done);
   });
 }
 
