@@ -312,6 +312,7 @@ export function LibraryApp() {
   const n = (count: number) => (count === 1 ? t('libOneBookmark') : t('libNBookmarks', count));
   /** How many the bulk bar's actions change. */
   const chosen = matching ? matching.count : selected.size;
+  const chosenText = n(chosen);
   const moveTo = (to: number, targets?: BulkTarget[]) => {
     const what = n(targets ? targets.length : chosen);
     const where = collectionTitle(to);
@@ -625,7 +626,7 @@ export function LibraryApp() {
                 )}
                 {selected.size > 0 && inTrash && (
                   <>
-                    <button type="button" disabled={busy} onClick={() => act({ kind: 'restore' }, t('libRestored', n(chosen)))}>{t('libRestore')}</button>
+                    <button type="button" disabled={busy} onClick={() => act({ kind: 'restore' }, t('libRestored', chosenText))}>{t('libRestore')}</button>
                     <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libDeleteForever')}</button>
                   </>
                 )}
@@ -636,10 +637,10 @@ export function LibraryApp() {
                       <option value={String(UNSORTED)}>{t('collectionUnsorted')}</option>
                       {collections.filter((c) => c.level >= 3).map((c) => <option key={c.id} value={String(c.id)}>{pathOf(c, collections)}</option>)}
                     </select>
-                    <TagAction label={t('libAddTag')} disabled={busy} onSubmit={(tag) => act({ kind: 'tag', tags: [tag] }, t('libTagged', n(chosen), tag))} />
-                    <TagAction label={t('libRemoveTag')} disabled={busy} onSubmit={(tag) => act({ kind: 'untag', tag }, t('libUntagged', n(chosen), tag))} />
-                    <button type="button" disabled={busy} onClick={() => act({ kind: 'favourite', value: true }, t('libFavourited', n(chosen)))}>★ {t('libFavourite')}</button>
-                    <button type="button" disabled={busy} onClick={() => act({ kind: 'favourite', value: false }, t('libUnfavourited', n(chosen)))}>{t('libUnfavourite')}</button>
+                    <TagAction label={t('libAddTag')} disabled={busy} onSubmit={(tag) => act({ kind: 'tag', tags: [tag] }, t('libTagged', chosenText, tag))} />
+                    <TagAction label={t('libRemoveTag')} disabled={busy} onSubmit={(tag) => act({ kind: 'untag', tag }, t('libUntagged', chosenText, tag))} />
+                    <button type="button" disabled={busy} onClick={() => act({ kind: 'favourite', value: true }, t('libFavourited', chosenText))}>★ {t('libFavourite')}</button>
+                    <button type="button" disabled={busy} onClick={() => act({ kind: 'favourite', value: false }, t('libUnfavourited', chosenText))}>{t('libUnfavourite')}</button>
                     <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libMoveToTrash')}</button>
                   </>
                 )}
