@@ -9,6 +9,7 @@ import { LIMITS, TRASH, UNSORTED } from '../api/constants.js';
 import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
 import { markList } from '../library/timing.js';
+import { applyToCounts, applyToPages, statesAfter, type BookmarkState } from '../library/offline-copy.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
 
 export type * from '../library/types.js';
@@ -184,9 +185,17 @@ export class LibraryService {
     this.pending.set(key, { at: Date.now(), owner, page });
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null;
-      void this.flush().catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
+      void this.serially(() => this.flush()).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
     }, 800);
     return Promise.resolve();
+  }
+
+  /** The offline copy's read-modify-writes, one after another (a write must not undo another's). */
+  private copyWrites: Promise<unknown> = Promise.resolve();
+  private serially(write: () => Promise<void>): Promise<void> {
+    const next = this.copyWrites.then(write);
+    this.copyWrites = next.catch(() => undefined); // the failure is the caller's to report; the chain goes on
+    return next;
   }
 
   private async flush(): Promise<void> {
@@ -200,6 +209,25 @@ export class LibraryService {
       for (const k of keys.slice(0, keys.length - MAX_CACHED_PAGES)) delete all[k];
     }
     await listCache.setValue(all);
+  }
+
+  /**
+   * A change that waits in the offline queue shows in the offline copy at once (the lists and the
+   * sidebar's counts), so the library shows it as it will be once sent. Kept pages the change does
+   * not touch stay as they are; the next answer from the server replaces them all.
+   */
+  private async showInOfflineCopy(before: BookmarkState[], after: BookmarkState[]): Promise<void> {
+    try {
+      this.pending = new Map(Object.entries(withStates(Object.fromEntries(this.pending), after)));
+      await this.serially(async () => {
+        await listCache.setValue(withStates(await listCache.getValue(), after));
+        const sidebar = await collectionsCache.getValue();
+        if (sidebar) await collectionsCache.setValue({ ...sidebar, items: applyToCounts(sidebar.items, before, after) });
+      });
+    } catch (err) {
+      // The change is queued all the same; only what the library shows offline lags behind it.
+      console.warn(`Tidemark: the library's offline copy was not updated with a queued change: ${(err as Error).message}`);
+    }
   }
 
   async collections(): Promise<{ items: LibraryCollection[]; offline: boolean }> {
@@ -259,6 +287,7 @@ export class LibraryService {
       }
     }
     const { modified, queued } = await this.run(calls, action, { queueable: action.kind !== 'delete-forever', queueOnly: false });
+    if (queued) await this.showInOfflineCopy(targets, statesAfter(action, targets));
     this.deps.onChanged?.();
     return { modified, queued, undoable: action.kind !== 'delete-forever' };
   }
@@ -298,6 +327,7 @@ export class LibraryService {
       throw new Error('Deleting for good cannot be undone.');
     }
     const result = await this.run(calls, action, { queueable: true, queueOnly: queued });
+    if (result.queued) await this.showInOfflineCopy(statesAfter(action, before), before);
     this.deps.onChanged?.();
     return { ...result, undoable: false };
   }
@@ -464,6 +494,12 @@ export class LibraryService {
     }
     return { res, text };
   }
+}
+
+/** Kept list pages (with when and whose) with bulk-changed bookmarks' new states applied. */
+function withStates<E extends { page: { items: Bookmark[]; count: number } }>(entries: Record<string, E>, states: BookmarkState[]): Record<string, E> {
+  const pages = applyToPages(Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, e.page])), states);
+  return Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, pages[key] === e.page ? e : { ...e, page: pages[key]! }]));
 }
 
 function labelOf(action: BulkAction, n: number): string {

@@ -574,10 +574,14 @@ test('offline: the last loaded list stays, marked offline; a bulk change and its
     await library.locator('.bookmark').first().getByRole('checkbox').check();
     await library.getByRole('button', { name: 'Move to Trash' }).click();
     await expect(library.getByRole('status').filter({ hasText: 'queued' })).toBeVisible({ timeout: 20_000 });
+    // The list shows the change as it will be once sent: the bookmark left Research, and is in Trash.
+    await expect(library.locator('.bookmark')).toHaveCount(0);
+    await expect(library.locator('.offline-badge')).toBeVisible();
     await shot(library, '08b-offline-queued');
-    // Undo of a queued change: its reversal is queued after it.
+    // Undo of a queued change: its reversal is queued after it, and the bookmark is back in the list.
     await library.getByRole('button', { name: 'Undo' }).click();
     await expect(library.getByRole('status').filter({ hasText: /^Undone: 1 bookmark moved to Trash\. — queued/ })).toBeVisible({ timeout: 20_000 });
+    await expect(library.locator('.bookmark .title')).toHaveText(['Currents & <eddies>']);
   } finally {
     await server.start();
   }
