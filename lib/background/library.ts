@@ -5,10 +5,11 @@ import { storage } from 'wxt/utils/storage';
 import type { TidemarkApi } from '../api/client/index.js';
 import { ApiClientError } from '../api/client/index.js';
 import { apiBase } from '../api/client/http.js';
-import { LIMITS, TRASH, UNSORTED } from '../api/constants.js';
+import { ALL_COLLECTIONS, LIMITS, TRASH, UNSORTED } from '../api/constants.js';
 import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
 import { markList } from '../library/timing.js';
+import { applyToCounts, applyToPages, statesAfter, type BookmarkState } from '../library/offline-copy.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
 
 export type * from '../library/types.js';
@@ -184,9 +185,17 @@ export class LibraryService {
     this.pending.set(key, { at: Date.now(), owner, page });
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null;
-      void this.flush().catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
+      void this.serially(() => this.flush()).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
     }, 800);
     return Promise.resolve();
+  }
+
+  /** The offline copy's read-modify-writes, one after another (a write must not undo another's). */
+  private copyWrites: Promise<unknown> = Promise.resolve();
+  private serially(write: () => Promise<void>): Promise<void> {
+    const next = this.copyWrites.then(write);
+    this.copyWrites = next.catch(() => undefined); // the failure is the caller's to report; the chain goes on
+    return next;
   }
 
   private async flush(): Promise<void> {
@@ -200,6 +209,25 @@ export class LibraryService {
       for (const k of keys.slice(0, keys.length - MAX_CACHED_PAGES)) delete all[k];
     }
     await listCache.setValue(all);
+  }
+
+  /**
+   * A change that waits in the offline queue shows in the offline copy at once (the lists and the
+   * sidebar's counts), so the library shows it as it will be once sent. Kept pages the change does
+   * not touch stay as they are; the next answer from the server replaces them all.
+   */
+  private async showInOfflineCopy(before: BookmarkState[], after: BookmarkState[]): Promise<void> {
+    try {
+      this.pending = new Map(Object.entries(withStates(Object.fromEntries(this.pending), after)));
+      await this.serially(async () => {
+        await listCache.setValue(withStates(await listCache.getValue(), after));
+        const sidebar = await collectionsCache.getValue();
+        if (sidebar) await collectionsCache.setValue({ ...sidebar, items: applyToCounts(sidebar.items, before, after) });
+      });
+    } catch (err) {
+      // The change is queued all the same; only what the library shows offline lags behind it.
+      console.warn(`Tidemark: the library's offline copy was not updated with a queued change: ${(err as Error).message}`);
+    }
   }
 
   async collections(): Promise<{ items: LibraryCollection[]; offline: boolean }> {
@@ -259,6 +287,7 @@ export class LibraryService {
       }
     }
     const { modified, queued } = await this.run(calls, action, { queueable: action.kind !== 'delete-forever', queueOnly: false });
+    if (queued) await this.showInOfflineCopy(targets, statesAfter(action, targets));
     this.deps.onChanged?.();
     return { modified, queued, undoable: action.kind !== 'delete-forever' };
   }
@@ -298,8 +327,64 @@ export class LibraryService {
       throw new Error('Deleting for good cannot be undone.');
     }
     const result = await this.run(calls, action, { queueable: true, queueOnly: queued });
+    if (result.queued) await this.showInOfflineCopy(statesAfter(action, before), before);
     this.deps.onChanged?.();
     return { ...result, undoable: false };
+  }
+
+  /**
+   * Applies `action` to every bookmark of `collectionId` matching `search` (every one of it when the
+   * search is empty) in one call, without listing them first: the "Select all matching" of a list
+   * longer than the page has loaded. Undo is offered only where reversing by the same search is
+   * exact: a move, Trash or restore whose destination held no match before (one count asked first).
+   * Taking a tag off works this way only for a whole collection (`DELETE /tags/{collectionId}`).
+   * Not queued offline: the change needs the server to know what matches.
+   */
+  async bulkMatching(action: BulkAction, collectionId: number, search: string): Promise<BulkResult> {
+    await this.owner();
+    const api = this.deps.api;
+    if (collectionId === ALL_COLLECTIONS) throw new ApiClientError('http', 'Changing every match works inside one collection: open a collection (or Unsorted) and search there.');
+    const s = search.trim() || undefined;
+    const to = destinationOf(action, collectionId);
+    const undoable = to !== null && (await api.listBookmarks(to, { search: s, page: 0, perpage: 1 })).count === 0;
+    const modified = await this.matchingCall(action, collectionId, s);
+    this.deps.onChanged?.();
+    return { modified, queued: false, undoable };
+  }
+
+  /** Reverses a `bulkMatching` change that said it can be undone: the matches go back where they were. */
+  async undoMatching(action: BulkAction, collectionId: number, search: string): Promise<BulkResult> {
+    await this.owner();
+    const to = destinationOf(action, collectionId);
+    if (to === null) throw new Error('This change cannot be undone.');
+    const back: BulkAction = collectionId === TRASH ? { kind: 'trash' } : { kind: 'move', to: collectionId };
+    const modified = await this.matchingCall(back, to, search.trim() || undefined);
+    this.deps.onChanged?.();
+    return { modified, queued: false, undoable: false };
+  }
+
+  private async matchingCall(action: BulkAction, collectionId: number, search: string | undefined): Promise<number> {
+    const api = this.deps.api;
+    const put = (body: Record<string, unknown>) => api.bulkUpdate(collectionId, body, search, { retries: 1 });
+    switch (action.kind) {
+      case 'move':
+        return put({ collection: { $id: action.to } });
+      case 'restore':
+        return put({ collection: { $id: UNSORTED } });
+      case 'tag':
+        return put({ tags: action.tags });
+      case 'favourite':
+        return put({ important: action.value });
+      case 'trash':
+      case 'delete-forever':
+        return api.bulkRemove(collectionId, undefined, search, { retries: 1 });
+      case 'untag': {
+        if (search) throw new ApiClientError('http', 'A tag can be taken off every match only without a search. Clear the search to take it off the whole collection, or select the bookmarks.');
+        const carrying = (await api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === action.tag.toLowerCase())?.count ?? 0;
+        await api.removeTags(collectionId, [action.tag]);
+        return carrying;
+      }
+    }
   }
 
   /**
@@ -464,6 +549,18 @@ export class LibraryService {
     }
     return { res, text };
   }
+}
+
+/** Kept list pages (with when and whose) with bulk-changed bookmarks' new states applied. */
+function withStates<E extends { page: { items: Bookmark[]; count: number } }>(entries: Record<string, E>, states: BookmarkState[]): Record<string, E> {
+  const pages = applyToPages(Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, e.page])), states);
+  return Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, pages[key] === e.page ? e : { ...e, page: pages[key]! }]));
+}
+
+/** Where a bulk change of `collectionId`'s bookmarks puts them, when it moves them (else null). */
+function destinationOf(action: BulkAction, collectionId: number): number | null {
+  const to = action.kind === 'move' ? action.to : action.kind === 'trash' ? TRASH : action.kind === 'restore' ? UNSORTED : null;
+  return to === null || to === collectionId || (collectionId === TRASH && action.kind === 'trash') ? null : to;
 }
 
 function labelOf(action: BulkAction, n: number): string {

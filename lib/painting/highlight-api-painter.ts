@@ -2,14 +2,14 @@
  * Painter on the CSS Custom Highlight API: one Highlight per colour (`tidemark-<colour>`), one for note
  * underlines (`tidemark-note`) and one for the flash effect. The page's text and elements are never
  * changed, so links and other controls inside highlights keep working as before; where the painter adds
- * its own style sheet, the parents of highlighted text get an empty scope mark (SCOPE_ATTRIBUTE), taken
- * off again by clear() and destroy().
+ * its own style sheet, the parents of highlighted text get a scope mark naming their colours
+ * (SCOPE_ATTRIBUTE, scope-marks.ts), taken off again by clear() and destroy().
  */
 import { charAtPoint, coversChar, textLength } from './hit-test.js';
 import { pulse } from './flash.js';
 import { scrollRangeIntoView } from './scroll.js';
 import type { ScopeMarker } from './scope-marks.js';
-import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, NOTE_MARK, StyleInjector, highlightApiCss, highlightName } from './styles.js';
+import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, StyleInjector, highlightApiCss, highlightName } from './styles.js';
 import {
   HIGHLIGHT_COLORS,
   rangeList,
@@ -112,7 +112,7 @@ export class HighlightApiPainter implements Painter {
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"`);
     const list = rangeList(ranges);
-    if (this.marks) for (const r of list) this.marks.mark(r, style.hasNote ? [style.color, NOTE_MARK] : [style.color]);
+    this.marks?.mark(list, style.color, style.hasNote);
     if (this.entries.has(key)) this.remove(key);
     const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
     for (const r of list) {
