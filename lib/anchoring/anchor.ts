@@ -142,8 +142,12 @@ const OTHER_SIDE_MIN = 0.45;
 const REASON_TWIN =
   'The highlighted text was not found in its original surroundings; a similar passage elsewhere on the page was not used, because it may not be the one highlighted.';
 
-/** Decision for a long-context query: a candidate that a separating side places within the allowed edits. */
-function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decision {
+/**
+ * Decision for a long-context query: a candidate that a separating side places within the allowed edits.
+ * `rank` gives the candidates their occurrence rank when they came without one; it is needed only to
+ * break a tie, so a very common quote's occurrences are not all listed otherwise.
+ */
+function decideLong(text: string, q: LongQuery, candidates: Candidate[], rank?: () => void): Decision {
   const limit = LONG_CONTEXT_EDITS;
   const fits: Array<{ c: Candidate; d: number }> = [];
   const prefixWindow = q.prefixWindow === null ? null : q.storedPrefix.slice(-q.prefixWindow);
@@ -169,6 +173,7 @@ function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decisi
   const best = fits[0];
   const rival = fits.find((f) => f.c.start >= best.c.end || f.c.end <= best.c.start);
   if (rival && rival.d === best.d) {
+    if (hasPosition(q)) rank?.();
     const byRank = hasPosition(q) ? fits.find((f) => f.d === best.d && f.c.rank === q.position) : undefined;
     if (!byRank) return { ok: false, status: 'ambiguous', reason: REASON_TWIN };
     return { ok: true, start: byRank.c.start, end: byRank.c.end, score: 0.9 };
@@ -326,8 +331,14 @@ function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Re
   const text = index.text;
   const anchors = contextAnchors(search, q);
   let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
-  if (exact === null) exact = rankCandidates(search, q.quote, exactNearAnchors(text, q, anchors));
-  let d = decideLong(text, q, exact);
+  let rank: (() => void) | undefined;
+  if (exact === null) {
+    // A very common quote: its occurrences where the stored context leads, ranked only if a tie needs it.
+    const near = exactNearAnchors(text, q, anchors);
+    rank = () => void rankCandidates(search, q.quote, near);
+    exact = near;
+  }
+  let d = decideLong(text, q, exact, rank);
   if (d.ok) return found(d.start, d.end, 'exact', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
   const near = anchors.length > 0 ? anchors : undefined;
