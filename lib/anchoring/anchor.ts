@@ -5,15 +5,16 @@
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
  *
- * Approximate (fuzzy) search is passed in (`options.approximate`, see search-fuzzy.ts) rather than
- * imported, so the injected highlighter loads it only when a highlight needs it: without it, a
- * highlight that would need it gets NEEDS_APPROXIMATE. index.ts passes it always.
+ * Approximate (fuzzy) search and the whitespace-insensitive one are passed in (`options.approximate`,
+ * see search-fuzzy.ts) rather than imported, so the injected highlighter loads them only when a
+ * highlight needs them: without them, a highlight that would need them gets NEEDS_APPROXIMATE.
+ * index.ts passes them always.
  */
 import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindow, suffixSimilarity } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
-import { exactCandidates, exactNearAnchors, whitespaceCandidates } from './search-exact.js';
+import { exactCandidates, exactNearAnchors } from './search-exact.js';
 import { textSearchOf } from './search-text.js';
 import { DEFAULT_SLICE_MS, TextIndex, yieldToPage, type SliceOptions, type TextIndexOptions } from './text-index.js';
 import type { TextSearch } from './search-text.js';
@@ -21,10 +22,15 @@ import type { AnchorOptions, AnchorResult, HighlightDescriptor, UnanchoredResult
 
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
 
-/** Approximate search over a page's text (search-fuzzy.ts): near the stored context, and seeded by pieces of the quote. */
+/**
+ * Approximate search over a page's text (search-fuzzy.ts): near the stored context, and seeded by pieces
+ * of the quote; and the quote with spaces appearing or vanishing (search-exact.ts). None of these is
+ * needed where the quote is found verbatim, so the injected highlighter loads them only when it is not.
+ */
 export interface ApproximateSearch {
   nearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[];
   bySeeds(search: TextSearch, q: Query, k: number): Candidate[];
+  spaced(search: TextSearch, quote: string, near?: readonly number[]): Candidate[];
 }
 
 export interface AnchorCoreOptions extends AnchorOptions {
@@ -291,7 +297,7 @@ function anchorOne(index: TextIndex, descriptor: HighlightDescriptor, options: A
   const exactStarts = new Set(exact.map((e) => e.start));
   // Where the context survives, look there only; else everywhere.
   const spacedNear = anchors();
-  const spaced = whitespaceCandidates(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
+  const spaced = approximateOf(options).spaced(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
   if (spaced.length > 0) {
     const d = decide(text, q, spaced, 'whitespace');
     if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
@@ -342,7 +348,7 @@ function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Re
   if (d.ok) return found(d.start, d.end, 'exact', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
   const near = anchors.length > 0 ? anchors : undefined;
-  const spaced = whitespaceCandidates(search, q.quote, near);
+  const spaced = approximateOf(opts).spaced(search, q.quote, near);
   d = decideLong(text, q, spaced);
   if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
