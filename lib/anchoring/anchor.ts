@@ -14,7 +14,7 @@ import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindo
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
-import { exactCandidates, exactNearAnchors } from './search-exact.js';
+import { exactCandidates, exactNearAnchors, spacedSearchApplies } from './search-exact.js';
 import { textSearchOf } from './search-text.js';
 import { DEFAULT_SLICE_MS, TextIndex, yieldToPage, type SliceOptions, type TextIndexOptions } from './text-index.js';
 import type { TextSearch } from './search-text.js';
@@ -297,7 +297,8 @@ function anchorOne(index: TextIndex, descriptor: HighlightDescriptor, options: A
   const exactStarts = new Set(exact.map((e) => e.start));
   // Where the context survives, look there only; else everywhere.
   const spacedNear = anchors();
-  const spaced = approximateOf(options).spaced(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
+  // (A quote too short for it is not one to load the approximate search for.)
+  const spaced = (spacedSearchApplies(q.quote) ? approximateOf(options).spaced(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined) : []).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
   if (spaced.length > 0) {
     const d = decide(text, q, spaced, 'whitespace');
     if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
@@ -348,7 +349,7 @@ function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Re
   if (d.ok) return found(d.start, d.end, 'exact', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
   const near = anchors.length > 0 ? anchors : undefined;
-  const spaced = approximateOf(opts).spaced(search, q.quote, near);
+  const spaced = spacedSearchApplies(q.quote) ? approximateOf(opts).spaced(search, q.quote, near) : [];
   d = decideLong(text, q, spaced);
   if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
