@@ -162,18 +162,18 @@ export function LibraryApp() {
   const current = collections.find((c) => c.id === state.collectionId);
   const readOnly = !!current && current.level < 3;
   const inTrash = state.collectionId === TRASH;
+  const place =
+    state.collectionId === ALL_COLLECTIONS
+      ? t('libAll')
+      : state.collectionId === UNSORTED
+        ? t('collectionUnsorted')
+        : inTrash
+          ? t('libTrash')
+          : current
+            ? pathOf(current, collections)
+            : t('libCollection');
   const title =
-    state.tab === 'highlights'
-      ? t('libAllHighlights')
-      : state.collectionId === ALL_COLLECTIONS
-        ? t('libAll')
-        : state.collectionId === UNSORTED
-          ? t('collectionUnsorted')
-          : inTrash
-            ? t('libTrash')
-            : current
-              ? pathOf(current, collections)
-              : t('libCollection');
+    state.tab !== 'highlights' ? place : state.collectionId === ALL_COLLECTIONS ? t('libAllHighlights') : t('libHighlightsIn', place);
   useEffect(() => {
     document.title = `${title} · Tidemark`;
   }, [title]);
@@ -480,7 +480,7 @@ export function LibraryApp() {
   const sidebarLatest = useRef<SidebarActions | null>(null);
   sidebarLatest.current = {
     onSelect: (id) => go({ collectionId: id, tab: 'bookmarks' }),
-    onHighlights: () => go({ tab: 'highlights' }),
+    onHighlights: () => go({ tab: 'highlights', collectionId: ALL_COLLECTIONS }),
     onDropBookmarks: (to, dropped) => {
       const ids = new Set(dropped);
       const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
@@ -545,8 +545,13 @@ export function LibraryApp() {
           <>
             <div class="main-head">
               <h2 class="view-title">{title}</h2>
+              {state.collectionId !== ALL_COLLECTIONS && (
+                <div class="view-controls">
+                  <button type="button" onClick={() => go({ tab: 'bookmarks' })}>{t('libShowBookmarksHere')}</button>
+                </div>
+              )}
             </div>
-            <HighlightsView collectionId={0} color={state.color} onColor={(c: HighlightColor | null) => go({ color: c })} onMessage={(text) => setToast({ text })} />
+            <HighlightsView collectionId={state.collectionId} color={state.color} onColor={(c: HighlightColor | null) => go({ color: c })} onMessage={(text) => setToast({ text })} />
           </>
         ) : (
           <>
@@ -559,6 +564,9 @@ export function LibraryApp() {
                 {list.loading && !items.length ? t('libLoading') : list.count === 1 ? t('libOneBookmark') : t('libCount', list.count)}
               </span>
               <div class="view-controls">
+                {state.collectionId !== ALL_COLLECTIONS && !inTrash && (
+                  <button type="button" onClick={() => go({ tab: 'highlights' })}>{t('libShowHighlightsHere')}</button>
+                )}
                 <label class="inline">
                   <span class="sr-only">{t('libSortBy')}</span>
                   <select aria-label={t('libSortBy')} value={effectiveSort(state)} onChange={(e) => go({ sort: (e.target as HTMLSelectElement).value })}>

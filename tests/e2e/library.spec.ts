@@ -507,6 +507,23 @@ test('opens a highlight from the highlights view, scrolled to on its page', asyn
     return window.scrollY > 1000 && r.top >= 0 && r.bottom <= window.innerHeight;
   }), { timeout: 20_000 }).toBe(true);
   await tab.close();
+  // It was shown: closing the tab during the flash does not turn that into "could not show" afterwards.
+  await library.waitForTimeout(1500);
+  await expect(library.getByText('could not show the highlight', { exact: false })).toHaveCount(0);
+  // A collection's own highlights: Papers holds both pages; Recipes none.
+  await library.getByRole('treeitem', { name: /Papers/ }).click();
+  await library.getByRole('button', { name: 'Highlights here' }).click();
+  await expect(library.locator('.view-title')).toHaveText('Highlights in Research / Papers');
+  await expect(library).toHaveURL(new RegExp(`c=${ids.papers}.*tab=highlights`));
+  await library.getByRole('button', { name: 'All colours' }).click();
+  await expect(library.locator('.hl-group h3 a')).toHaveText(['Storm season', 'Tide tables']); // newest highlight first
+  await shot(library, '07b-collection-highlights');
+  await library.getByRole('treeitem', { name: /Recipes/ }).click();
+  await expect(library.locator('.view-title')).toHaveText('Recipes');
+  await library.getByRole('button', { name: 'Highlights here' }).click();
+  await expect(library.getByText('No highlights yet.', { exact: false })).toBeVisible();
+  await library.getByRole('button', { name: 'Bookmarks here' }).click();
+  await expect(library.locator('.view-title')).toHaveText('Recipes');
 });
 
 test('the omnibox handler suggests bookmarks (escaped) and opens the library with a search', async () => {
