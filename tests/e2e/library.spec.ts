@@ -213,6 +213,14 @@ test('the detail pane edits a bookmark; Delete trashes; Trash restores', async (
   await detail.getByLabel('Note').blur();
   await expect(detail.getByRole('status')).toHaveText('Saved');
   await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Fish soup']}`, token)).body.item.note).toBe('Needs saffron');
+  // Typed key by key: saved whole, once, when the field is left (not one save per key racing the next).
+  const before = server.requests.length;
+  await detail.getByLabel('Note').press('End');
+  await detail.getByLabel('Note').pressSequentially(', then simmer gently');
+  await detail.getByLabel('Title').focus();
+  await expect(detail.getByRole('status')).toHaveText('Saved');
+  await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Fish soup']}`, token)).body.item.note).toBe('Needs saffron, then simmer gently');
+  expect(server.requests.slice(before).filter((r) => r === `PUT /rest/v1/bookmark/${ids['Fish soup']}`)).toHaveLength(1);
   await shot(library, '05-detail');
   // Delete key trashes the focused bookmark.
   await library.locator('.bookmark', { hasText: 'Fish soup' }).click();
