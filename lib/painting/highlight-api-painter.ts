@@ -129,9 +129,11 @@ export class HighlightApiPainter implements Painter {
    * One frame shows them all: where the painter marks the highlighted text's parents, that frame also
    * restyles the newly marked elements (with marks naming their colours, a few ms for 124 elements on
    * the 48k-element page; the ranges used to wait for a frame of their own after that restyle, which
-   * cost a frame of wall time).
+   * cost a frame of wall time). Many highlights at once (over 200): only those in view are marked
+   * in this task, the others in idle slices after it (ScopeMarks.willMark()).
    */
   paintMany(items: readonly PaintItem[]): void {
+    this.marks?.willMark(items.length);
     for (const it of items) this.paint(it.key, it.ranges, it);
   }
 
