@@ -37,9 +37,18 @@ const SORT_LABELS: Record<string, string> = {
   '-lastUpdate': 'libSortUpdated',
 };
 
+/** "All N matching" selected: the change goes to the server as one call by search, not by ids. */
+interface Matching {
+  collectionId: number;
+  search: string;
+  count: number;
+}
+
 interface UndoEntry {
   action: BulkAction;
   before: BulkTarget[];
+  /** Made on every match of a search: undone by the same search. */
+  matching?: Matching;
   label: string;
   /** The change waits in the offline queue: its reversal is queued after it. */
   queued: boolean;
@@ -53,7 +62,13 @@ export function LibraryApp() {
   const [collectionsOffline, setCollectionsOffline] = useState(false);
   const [tags, setTags] = useState<Tag[]>([]);
   const [list, setList] = useState<PagerSnapshot<Bookmark>>(Pager.empty());
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [selected, setSelectedIds] = useState<Set<number>>(new Set());
+  const [matching, setMatching] = useState<Matching | null>(null);
+  /** A selection of rows: no longer "all matching". */
+  const setSelected = (ids: Set<number>) => {
+    setMatching(null);
+    setSelectedIds(ids);
+  };
   const [anchor, setAnchor] = useState<number | null>(null);
   const [focused, setFocused] = useState<number | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
@@ -147,18 +162,18 @@ export function LibraryApp() {
   const current = collections.find((c) => c.id === state.collectionId);
   const readOnly = !!current && current.level < 3;
   const inTrash = state.collectionId === TRASH;
+  const place =
+    state.collectionId === ALL_COLLECTIONS
+      ? t('libAll')
+      : state.collectionId === UNSORTED
+        ? t('collectionUnsorted')
+        : inTrash
+          ? t('libTrash')
+          : current
+            ? pathOf(current, collections)
+            : t('libCollection');
   const title =
-    state.tab === 'highlights'
-      ? t('libAllHighlights')
-      : state.collectionId === ALL_COLLECTIONS
-        ? t('libAll')
-        : state.collectionId === UNSORTED
-          ? t('collectionUnsorted')
-          : inTrash
-            ? t('libTrash')
-            : current
-              ? pathOf(current, collections)
-              : t('libCollection');
+    state.tab !== 'highlights' ? place : state.collectionId === ALL_COLLECTIONS ? t('libAllHighlights') : t('libHighlightsIn', place);
   useEffect(() => {
     document.title = `${title} · Tidemark`;
   }, [title]);
@@ -198,6 +213,12 @@ export function LibraryApp() {
     setAnchor(b._id);
   };
   const selectAllMatching = async () => {
+    if (state.collectionId !== ALL_COLLECTIONS) {
+      // Inside one collection the server changes every match in one call: nothing more is loaded.
+      setSelectedIds(new Set(items.map((b) => b._id)));
+      setMatching({ collectionId: state.collectionId, search: state.search, count: list.count });
+      return;
+    }
     setBusy(true);
     try {
       while (!pager.snapshot.done && pager.snapshot.items.length < SELECT_ALL_MAX) await pager.more();
@@ -226,11 +247,57 @@ export function LibraryApp() {
       setBusy(false);
     }
   };
+  /** A change to every match of the search in this collection: asked for first (it reaches bookmarks not shown). */
+  const runMatching = (action: BulkAction, label: string, m: Matching) =>
+    setDialog({
+      title: t('libMatchingTitle', n(m.count)),
+      message: t('libMatchingMessage'),
+      confirm: describe(action),
+      danger: action.kind === 'delete-forever',
+      onSubmit: async () => {
+        setBusy(true);
+        try {
+          const r = await send('libraryBulkMatching', { action, collectionId: m.collectionId, search: m.search });
+          setUndo(r.undoable ? { action, before: [], matching: m, label, queued: false } : null);
+          setToast({ text: r.undoable ? label : `${label} ${t('libMatchingNoUndo')}`, undo: r.undoable });
+          setSelected(new Set());
+          await Promise.all([pager.reset(), loadCollections()]);
+        } catch (err) {
+          setToast({ text: (err as Error).message, error: true });
+        } finally {
+          setBusy(false);
+        }
+      },
+    });
+  /** What a bulk action does, as its button says it. */
+  const describe = (action: BulkAction): string => {
+    switch (action.kind) {
+      case 'move':
+        return `${t('libMoveTo')} ${collectionTitle(action.to)}`;
+      case 'tag':
+        return `${t('libAddTag')}: ${action.tags.join(', ')}`;
+      case 'untag':
+        return `${t('libRemoveTag')}: ${action.tag}`;
+      case 'favourite':
+        return action.value ? t('libFavourite') : t('libUnfavourite');
+      case 'trash':
+        return t('libMoveToTrash');
+      case 'restore':
+        return t('libRestore');
+      case 'delete-forever':
+        return t('libDeleteForever');
+    }
+  };
+  /** A bulk change of what is selected: the rows, or every match. */
+  const act = (action: BulkAction, label: string, targets = bulkTargets()) =>
+    matching ? runMatching(action, label, matching) : void runBulk(action, targets, label);
   const runUndo = async () => {
     if (!undo) return;
     setBusy(true);
     try {
-      const r = await send('libraryUndo', { action: undo.action, before: undo.before, queued: undo.queued });
+      const r = undo.matching
+        ? await send('libraryUndoMatching', { action: undo.action, collectionId: undo.matching.collectionId, search: undo.matching.search })
+        : await send('libraryUndo', { action: undo.action, before: undo.before, queued: undo.queued });
       const undone = t('libUndone', undo.label);
       setToast({ text: r.queued ? t('libBulkQueued', undone) : undone });
       setUndo(null);
@@ -243,21 +310,28 @@ export function LibraryApp() {
   };
   const bulkTargets = () => (selectedItems.length ? selectedItems : opened ? [opened] : []).map(targetOf);
   const n = (count: number) => (count === 1 ? t('libOneBookmark') : t('libNBookmarks', count));
-  const moveTo = (to: number, targets = bulkTargets()) => {
-    const what = n(targets.length);
+  /** How many the bulk bar's actions change. */
+  const chosen = matching ? matching.count : selected.size;
+  const chosenText = n(chosen);
+  const moveTo = (to: number, targets?: BulkTarget[]) => {
+    const what = n(targets ? targets.length : chosen);
     const where = collectionTitle(to);
-    void runBulk({ kind: 'move', to }, targets, t('libMoved', what, where));
+    if (targets) void runBulk({ kind: 'move', to }, targets, t('libMoved', what, where));
+    else act({ kind: 'move', to }, t('libMoved', what, where));
   };
-  const trash = (targets = bulkTargets()) =>
-    inTrash
-      ? setDialog({
-          title: t('libDeleteForeverTitle', n(targets.length)),
-          message: t('libDeleteForeverMessage'),
-          confirm: t('libDeleteForever'),
-          danger: true,
-          onSubmit: () => runBulk({ kind: 'delete-forever' }, targets, t('libDeletedForever', n(targets.length))),
-        })
-      : void runBulk({ kind: 'trash' }, targets, t('libTrashed', n(targets.length)));
+  const trash = (targets?: BulkTarget[]) => {
+    const what = n(targets ? targets.length : chosen);
+    const run = (action: BulkAction, label: string) => (targets ? runBulk(action, targets, label) : Promise.resolve(act(action, label)));
+    if (!inTrash) return void run({ kind: 'trash' }, t('libTrashed', what));
+    if (matching && !targets) return act({ kind: 'delete-forever' }, t('libDeletedForever', what));
+    setDialog({
+      title: t('libDeleteForeverTitle', what),
+      message: t('libDeleteForeverMessage'),
+      confirm: t('libDeleteForever'),
+      danger: true,
+      onSubmit: () => run({ kind: 'delete-forever' }, t('libDeletedForever', what)),
+    });
+  };
 
   // --- collections ---
   const collectionOp = async (op: LibraryCollectionOp, done: string) => {
@@ -384,7 +458,10 @@ export function LibraryApp() {
         if (b) toggle(b);
       } else if ((e.key === 'Delete' || e.key === 'Backspace') && !readOnly) {
         const targets = selectedItems.length ? selectedItems : items.filter((b) => b._id === focused);
-        if (targets.length) {
+        if (matching) {
+          e.preventDefault();
+          trash();
+        } else if (targets.length) {
           e.preventDefault();
           trash(targets.map(targetOf));
         }
@@ -403,7 +480,7 @@ export function LibraryApp() {
   const sidebarLatest = useRef<SidebarActions | null>(null);
   sidebarLatest.current = {
     onSelect: (id) => go({ collectionId: id, tab: 'bookmarks' }),
-    onHighlights: () => go({ tab: 'highlights' }),
+    onHighlights: () => go({ tab: 'highlights', collectionId: ALL_COLLECTIONS }),
     onDropBookmarks: (to, dropped) => {
       const ids = new Set(dropped);
       const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
@@ -468,8 +545,13 @@ export function LibraryApp() {
           <>
             <div class="main-head">
               <h2 class="view-title">{title}</h2>
+              {state.collectionId !== ALL_COLLECTIONS && (
+                <div class="view-controls">
+                  <button type="button" onClick={() => go({ tab: 'bookmarks' })}>{t('libShowBookmarksHere')}</button>
+                </div>
+              )}
             </div>
-            <HighlightsView collectionId={0} color={state.color} onColor={(c: HighlightColor | null) => go({ color: c })} onMessage={(text) => setToast({ text })} />
+            <HighlightsView collectionId={state.collectionId} color={state.color} onColor={(c: HighlightColor | null) => go({ color: c })} onMessage={(text) => setToast({ text })} />
           </>
         ) : (
           <>
@@ -482,6 +564,9 @@ export function LibraryApp() {
                 {list.loading && !items.length ? t('libLoading') : list.count === 1 ? t('libOneBookmark') : t('libCount', list.count)}
               </span>
               <div class="view-controls">
+                {state.collectionId !== ALL_COLLECTIONS && !inTrash && (
+                  <button type="button" onClick={() => go({ tab: 'highlights' })}>{t('libShowHighlightsHere')}</button>
+                )}
                 <label class="inline">
                   <span class="sr-only">{t('libSortBy')}</span>
                   <select aria-label={t('libSortBy')} value={effectiveSort(state)} onChange={(e) => go({ sort: (e.target as HTMLSelectElement).value })}>
@@ -540,16 +625,16 @@ export function LibraryApp() {
                     checked={selected.size > 0 && selected.size >= items.length}
                     onChange={(e) => setSelected((e.target as HTMLInputElement).checked ? new Set(items.map((b) => b._id)) : new Set())}
                   />
-                  {selected.size ? t('libNSelected', selected.size) : t('libSelectHint')}
+                  {matching ? t('libAllMatchingSelected', matching.count) : selected.size ? t('libNSelected', selected.size) : t('libSelectHint')}
                 </label>
-                {list.count > items.length && selected.size > 0 && (
+                {list.count > items.length && selected.size > 0 && !matching && (
                   <button type="button" class="link" disabled={busy} onClick={() => void selectAllMatching()}>
                     {t('libSelectAllMatching', list.count)}
                   </button>
                 )}
                 {selected.size > 0 && inTrash && (
                   <>
-                    <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'restore' }, bulkTargets(), t('libRestored', n(selected.size)))}>{t('libRestore')}</button>
+                    <button type="button" disabled={busy} onClick={() => act({ kind: 'restore' }, t('libRestored', chosenText))}>{t('libRestore')}</button>
                     <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libDeleteForever')}</button>
                   </>
                 )}
@@ -560,10 +645,10 @@ export function LibraryApp() {
                       <option value={String(UNSORTED)}>{t('collectionUnsorted')}</option>
                       {collections.filter((c) => c.level >= 3).map((c) => <option key={c.id} value={String(c.id)}>{pathOf(c, collections)}</option>)}
                     </select>
-                    <TagAction label={t('libAddTag')} disabled={busy} onSubmit={(tag) => { const what = n(selected.size); void runBulk({ kind: 'tag', tags: [tag] }, bulkTargets(), t('libTagged', what, tag)); }} />
-                    <TagAction label={t('libRemoveTag')} disabled={busy} onSubmit={(tag) => { const what = n(selected.size); void runBulk({ kind: 'untag', tag }, bulkTargets(), t('libUntagged', what, tag)); }} />
-                    <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: true }, bulkTargets(), t('libFavourited', n(selected.size)))}>★ {t('libFavourite')}</button>
-                    <button type="button" disabled={busy} onClick={() => void runBulk({ kind: 'favourite', value: false }, bulkTargets(), t('libUnfavourited', n(selected.size)))}>{t('libUnfavourite')}</button>
+                    <TagAction label={t('libAddTag')} disabled={busy} onSubmit={(tag) => act({ kind: 'tag', tags: [tag] }, t('libTagged', chosenText, tag))} />
+                    <TagAction label={t('libRemoveTag')} disabled={busy} onSubmit={(tag) => act({ kind: 'untag', tag }, t('libUntagged', chosenText, tag))} />
+                    <button type="button" disabled={busy} onClick={() => act({ kind: 'favourite', value: true }, t('libFavourited', chosenText))}>★ {t('libFavourite')}</button>
+                    <button type="button" disabled={busy} onClick={() => act({ kind: 'favourite', value: false }, t('libUnfavourited', chosenText))}>{t('libUnfavourite')}</button>
                     <button type="button" class="danger" disabled={busy} onClick={() => trash()}>{t('libMoveToTrash')}</button>
                   </>
                 )}

@@ -85,8 +85,8 @@ export function Sidebar(p: Props) {
     <li>
       <button
         type="button"
-        class={`nav-item${p.tab === 'bookmarks' && p.current === id ? ' current' : ''}${over === id ? ' drop' : ''}`}
-        aria-current={p.tab === 'bookmarks' && p.current === id ? 'page' : undefined}
+        class={`nav-item${p.current === id && (p.tab === 'bookmarks' || id !== 0) ? ' current' : ''}${over === id ? ' drop' : ''}`}
+        aria-current={p.current === id && (p.tab === 'bookmarks' || id !== 0) ? 'page' : undefined}
         onClick={() => p.onSelect(id)}
         {...(id !== ALL_COLLECTIONS ? dropProps(id, id === ALL_COLLECTIONS) : {})}
       >
@@ -103,7 +103,7 @@ export function Sidebar(p: Props) {
     const isOwner = c.level === 4;
     return (
       <li key={c.id} role="treeitem" aria-label={c.title} aria-expanded={kids.length ? open : undefined} aria-level={depth + 1}>
-        <div class={`nav-row${p.tab === 'bookmarks' && p.current === c.id ? ' current' : ''}${over === c.id ? ' drop' : ''}`} style={{ paddingLeft: `${depth * 14}px` }}>
+        <div class={`nav-row${p.current === c.id ? ' current' : ''}${over === c.id ? ' drop' : ''}`} style={{ paddingLeft: `${depth * 14}px` }}>
           {kids.length ? (
             <button
               type="button"
@@ -125,7 +125,7 @@ export function Sidebar(p: Props) {
             type="button"
             class="nav-item"
             draggable={isOwner}
-            aria-current={p.tab === 'bookmarks' && p.current === c.id ? 'page' : undefined}
+            aria-current={p.current === c.id ? 'page' : undefined}
             onClick={() => p.onSelect(c.id)}
             onDragStart={(e) => {
               if (!isOwner) {
@@ -176,7 +176,7 @@ export function Sidebar(p: Props) {
         {system(ALL_COLLECTIONS, t('libAll'), '▤')}
         {system(UNSORTED, t('collectionUnsorted'), '◌')}
         <li>
-          <button type="button" class={`nav-item${p.tab === 'highlights' ? ' current' : ''}`} aria-current={p.tab === 'highlights' ? 'page' : undefined} onClick={p.onHighlights}>
+          <button type="button" class={`nav-item${p.tab === 'highlights' && p.current === 0 ? ' current' : ''}`} aria-current={p.tab === 'highlights' && p.current === 0 ? 'page' : undefined} onClick={p.onHighlights}>
             <span aria-hidden="true" class="nav-icon">✎</span>
             <span class="nav-title">{t('libAllHighlights')}</span>
           </button>

@@ -146,18 +146,20 @@ const REASON_TWIN =
 function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decision {
   const limit = LONG_CONTEXT_EDITS;
   const fits: Array<{ c: Candidate; d: number }> = [];
-  const pw = q.prefixWindow;
-  const sw = q.suffixWindow;
+  const prefixWindow = q.prefixWindow === null ? null : q.storedPrefix.slice(-q.prefixWindow);
+  const suffixWindow = q.suffixWindow === null ? null : q.storedSuffix.slice(0, q.suffixWindow);
   for (const c of candidates) {
     if (c.errors > limit) continue;
     let d = Infinity;
-    if (pw !== null && suffixSimilarity(q.suffix, text, c.end) >= OTHER_SIDE_MIN) {
-      const pd = c.errors + boundedAnchoredDistance(q.storedPrefix.slice(-pw), text, c.start, true, limit - c.errors);
-      if (pd <= limit) d = pd;
+    // The window's distance first: it fails early at a twin (they differ by TWIN_SEPARATION edits there),
+    // so the other side's similarity is computed only where it can still matter.
+    if (prefixWindow !== null) {
+      const pd = c.errors + boundedAnchoredDistance(prefixWindow, text, c.start, true, limit - c.errors);
+      if (pd <= limit && suffixSimilarity(q.suffix, text, c.end) >= OTHER_SIDE_MIN) d = pd;
     }
-    if (sw !== null && prefixSimilarity(q.prefix, text, c.start) >= OTHER_SIDE_MIN) {
-      const sd = c.errors + boundedAnchoredDistance(q.storedSuffix.slice(0, sw), text, c.end, false, limit - c.errors);
-      if (sd <= limit && sd < d) d = sd;
+    if (suffixWindow !== null) {
+      const sd = c.errors + boundedAnchoredDistance(suffixWindow, text, c.end, false, limit - c.errors);
+      if (sd <= limit && sd < d && prefixSimilarity(q.prefix, text, c.start) >= OTHER_SIDE_MIN) d = sd;
     }
     if (d === Infinity && c.errors === 0 && text.startsWith(q.storedSuffix, c.end) && c.start >= q.storedPrefix.length && text.startsWith(q.storedPrefix, c.start - q.storedPrefix.length)) d = 0;
     if (d <= limit) fits.push({ c, d });

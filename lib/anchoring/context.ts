@@ -43,13 +43,14 @@ export function anchoredDistance(pattern: string, text: string, anchor: number, 
   if (m === 0) return 0;
   const w = Math.min(m + SLACK, backwards ? anchor : text.length - anchor);
   if (w <= 0) return m;
-  // Pattern characters in order of distance from the anchor.
-  const pc = (i: number) => (backwards ? pattern.charCodeAt(pattern.length - 1 - i) : pattern.charCodeAt(i));
-  const wide: Array<[number, number]> = [];
+  // Pattern characters in order of distance from the anchor: bit i for the i-th one.
+  const last = pattern.length - 1;
+  let wide: Array<[number, number]> | null = null;
   for (let i = 0; i < m; i++) {
-    const c = pc(i);
+    const c = pattern.charCodeAt(backwards ? last - i : i);
     if (c < 256) peqAscii[c] |= 1 << i;
     else {
+      wide ??= [];
       const e = wide.find((x) => x[0] === c);
       if (e) e[1] |= 1 << i;
       else wide.push([c, 1 << i]);
@@ -60,11 +61,12 @@ export function anchoredDistance(pattern: string, text: string, anchor: number, 
   let mv = 0;
   let score = m;
   let best = m;
-  for (let j = 0; j < w; j++) {
-    const c = backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j);
+  const step = backwards ? -1 : 1;
+  for (let j = 0, at = backwards ? anchor - 1 : anchor; j < w; j++, at += step) {
+    const c = text.charCodeAt(at);
     let eq = 0;
     if (c < 256) eq = peqAscii[c];
-    else for (const [wc, mask] of wide) if (wc === c) eq = mask;
+    else if (wide) for (const [wc, mask] of wide) if (wc === c) eq = mask;
     const xv = eq | mv;
     const xh = (((eq & pv) + pv) ^ pv) | eq;
     let ph = mv | ~(xh | pv);
@@ -78,7 +80,7 @@ export function anchoredDistance(pattern: string, text: string, anchor: number, 
     if (score < best) best = score;
   }
   for (let i = 0; i < m; i++) {
-    const c = pc(i);
+    const c = pattern.charCodeAt(backwards ? last - i : i);
     if (c < 256) peqAscii[c] = 0;
   }
   return best;
@@ -150,10 +152,19 @@ export function contextScore(
   return { prefix: p, suffix: s, mean, best: Math.max(p, s) };
 }
 
+/** Rows of boundedAnchoredDistance, kept between calls (a few hundred calls per page, no allocation each). */
+let bandPrev = new Int32Array(16);
+let bandCur = new Int32Array(16);
+
 /**
  * Like anchoredDistance for contexts of any length (the long contexts stored where a page repeats
  * itself), counting only up to `limit`: the answer is min(distance, limit + 1). A banded dynamic
  * program (|i - j| <= limit), so its cost grows with the pattern length times the limit.
+ *
+ * The run of characters that agree from the anchor outwards is skipped: after r equal characters,
+ * D[r][j] = |r - j| (no alignment of r pattern and j text characters costs less than their length
+ * difference, and that one is reached by matching the run and then inserting or deleting). Twins on
+ * repetitive pages agree for most of their length, so most of the table is never computed.
  */
 export function boundedAnchoredDistance(pattern: string, text: string, anchor: number, backwards: boolean, limit: number): number {
   const m = pattern.length;
@@ -162,20 +173,26 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
   const w = Math.min(m + limit, avail);
   const band = 2 * limit + 1;
   const over = limit + 1;
-  // row[d] holds D[i][i + d - limit]; cells outside the band or the text count as `over`.
-  let prev = new Int32Array(band);
-  let cur = new Int32Array(band);
-  for (let d = 0; d < band; d++) {
-    const j = d - limit;
-    prev[d] = j >= 0 && j <= w ? Math.min(j, over) : over;
+  // Pattern and text characters, both read outwards from the anchor.
+  const pc = (i: number) => (backwards ? pattern.charCodeAt(m - 1 - i) : pattern.charCodeAt(i));
+  const tc = (j: number) => (backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j));
+  let r = 0;
+  const run = Math.min(m, w);
+  while (r < run && pc(r) === tc(r)) r++;
+  if (r === m) return 0;
+  if (bandPrev.length < band) {
+    bandPrev = new Int32Array(band);
+    bandCur = new Int32Array(band);
   }
-  // Both read outwards from the anchor.
-  const pc = new Uint16Array(m);
-  for (let i = 0; i < m; i++) pc[i] = backwards ? pattern.charCodeAt(m - 1 - i) : pattern.charCodeAt(i);
-  const tc = new Uint16Array(w);
-  for (let j = 0; j < w; j++) tc[j] = backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j);
-  for (let i = 1; i <= m; i++) {
-    const c = pc[i - 1];
+  // row[d] holds D[i][i + d - limit]; cells outside the band or the text count as `over`.
+  let prev = bandPrev;
+  let cur = bandCur;
+  for (let d = 0; d < band; d++) {
+    const j = r + d - limit;
+    prev[d] = j >= 0 && j <= w ? Math.min(Math.abs(d - limit), over) : over;
+  }
+  for (let i = r + 1; i <= m; i++) {
+    const c = pc(i - 1);
     let rowMin = over;
     for (let d = 0; d < band; d++) {
       const j = i + d - limit;
@@ -184,7 +201,7 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
         continue;
       }
       // D[i][j] = min(D[i-1][j-1] + cost, D[i-1][j] + 1, D[i][j-1] + 1)
-      let v = j === 0 ? i : prev[d] + (tc[j - 1] === c ? 0 : 1); // diagonal: same d in the previous row
+      let v = j === 0 ? i : prev[d] + (tc(j - 1) === c ? 0 : 1); // diagonal: same d in the previous row
       if (d + 1 < band && prev[d + 1] + 1 < v) v = prev[d + 1] + 1; // from D[i-1][j]
       if (d > 0 && j > 0 && cur[d - 1] + 1 < v) v = cur[d - 1] + 1; // from D[i][j-1]
       if (v > over) v = over;

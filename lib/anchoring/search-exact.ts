@@ -66,9 +66,21 @@ export function whitespaceCandidates(search: TextSearch, quote: string, near?: r
     ? near.map((e): [number, number] => [Math.max(0, e - DRIFT), e + 2 * m + DRIFT])
     : [[0, n]];
   let last = -1;
+  // The next occurrence of anchorChar found so far, and where that search began: windows come in
+  // ascending order, so one that ran past its window (a rare character) still answers for the next.
+  let ahead = -1;
+  let aheadFrom = Infinity;
   for (const [from, to] of windows) {
-    for (let i = text.indexOf(anchorChar, Math.max(from, last + 1)); i !== -1 && i < to && out.length < MAX_OCCURRENCES; i = text.indexOf(anchorChar, i + 1)) {
+    const begin = Math.max(from, last + 1);
+    let i = ahead;
+    if (!(aheadFrom <= begin && (ahead === -1 || ahead >= begin))) {
+      i = text.indexOf(anchorChar, begin);
+      aheadFrom = begin;
+    }
+    if (i === -1) break;
+    for (; i !== -1 && i < to && out.length < MAX_OCCURRENCES; i = text.indexOf(anchorChar, i + 1)) {
       last = i;
+      aheadFrom = i + 1;
       let p = i - 1;
       let ok = true;
       for (let b = j - 1; b >= 0; b--, p--) {
@@ -89,6 +101,7 @@ export function whitespaceCandidates(search: TextSearch, quote: string, near?: r
       }
       if (ok) out.push({ start: p + 1, end: e, errors: 0 });
     }
+    ahead = i;
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { storage } from 'wxt/utils/storage';
 import type { TidemarkApi } from '../api/client/index.js';
 import { ApiClientError } from '../api/client/index.js';
 import { apiBase } from '../api/client/http.js';
-import { LIMITS, TRASH, UNSORTED } from '../api/constants.js';
+import { ALL_COLLECTIONS, LIMITS, TRASH, UNSORTED } from '../api/constants.js';
 import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
 import { markList } from '../library/timing.js';
@@ -333,6 +333,61 @@ export class LibraryService {
   }
 
   /**
+   * Applies `action` to every bookmark of `collectionId` matching `search` (every one of it when the
+   * search is empty) in one call, without listing them first: the "Select all matching" of a list
+   * longer than the page has loaded. Undo is offered only where reversing by the same search is
+   * exact: a move, Trash or restore whose destination held no match before (one count asked first).
+   * Taking a tag off works this way only for a whole collection (`DELETE /tags/{collectionId}`).
+   * Not queued offline: the change needs the server to know what matches.
+   */
+  async bulkMatching(action: BulkAction, collectionId: number, search: string): Promise<BulkResult> {
+    await this.owner();
+    const api = this.deps.api;
+    if (collectionId === ALL_COLLECTIONS) throw new ApiClientError('http', 'Changing every match works inside one collection: open a collection (or Unsorted) and search there.');
+    const s = search.trim() || undefined;
+    const to = destinationOf(action, collectionId);
+    const undoable = to !== null && (await api.listBookmarks(to, { search: s, page: 0, perpage: 1 })).count === 0;
+    const modified = await this.matchingCall(action, collectionId, s);
+    this.deps.onChanged?.();
+    return { modified, queued: false, undoable };
+  }
+
+  /** Reverses a `bulkMatching` change that said it can be undone: the matches go back where they were. */
+  async undoMatching(action: BulkAction, collectionId: number, search: string): Promise<BulkResult> {
+    await this.owner();
+    const to = destinationOf(action, collectionId);
+    if (to === null) throw new Error('This change cannot be undone.');
+    const back: BulkAction = collectionId === TRASH ? { kind: 'trash' } : { kind: 'move', to: collectionId };
+    const modified = await this.matchingCall(back, to, search.trim() || undefined);
+    this.deps.onChanged?.();
+    return { modified, queued: false, undoable: false };
+  }
+
+  private async matchingCall(action: BulkAction, collectionId: number, search: string | undefined): Promise<number> {
+    const api = this.deps.api;
+    const put = (body: Record<string, unknown>) => api.bulkUpdate(collectionId, body, search, { retries: 1 });
+    switch (action.kind) {
+      case 'move':
+        return put({ collection: { $id: action.to } });
+      case 'restore':
+        return put({ collection: { $id: UNSORTED } });
+      case 'tag':
+        return put({ tags: action.tags });
+      case 'favourite':
+        return put({ important: action.value });
+      case 'trash':
+      case 'delete-forever':
+        return api.bulkRemove(collectionId, undefined, search, { retries: 1 });
+      case 'untag': {
+        if (search) throw new ApiClientError('http', 'A tag can be taken off every match only without a search. Clear the search to take it off the whole collection, or select the bookmarks.');
+        const carrying = (await api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === action.tag.toLowerCase())?.count ?? 0;
+        await api.removeTags(collectionId, [action.tag]);
+        return carrying;
+      }
+    }
+  }
+
+  /**
    * The calls that take `tag` off `targets` (as they are now), fewest first: where every bookmark
    * of a collection that carries the tag is a target, one `DELETE /tags/{collectionId}` (after one
    * `GET /tags/{collectionId}` to know); three or more bookmarks that end with the same tags share
@@ -500,6 +555,12 @@ export class LibraryService {
 function withStates<E extends { page: { items: Bookmark[]; count: number } }>(entries: Record<string, E>, states: BookmarkState[]): Record<string, E> {
   const pages = applyToPages(Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, e.page])), states);
   return Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, pages[key] === e.page ? e : { ...e, page: pages[key]! }]));
+}
+
+/** Where a bulk change of `collectionId`'s bookmarks puts them, when it moves them (else null). */
+function destinationOf(action: BulkAction, collectionId: number): number | null {
+  const to = action.kind === 'move' ? action.to : action.kind === 'trash' ? TRASH : action.kind === 'restore' ? UNSORTED : null;
+  return to === null || to === collectionId || (collectionId === TRASH && action.kind === 'trash') ? null : to;
 }
 
 function labelOf(action: BulkAction, n: number): string {

@@ -414,6 +414,8 @@ export function startBackground() {
     libraryHighlights: ({ collectionId, page }) => library.highlights(collectionId, page),
     libraryBulk: ({ action, targets }) => library.bulk(action, targets),
     libraryUndo: ({ action, before, queued }) => library.undo(action, before, queued),
+    libraryBulkMatching: ({ action, collectionId, search }) => library.bulkMatching(action, collectionId, search),
+    libraryUndoMatching: ({ action, collectionId, search }) => library.undoMatching(action, collectionId, search),
     libraryEmptyTrash: () => library.emptyTrash(),
     libraryCollectionOp: async (op) => {
       const result = await library.collectionOp(op);

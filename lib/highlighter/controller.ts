@@ -267,7 +267,9 @@ export class Highlighter implements EditorHost {
 
   async show(key: string): Promise<boolean> {
     if (!this.painter.scrollTo(key, { behavior: 'instant' as ScrollBehavior })) return false;
-    return this.painter.flash(key);
+    // Shown once scrolled to: the answer does not wait for the flash (the tab may close during it).
+    void this.painter.flash(key);
+    return true;
   }
 
   // --- the user's actions (the editor, loaded on the first one) ---

@@ -176,6 +176,8 @@ interface Results {
   libraryBulk: BulkResult;
   /** Reverses the last bulk change: `before` holds the bookmarks as they were. */
   libraryUndo: BulkResult;
+  libraryBulkMatching: BulkResult;
+  libraryUndoMatching: BulkResult;
   libraryEmptyTrash: number;
   /** A created collection's id, else null. */
   libraryCollectionOp: number | null;

@@ -138,6 +138,10 @@ export const MESSAGES = {
   libraryBulk: pages(Obj({ action: BulkAction, targets: List(BulkTarget, { maxItems: 10_000 }) })),
   /** `queued`: the change waits in the offline queue, so its reversal is queued after it. */
   libraryUndo: pages(Obj({ action: BulkAction, before: List(BulkTarget, { maxItems: 10_000 }), queued: Optional(Bool()) })),
+  /** Every bookmark of a collection matching `search` (all when empty), in one call: larger selections than the page loads. */
+  libraryBulkMatching: pages(Obj({ action: BulkAction, collectionId: int(), search: text(2000) })),
+  /** Reverses a `libraryBulkMatching` change that said it can be undone. */
+  libraryUndoMatching: pages(Obj({ action: BulkAction, collectionId: int(), search: text(2000) })),
   libraryEmptyTrash: pages(Null()),
   libraryCollectionOp: pages(LibraryCollectionOp),
   libraryExport: pages(Obj({ collectionId: int(), format: oneOf(['html', 'csv', 'md'] as const), search: text(2000) })),

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { TextSearch } from '../../lib/anchoring/search-text.js';
+import { whitespaceCandidates } from '../../lib/anchoring/search-exact.js';
 import { seededRandom } from './helpers.js';
 
 function naive(text: string, needle: string): number[] {
@@ -71,4 +72,55 @@ test('a word index built ahead (prepare, in idle time) answers every search as t
   short.prepare();
   expect((short as unknown as { words: unknown }).words).toBeNull();
   expect(short.findAll('key')).toEqual([4, 24]);
+});
+
+/** Every [start, end) whose text, spaces removed, is `bare`, with at most one space between two of its characters. */
+function naiveSpaced(text: string, bare: string): Array<{ start: number; end: number; errors: number }> {
+  const out: Array<{ start: number; end: number; errors: number }> = [];
+  for (let s = 0; s < text.length; s++) {
+    let k = s;
+    let b = 0;
+    for (; b < bare.length; b++, k++) {
+      if (b > 0 && text[k] === ' ') k++;
+      if (text[k] !== bare[b]) break;
+    }
+    if (b === bare.length) out.push({ start: s, end: k, errors: 0 });
+  }
+  return out;
+}
+
+test('the quote with spaces ignored is found near the given places exactly as a search of the whole text, cut to those places, finds it', () => {
+  // A rare character (the quote's rarest, which the search starts from) whose next occurrence lies far
+  // beyond one window is still found in later windows.
+  const random = seededRandom(31);
+  const words = ['tide', 'harbour', 'master', 'at', 'high', 'water', 'lock', 'keeper', 'quay', 'zinc', 'jetty'];
+  const parts: string[] = [];
+  for (let i = 0; i < 6000; i++) parts.push(words[Math.floor(random() * words.length)]);
+  // Spaces appear and vanish here and there.
+  const text = parts.join(' ').replace(/ (?=j)/g, () => (random() < 0.3 ? '' : ' ')).replace(/e/g, (e) => (random() < 0.05 ? 'e ' : e));
+  const search = new TextSearch(text);
+  let found = 0;
+  for (let trial = 0; trial < 300; trial++) {
+    const at = Math.floor(random() * (text.length - 40));
+    const quote = text.slice(at, at + 8 + Math.floor(random() * 24)).trim().replace(/ +/g, ' ');
+    const all = naiveSpaced(text, quote.replaceAll(' ', ''));
+    const near = Array.from({ length: 1 + Math.floor(random() * 12) }, () => Math.floor(random() * text.length)).sort((a, b) => a - b);
+    const bare = quote.replaceAll(' ', '').length;
+    if (random() < 0.5) near.push(at);
+    // Or a window ending just before the quote's place and another one after it: the occurrence between them is left out.
+    else near.push(at - 2 * bare - 8, at + 3 * bare + 20);
+    near.sort((a, b) => a - b);
+    // A window [e - 8, e + 2 * bare + 8) holds the occurrences whose anchor character lies in it.
+    const j = search.rarestIndex(quote.replaceAll(' ', ''));
+    const inWindow = (c: { start: number; end: number }) => {
+      let k = c.start;
+      for (let b = 0; b < j; b++, k++) if (text[k] === ' ') k++;
+      if (text[k] === ' ') k++;
+      return near.some((e) => k >= Math.max(0, e - 8) && k < e + 2 * bare + 8);
+    };
+    const want = all.filter(inWindow);
+    if (want.length > 0) found++;
+    expect(whitespaceCandidates(search, quote, near), JSON.stringify({ quote, near })).toEqual(want);
+  }
+  expect(found, 'trials with an occurrence near the given places').toBeGreaterThan(100);
 });

@@ -507,6 +507,23 @@ test('opens a highlight from the highlights view, scrolled to on its page', asyn
     return window.scrollY > 1000 && r.top >= 0 && r.bottom <= window.innerHeight;
   }), { timeout: 20_000 }).toBe(true);
   await tab.close();
+  // It was shown: closing the tab during the flash does not turn that into "could not show" afterwards.
+  await library.waitForTimeout(1500);
+  await expect(library.getByText('could not show the highlight', { exact: false })).toHaveCount(0);
+  // A collection's own highlights: Papers holds both pages; Recipes none.
+  await library.getByRole('treeitem', { name: /Papers/ }).click();
+  await library.getByRole('button', { name: 'Highlights here' }).click();
+  await expect(library.locator('.view-title')).toHaveText('Highlights in Research / Papers');
+  await expect(library).toHaveURL(new RegExp(`c=${ids.papers}.*tab=highlights`));
+  await library.getByRole('button', { name: 'All colours' }).click();
+  await expect(library.locator('.hl-group h3 a')).toHaveText(['Storm season', 'Tide tables']); // newest highlight first
+  await shot(library, '07b-collection-highlights');
+  await library.getByRole('treeitem', { name: /Recipes/ }).click();
+  await expect(library.locator('.view-title')).toHaveText('Recipes');
+  await library.getByRole('button', { name: 'Highlights here' }).click();
+  await expect(library.getByText('No highlights yet.', { exact: false })).toBeVisible();
+  await library.getByRole('button', { name: 'Bookmarks here' }).click();
+  await expect(library.locator('.view-title')).toHaveText('Recipes');
 });
 
 test('the omnibox handler suggests bookmarks (escaped) and opens the library with a search', async () => {
@@ -590,4 +607,56 @@ test('offline: the last loaded list stays, marked offline; a bulk change and its
   const sent = () => server.requests.slice(since).filter((r) => r === `DELETE /rest/v1/bookmarks/${ids.research}` || r === 'PUT /rest/v1/bookmarks/-99');
   await expect.poll(sent, { timeout: 20_000 }).toEqual([`DELETE /rest/v1/bookmarks/${ids.research}`, 'PUT /rest/v1/bookmarks/-99']);
   expect((await server.api('GET', `/bookmark/${ids['Currents & <eddies>']}`, token)).body.item.collectionId).toBe(ids.research);
+});
+
+test('"Select all matching" in a long list changes every match in one call, never loading them; Undo moves them back', async () => {
+  const make = async (title: string) => (await server.api('POST', '/collection', token, { title })).body.item._id as number;
+  const batch = await make('Batch');
+  const archive = await make('Archive');
+  // 70 bookmarks, 64 of them tagged #run: more than the 50 a page loads.
+  const items = Array.from({ length: 70 }, (_, i) => ({
+    link: `https://batch.example/item-${i}`,
+    title: `Batch item ${i}`,
+    tags: i % 12 === 5 ? ['other'] : ['run'],
+    collectionId: batch,
+  }));
+  expect((await server.api('POST', '/bookmarks', token, { items })).status).toBe(200);
+  const page = await browser.context.newPage();
+  await page.goto(`${browser.url('library.html')}?c=${batch}&q=${encodeURIComponent('#run')}`);
+  await expect(page.locator('.count-line')).toHaveText('64 bookmarks');
+  await expect(page.locator('.bookmark')).toHaveCount(50);
+  await page.locator('.bookmark').first().getByRole('checkbox').check();
+  const before = server.requests.length;
+  await page.getByRole('button', { name: 'Select all 64 matching' }).click();
+  await expect(page.getByText('All 64 matching selected')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Move to' }).selectOption({ label: 'Archive' });
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Apply to all 64 bookmarks that match?');
+  await shot(page, '04b-all-matching');
+  await dialog.getByRole('button', { name: 'Move to Archive' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '64 bookmarks moved to Archive.' })).toBeVisible();
+  await expect(page.locator('.bookmark')).toHaveCount(0);
+  // Nothing more was listed to select them; the change was one call (after one count of Archive's matches, for Undo).
+  const writes = () => server.requests.slice(before).filter((r) => /^(PUT|DELETE) /.test(r));
+  expect(writes()).toEqual([`PUT /rest/v1/bookmarks/${batch}`]);
+  expect(server.requests.slice(before).filter((r) => r === `GET /rest/v1/bookmarks/${batch}`)).toHaveLength(1); // the list reloading after the change
+  const count = async (id: number, search = '') => (await server.api('GET', `/bookmarks/${id}?search=${encodeURIComponent(search)}`, token)).body.count as number;
+  expect([await count(archive), await count(batch)]).toEqual([64, 6]);
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.locator('.bookmark')).toHaveCount(50);
+  expect(writes()).toEqual([`PUT /rest/v1/bookmarks/${batch}`, `PUT /rest/v1/bookmarks/${archive}`]);
+  expect([await count(archive), await count(batch)]).toEqual([0, 70]);
+
+  // A tag added to every match: one call, and no Undo (the same search cannot tell who had it before).
+  await page.locator('.bookmark').first().getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Select all 64 matching' }).click();
+  await page.getByRole('textbox', { name: 'Add tag' }).fill('done');
+  await page.getByRole('textbox', { name: 'Add tag' }).press('Enter');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add tag: done' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Undo is not offered' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+  expect(await count(batch, '#done')).toBe(64);
+  expect(await count(batch, '#other #done')).toBe(0);
+  await page.close();
 });

@@ -201,13 +201,20 @@ describe('round trip: the html export imported into a fresh account', () => {
     };
   }
 
-  /** What the library should look like after import: the same, except that bookmarks outside any collection come back in one named after the file. */
-  async function expected() {
-    const lib = await library(owner.token);
-    return {
-      collections: [...lib.collections, 'Tidemark bookmarks'].sort(),
-      bookmarks: lib.bookmarks.map((b) => (b.folder === '(Unsorted)' ? { ...b, folder: 'Tidemark bookmarks' } : b)),
-    };
+  /**
+   * What a client does with POST /import/file's answer: a collection per folder (nested), its
+   * bookmarks saved in it; a folder flagged `unsorted` gets no collection, its bookmarks go to
+   * Unsorted (or into `parent` when importing into a collection).
+   */
+  async function importAnswer(token: string, folders: any[], parent?: number): Promise<void> {
+    for (const f of folders) {
+      const id = f.unsorted ? (parent ?? -1) : await collection(token, f.title, parent);
+      if (f.bookmarks.length) {
+        const res = await s.api('POST', '/bookmarks', { token, body: { items: f.bookmarks.map((b: any) => ({ ...b, collectionId: id })) } });
+        expect(res.status).toBe(200);
+      }
+      await importAnswer(token, f.folders, f.unsorted ? parent : id);
+    }
   }
 
   it('through POST /import/file and the API calls a client makes with its answer', async () => {
@@ -215,18 +222,24 @@ describe('round trip: the html export imported into a fresh account', () => {
     const fresh = await s.createUser('fresh-api@example.test');
     const converted = await upload(s, 'POST', '/import/file', [{ name: 'import', filename: 'export.html', content: html, type: 'text/html' }], fresh.token);
     expect(converted.status).toBe(200);
-    const create = async (folders: any[], parent?: number) => {
-      for (const f of folders) {
-        const id = await collection(fresh.token, f.title, parent);
-        if (f.bookmarks.length) {
-          const res = await s.api('POST', '/bookmarks', { token: fresh.token, body: { items: f.bookmarks.map((b: any) => ({ ...b, collectionId: id })) } });
-          expect(res.status).toBe(200);
-        }
-        await create(f.folders, id);
-      }
-    };
-    await create(converted.body.items);
-    expect(await library(fresh.token)).toEqual(await expected());
+    // The Unsorted bookmark comes in the one folder flagged `unsorted`; the collections' folders carry no flag.
+    expect(converted.body.items.filter((f: any) => f.unsorted).map((f: any) => f.bookmarks.map((b: any) => b.link))).toEqual([['https://loose.example/']]);
+    await importAnswer(fresh.token, converted.body.items);
+    expect(await library(fresh.token)).toEqual(await library(owner.token));
+  });
+
+  it('an Unsorted or Trash export comes back in Unsorted, not in a collection named after the file', async () => {
+    const fresh = await s.createUser('fresh-unsorted@example.test');
+    for (const scope of [-1, -99]) {
+      const html = (await raw(`/bookmarks/${scope}/export.html`)).text;
+      const converted = await upload(s, 'POST', '/import/file', [{ name: 'import', filename: 'unsorted.html', content: html, type: 'text/html' }], fresh.token);
+      expect(converted.status).toBe(200);
+      await importAnswer(fresh.token, converted.body.items);
+    }
+    expect(await library(fresh.token)).toEqual({
+      collections: [],
+      bookmarks: [expect.objectContaining({ folder: '(Unsorted)', link: 'https://loose.example/' }), expect.objectContaining({ folder: '(Unsorted)', link: 'https://trash.example/' })],
+    });
   });
 
   it('through the import command', async () => {
@@ -236,7 +249,24 @@ describe('round trip: the html export imported into a fresh account', () => {
     const fresh = await s.createUser('fresh-cli@example.test');
     const res = runCli(['import', '--email', fresh.email, '--file', file, ...s.cliArgs]);
     expect(res.status, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ created: 5, failed: 0, duplicates: 0 });
-    expect(await library(fresh.token)).toEqual(await expected());
+    expect(JSON.parse(res.stdout)).toMatchObject({ created: 5, failed: 0, duplicates: 0, collections: 4 });
+    expect(await library(fresh.token)).toEqual(await library(owner.token));
+  });
+
+  it('through the import command with --collection ID: everything lands in that collection, Unsorted bookmarks directly in it', async () => {
+    const html = (await raw('/bookmarks/0/export.html')).text;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-export-')), 'export.html');
+    fs.writeFileSync(file, html);
+    const fresh = await s.createUser('fresh-cli-target@example.test');
+    const target = await collection(fresh.token, 'Restored');
+    const res = runCli(['import', '--email', fresh.email, '--file', file, '--collection', String(target), ...s.cliArgs]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ created: 5, failed: 0, collections: 4 });
+    const original = await library(owner.token);
+    const under = (p: string) => (p === '(Unsorted)' ? 'Restored' : `Restored / ${p}`);
+    expect(await library(fresh.token)).toEqual({
+      collections: ['Restored', ...original.collections.map(under)].sort(),
+      bookmarks: original.bookmarks.map((b) => ({ ...b, folder: under(b.folder) })),
+    });
   });
 });

@@ -166,17 +166,20 @@ describe('an interrupted import', () => {
     const email = 'cli-resume@example.test';
     const token = makeUser(email);
     const FOLDERS = 4;
-    const PER_FOLDER = 2500;
-    let html = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n';
+    const PER_FOLDER = 2000;
+    // A Tidemark export: its Unsorted bookmarks lie loose after the folders (imported first, so the kill lands among them).
+    const LOOSE = 2000;
+    let html = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<H1>Tidemark bookmarks</H1>\n<DL><p>\n';
     for (let f = 0; f < FOLDERS; f++) {
       html += `<DT><H3>Part ${f}</H3>\n<DL><p>\n`;
       for (let i = 0; i < PER_FOLDER; i++) html += `<DT><A HREF="https://part${f}.example.com/item/${i}" ADD_DATE="1600000000">Item ${f}.${i}</A>\n`;
       html += '</DL><p>\n';
     }
+    for (let i = 0; i < LOOSE; i++) html += `<DT><A HREF="https://unsorted.example.com/item/${i}" ADD_DATE="1600000000" DATA-EXCERPT="">Loose ${i}</A>\n`;
     html += '</DL>\n';
     const file = path.join(work, 'large-export.html');
     fs.writeFileSync(file, html);
-    const total = FOLDERS * PER_FOLDER;
+    const total = FOLDERS * PER_FOLDER + LOOSE;
 
     // Killed (SIGKILL: no chance to tidy up) as soon as it reports its first thousand.
     const child = spawnCli(['import', '--email', email, '--file', file, ...s.cliArgs]);
@@ -213,7 +216,10 @@ describe('an interrupted import', () => {
       expect(part).toHaveLength(1);
       expect(part[0].count).toBe(PER_FOLDER);
     }
+    // The loose ones in Unsorted, before and after the interruption; no collection for them.
     expect((await api(token, '/collections')).items).toHaveLength(FOLDERS);
+    expect((await api(token, '/bookmarks/-1?perpage=1')).count).toBe(LOOSE);
+    expect(summary.collections).toBe(FOLDERS);
     // No link saved twice.
     const stats = await api(token, '/user/stats');
     expect(stats.meta.duplicates.count).toBe(0);

@@ -145,3 +145,37 @@ describe('Netscape edge cases', () => {
     });
   });
 });
+
+describe('loose bookmarks: a browser file\'s versus a Tidemark export\'s', () => {
+  it('a browser file\'s loose bookmarks go into a folder named after its <H1>, with no `unsorted` flag', () => {
+    const result = convertImportFile(importFixture('firefox-bookmarks.html'), undefined, { now: NOW });
+    expect(result.items[0]!.title).toBe('Bookmarks Menu');
+    expect(result.items.some((f) => 'unsorted' in f)).toBe(false);
+  });
+
+  it('a file mixing both: Tidemark\'s (DATA-EXCERPT) go to the folder flagged unsorted, the others to the <H1> folder', () => {
+    const html = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<TITLE>Tidemark bookmarks</TITLE><H1>Tidemark bookmarks</H1>
+<DL><p>
+    <DT><H3>Reading</H3>
+    <DL><p>
+        <DT><A HREF="https://in.example/folder" ADD_DATE="1600000000" DATA-EXCERPT="">In a folder</A>
+    </DL><p>
+    <DT><A HREF="https://browser.example/loose" ADD_DATE="1600000000">Pasted from a browser</A>
+    <DD>A browser's description
+    <DT><A HREF="https://tidemark.example/unsorted" ADD_DATE="1600000000" TAGS="a,b" DATA-EXCERPT="Its excerpt" DATA-FAVOURITE="1">From Unsorted</A>
+    <DD>Line one<BR>line two
+    <DT><A HREF="https://tidemark.example/plain" ADD_DATE="1600000000" DATA-EXCERPT="">No excerpt</A>
+</DL><p>`;
+    const result = convertImportFile(Buffer.from(html), undefined, { now: NOW });
+    expect(result.items.map((f) => [f.title, f.unsorted ?? false, f.bookmarks.map((b) => b.link)])).toEqual([
+      ['Unsorted', true, ['https://tidemark.example/unsorted', 'https://tidemark.example/plain']],
+      ['Tidemark bookmarks', false, ['https://browser.example/loose']],
+      ['Reading', false, ['https://in.example/folder']],
+    ]);
+    expect(result.items[0]!.folders).toEqual([]);
+    expect(result.items[0]!.bookmarks[0]).toMatchObject({ excerpt: 'Its excerpt', note: 'Line one\nline two', tags: ['a', 'b'], important: true });
+    expect(result.items[1]!.bookmarks[0]).toMatchObject({ excerpt: "A browser's description", note: '' });
+    expect(result.count).toMatchObject({ bookmarks: 4, folders: 3 });
+  });
+});

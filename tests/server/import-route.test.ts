@@ -87,6 +87,21 @@ describe('POST /import/file converts each supported export over HTTP', () => {
     expect((await send('chrome-bookmarks.html')).body.count.duplicates).toBe(0);
   });
 
+  it('declares the folders\' `unsorted` flag (ours) in the OpenAPI document, and answers it for a Tidemark export\'s loose bookmarks', async () => {
+    const doc = (await s.api('GET', '/openapi.json')).body;
+    const items = doc.paths['/rest/v1/import/file'].post.responses['200'].content['application/json'].schema.properties.items.items;
+    const folder = items.$ref ? doc.components.schemas[items.$ref.replace('#/components/schemas/', '')] : items;
+    expect(folder.properties.unsorted).toMatchObject({ description: expect.stringContaining('Unsorted') });
+    expect(folder.required).not.toContain('unsorted');
+    const html = '<!DOCTYPE NETSCAPE-Bookmark-file-1><H1>Export</H1><DL><p><DT><A HREF="https://t.example/" DATA-EXCERPT="">T</A><DT><A HREF="https://b.example/">B</A></DL>';
+    const res = await upload(s, 'POST', '/import/file', [{ name: 'import', filename: 'mixed.html', content: html, type: 'text/html' }], user.token);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((f: any) => [f.title, f.unsorted, f.bookmarks.map((b: any) => b.link)])).toEqual([
+      ['Unsorted', true, ['https://t.example/']],
+      ['Export', undefined, ['https://b.example/']],
+    ]);
+  });
+
   it('nothing is saved by converting', async () => {
     const fresh = await s.createUser();
     await send('firefox-bookmarks.html', 'POST', fresh.token);

@@ -47,11 +47,22 @@ export const ImportedBookmark = Type.Object({
   important: Type.Boolean(),
 });
 
-/** A folder of a converted export, with its nested folders. */
+/**
+ * A folder of a converted export, with its nested folders. `unsorted` (ours, beyond the spec) marks
+ * the top-level folder holding what a Tidemark export wrote outside any folder (Unsorted, Trash).
+ */
 export const ImportedFolder = Type.Recursive(
   (Folder) =>
     Type.Object({
       title: Type.String(),
+      unsorted: Type.Optional(
+        Type.Literal(true, {
+          description:
+            'Ours, beyond the spec; present only when true, on a top-level folder without subfolders. Its bookmarks were in ' +
+            'Unsorted (or Trash) of the Tidemark account that exported the file: a client saves them in Unsorted (collectionId -1), ' +
+            'or in the collection it imports into, and makes no collection for this folder.',
+        }),
+      ),
       folders: Type.Array(Folder),
       bookmarks: Type.Array(ImportedBookmark),
     }),

@@ -24,18 +24,22 @@ interface Entry {
   bookmark: ImportBookmark;
 }
 
-/** A folder of the file: its path, its parent's path ('' for top-level folders) and title. */
+/**
+ * A folder of the file: its path, its parent's path ('' for top-level folders) and title;
+ * `unsorted` for the folder of a Tidemark export's Unsorted bookmarks (no collection is made for it).
+ */
 interface FolderEntry {
   path: string;
   parent: string;
   title: string;
+  unsorted: boolean;
 }
 
 function flatten(items: ImportFolder[]): { folders: FolderEntry[]; entries: Entry[] } {
   const folders: FolderEntry[] = [];
   const entries: Entry[] = [];
   const walk = (folder: ImportFolder, at: string, parent: string) => {
-    folders.push({ path: at, parent, title: folder.title });
+    folders.push({ path: at, parent, title: folder.title, unsorted: folder.unsorted === true });
     for (const bookmark of folder.bookmarks) entries.push({ folder: at, bookmark });
     folder.folders.forEach((child, i) => walk(child, `${at}/${i}`, at));
   };
@@ -75,7 +79,8 @@ function describeSchemaError(): string {
  * HTML, Pocket HTML/CSV, Instapaper CSV) and saves it: each folder becomes a collection (nested
  * as in the file; under ID when given, `--collection -1` puts everything in Unsorted), bookmarks
  * are created in batches of 100 through the same write path as POST /bookmarks, links already
- * saved are skipped. Progress goes to stderr, the summary to stdout as JSON. Interrupted, the same
+ * saved are skipped. The bookmarks of a folder flagged `unsorted` (a Tidemark export's Unsorted)
+ * go to Unsorted, or straight into ID when given, and no collection is made for that folder. Progress goes to stderr, the summary to stdout as JSON. Interrupted, the same
  * command continues where it stopped (progress is kept per user, file content and target).
  */
 export async function run(args: string[]): Promise<void> {
@@ -142,6 +147,7 @@ export async function run(args: string[]): Promise<void> {
     if (resumed) process.stderr.write(`Continuing the import of ${path.basename(file)} at bookmark ${runRow.next_index + 1} of ${entries.length}.\n`);
 
     const folderIds = target === UNSORTED ? new Map<string, number>() : await makeCollections(repos, runs, runRow.id, folders, ownerId, target);
+    const collections = target === UNSORTED ? 0 : folders.filter((f) => !f.unsorted).length;
 
     let tally = { created: runRow.created_count, duplicates: runRow.duplicates, failed: runRow.failed };
     const progress = new Progress({
@@ -167,7 +173,7 @@ export async function run(args: string[]): Promise<void> {
       `Imported ${path.basename(file)}: ${runRow.created_count} created, ${runRow.duplicates} duplicates skipped, ` +
         `${runRow.failed} failed${converted.count.skipped ? `, ${converted.count.skipped} entries without a web link left out` : ''}.\n`,
     );
-    printJson(summary(runRow, converted.count.skipped, folderIds.size, false, resumed));
+    printJson(summary(runRow, converted.count.skipped, collections, false, resumed));
   } finally {
     await close();
   }
@@ -188,7 +194,10 @@ function summary(row: ImportRunRow, skipped: number, collections: number, alread
 
 /**
  * Creates a collection for every folder of the file not made yet in this run, parents first and
- * siblings in reverse, so that (newest first among siblings) they list in file order.
+ * siblings in reverse, so that (newest first among siblings) they list in file order. A folder
+ * flagged `unsorted` gets none: it maps to the target (Unsorted without --collection), and is not
+ * recorded in the run, so a resumed run maps it again the same way (folder paths are stable for
+ * the same file content).
  */
 async function makeCollections(
   repos: Repositories,
@@ -208,6 +217,10 @@ async function makeCollections(
   const visit = async (parentPath: string, parentId: number | null) => {
     const list = [...(children.get(parentPath) ?? [])].reverse();
     for (const folder of list) {
+      if (folder.unsorted) {
+        made.set(folder.path, parentId ?? UNSORTED);
+        continue;
+      }
       let id = made.get(folder.path);
       if (id === undefined) {
         const row = await repos.collections.create(ownerId, { title: folder.title.trim() || 'Untitled folder', parentId });
@@ -216,7 +229,8 @@ async function makeCollections(
         made.set(folder.path, id);
       }
     }
-    for (const folder of list) await visit(folder.path, made.get(folder.path)!);
+    // (The reader never nests folders in a flagged one; should a file do so, they go where it would.)
+    for (const folder of list) await visit(folder.path, folder.unsorted ? parentId : made.get(folder.path)!);
   };
   await visit('', target > 0 ? target : null);
   return made;

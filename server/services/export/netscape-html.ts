@@ -11,8 +11,11 @@ const seconds = (iso: string): string => String(Math.floor(Date.parse(iso) / 100
  * A Netscape bookmark file, the format every browser imports: collections become nested
  * `<H3>` folders, each bookmark a `<DT><A HREF ADD_DATE LAST_MODIFIED TAGS>` with its note as the
  * following `<DD>` (line breaks as `<BR>`). Tidemark's own fields ride along as `DATA-EXCERPT`
- * and `DATA-FAVOURITE`; the importer reads them back, and the `DATA-EXCERPT` attribute tells it
- * that `<DD>` holds a note (other browsers put a description there).
+ * and `DATA-FAVOURITE`; the importer reads them back, and the `DATA-EXCERPT` attribute (written on
+ * every bookmark, even empty) tells it that `<DD>` holds a note (other browsers put a description
+ * there). Bookmarks outside any collection (Unsorted, Trash) are written loose in the outermost
+ * list, where browsers file them under their own root; Tidemark's importer puts loose bookmarks
+ * carrying `DATA-EXCERPT` back in Unsorted (see server/services/import/netscape.ts).
  */
 export async function* netscapeHtml(events: AsyncIterable<ExportEvent>, title: string): AsyncGenerator<string> {
   yield '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n' +

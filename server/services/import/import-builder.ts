@@ -12,6 +12,8 @@ const MAX_LINK_LENGTH = 8192;
 const MAX_TAG_LENGTH = 200;
 const MAX_TAGS = 500;
 const DEFAULT_DUPLICATE_BATCH = 500;
+/** The title of the folder flagged `unsorted` (what a client that ignores the flag would name its collection). */
+const UNSORTED_TITLE = 'Unsorted';
 
 /** What a format reader knows about one entry; the builder validates and fills the rest. */
 export interface BookmarkInput {
@@ -38,6 +40,8 @@ export class ImportBuilder {
   private skippedCount = 0;
   private readonly tagNames = new Set<string>();
   private readonly topByName = new Map<string, ImportFolder>();
+  /** The top-level folder flagged `unsorted`, once asked for (see unsortedFolder). */
+  private unsorted: ImportFolder | null = null;
   /** Nesting depth of every folder (1 = top level), to refuse files nested deeper than the limit. */
   private readonly depths = new WeakMap<ImportFolder, number>();
   private readonly limits: ImportLimits;
@@ -58,7 +62,8 @@ export class ImportBuilder {
 
   /**
    * A new folder, nested in `parent` or at the top level. `first` puts a top-level folder before
-   * the ones already added (used for the file's own root, which is only created once needed).
+   * the ones already added (used for the file's own root, which is only created once needed), but
+   * after the folder flagged `unsorted`, which stays first.
    */
   addFolder(title: string, parent?: ImportFolder, first = false): ImportFolder {
     const depth = parent ? (this.depths.get(parent) ?? 1) + 1 : 1;
@@ -74,7 +79,7 @@ export class ImportBuilder {
       bookmarks: [],
     };
     const siblings = parent ? parent.folders : this.items;
-    if (first) siblings.unshift(folder);
+    if (first) siblings.splice(!parent && this.unsorted ? 1 : 0, 0, folder);
     else siblings.push(folder);
     this.depths.set(folder, depth);
     this.folderCount++;
@@ -89,6 +94,20 @@ export class ImportBuilder {
       this.topByName.set(name, folder);
     }
     return folder;
+  }
+
+  /**
+   * The top-level folder flagged `unsorted: true` (bookmarks a Tidemark export wrote outside any
+   * folder: they go back to Unsorted, see ImportedFolder), created first among the top-level
+   * folders the first time it is asked for.
+   */
+  unsortedFolder(): ImportFolder {
+    if (!this.unsorted) {
+      const folder = this.addFolder(UNSORTED_TITLE, undefined, true);
+      folder.unsorted = true;
+      this.unsorted = folder;
+    }
+    return this.unsorted;
   }
 
   /** Adds the entry to `folder`; returns null (and counts it as skipped) when the link is not http(s). */

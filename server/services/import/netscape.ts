@@ -9,7 +9,9 @@ const DEFAULT_ROOT_TITLE = 'Imported bookmarks';
  * builder. Folders are `<DT><H3>name</H3>` followed by a `<DL>` holding their entries; bookmarks
  * are `<DT><A HREF ADD_DATE LAST_MODIFIED TAGS>title</A>`, optionally followed by `<DD>` text.
  * Bookmarks lying directly in the outermost list go into one top-level folder named after the
- * file's `<H1>` (Firefox's "Bookmarks Menu").
+ * file's `<H1>` (Firefox's "Bookmarks Menu"), except those a Tidemark export wrote there (its
+ * Unsorted or Trash): they go into the top-level folder flagged `unsorted`, so they come back in
+ * Unsorted. In a file mixing both, each bookmark goes its own way.
  *
  * Streams over the parser's events rather than building a document tree, so 50 MB files stay
  * cheap in time and memory.
@@ -121,7 +123,13 @@ export function readNetscape(text: string, builder: ImportBuilder): void {
             if (anchor) {
               const { attribs, text } = anchor;
               anchor = null;
-              const folder = currentFolder() ?? looseBookmarksFolder();
+              // A loose bookmark is Tidemark's (was in Unsorted or Trash) when it carries DATA-EXCERPT:
+              // every Tidemark html export writes it on every bookmark (empty when there is no
+              // excerpt), browsers never write it and drop it when they re-export the file. So it
+              // needs no extra marker, files exported before this rule round-trip too, and it is
+              // decided per bookmark (a browser bookmark pasted into a Tidemark export stays loose).
+              const folder =
+                currentFolder() ?? ('data-excerpt' in attribs ? builder.unsortedFolder() : looseBookmarksFolder());
               lastBookmark = builder.addBookmark(folder, {
                 link: attribs.href ?? '',
                 title: text,
