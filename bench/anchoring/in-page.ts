@@ -246,6 +246,9 @@ const longPage = {
     // extension's registered content-script style sheet gives it), so the painter adds no sheet.
     const marks = documentStyled ? undefined : new ScopeMarks();
     const painter = await createPainter(document, { documentStyled, marks });
+    // The highlighter asks the background for the page's highlights after making its painter: a
+    // message there and back, so the index starts in another task.
+    await new Promise((r) => setTimeout(r, 0));
     const { value, longTasks } = await watchingLongTasks(async () => {
       const t0 = performance.now();
       const index = await TextIndex.build(document);
