@@ -1,6 +1,6 @@
 // The opened bookmark: edit title, excerpt, note, tags, collection and favourite (saved through
 // the background as the popup's edits are, queued offline), see its highlights, open the page.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Bookmark, Tag } from '../../lib/api/types.js';
 import { HIGHLIGHT_COLORS } from '../../lib/api/constants.js';
 import { t } from '../../lib/i18n.js';
@@ -20,29 +20,63 @@ interface Props {
 }
 
 type Draft = Pick<Bookmark, 'title' | 'excerpt' | 'note' | 'tags' | 'important' | 'collectionId'>;
+type TextField = 'title' | 'excerpt' | 'note';
+const TEXT_FIELDS: TextField[] = ['title', 'excerpt', 'note'];
 
 export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onClose, onOpenHighlight }: Props) {
   const [draft, setDraft] = useState<Draft>(() => pick(bookmark));
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'queued' | 'error'>('idle');
   const [error, setError] = useState('');
+  /** The text fields as last sent: a field is saved when left, if it differs. */
+  const sent = useRef<Pick<Draft, TextField>>(pick(bookmark));
+  const latest = useRef({ draft, bookmark });
+  latest.current = { draft, bookmark };
+  /** Saves go one after another, so the last one sent is the one the server keeps. */
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+
+  const save = (changes: Partial<Draft>, of = latest.current) => {
+    const next = { ...of.draft, ...changes };
+    if (of.bookmark._id === latest.current.bookmark._id) setDraft(next);
+    for (const f of TEXT_FIELDS) if (f in changes) sent.current[f] = next[f];
+    setStatus('saving');
+    const run = queue.current.then(async () => {
+      try {
+        const r = await send('updateBookmark', { ref: refOf(of.bookmark._id), changes });
+        if (of.bookmark._id === latest.current.bookmark._id) setStatus(r.state);
+        onSaved({ ...of.bookmark, ...next });
+      } catch (err) {
+        setStatus('error');
+        setError((err as Error).message);
+      }
+    });
+    queue.current = run;
+    return run;
+  };
+  /** Text typed and not yet saved (the field was not left yet). */
+  const unsaved = (of = latest.current): Partial<Draft> => {
+    const out: Partial<Draft> = {};
+    for (const f of TEXT_FIELDS) if (of.draft[f] !== sent.current[f]) out[f] = of.draft[f];
+    return out;
+  };
+  // Another bookmark opened, or the pane closed, with a field still being typed in: that text is saved too.
   useEffect(() => {
     setDraft(pick(bookmark));
+    sent.current = pick(bookmark);
     setStatus('idle');
+    return () => {
+      const left = { ...latest.current, bookmark };
+      const changes = unsaved(left);
+      if (Object.keys(changes).length) void save(changes, left);
+    };
   }, [bookmark._id]);
-
-  const save = async (changes: Partial<Draft>) => {
-    const next = { ...draft, ...changes };
-    setDraft(next);
-    setStatus('saving');
-    try {
-      const r = await send('updateBookmark', { ref: refOf(bookmark._id), changes });
-      setStatus(r.state);
-      onSaved({ ...bookmark, ...next });
-    } catch (err) {
-      setStatus('error');
-      setError((err as Error).message);
-    }
-  };
+  const edit = (field: TextField) => ({
+    value: draft[field],
+    onInput: (e: Event) => setDraft({ ...draft, [field]: (e.target as HTMLInputElement | HTMLTextAreaElement).value }),
+    onBlur: () => {
+      const changes = unsaved();
+      if (field in changes) void save({ [field]: changes[field] });
+    },
+  });
 
   const colorIndex = (c: string) => HIGHLIGHT_COLORS.indexOf(c as (typeof HIGHLIGHT_COLORS)[number]);
 
@@ -59,7 +93,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
       {bookmark.cover && <img class="detail-cover" src={bookmark.cover} alt="" referrerpolicy="no-referrer" />}
       <div class="field">
         <label for="d-title">{t('libFieldTitle')}</label>
-        <input id="d-title" type="text" value={draft.title} disabled={readOnly} onChange={(e) => void save({ title: (e.target as HTMLInputElement).value })} />
+        <input id="d-title" type="text" disabled={readOnly} {...edit('title')} />
       </div>
       <div class="actions-row">
         <a class="button" href={bookmark.link} target="_blank" rel="noreferrer noopener">{t('libOpenPage')}</a>
@@ -84,11 +118,11 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
       </div>
       <div class="field">
         <label for="d-excerpt">{t('libFieldExcerpt')}</label>
-        <textarea id="d-excerpt" rows={3} value={draft.excerpt} disabled={readOnly} onChange={(e) => void save({ excerpt: (e.target as HTMLTextAreaElement).value })} />
+        <textarea id="d-excerpt" rows={3} disabled={readOnly} {...edit('excerpt')} />
       </div>
       <div class="field">
         <label for="d-note">{t('libFieldNote')}</label>
-        <textarea id="d-note" rows={4} value={draft.note} disabled={readOnly} onChange={(e) => void save({ note: (e.target as HTMLTextAreaElement).value })} />
+        <textarea id="d-note" rows={4} disabled={readOnly} {...edit('note')} />
       </div>
       <h3>{t('libHighlightsOf', bookmark.highlights.length)}</h3>
       {bookmark.highlights.length === 0 ? (

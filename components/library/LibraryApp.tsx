@@ -5,7 +5,7 @@ import { ALL_COLLECTIONS, BOOKMARK_SORTS, TRASH, UNSORTED, type HighlightColor }
 import type { Bookmark, Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
-import type { BulkAction, BulkTarget, LibraryCollection, LibraryCollectionOp } from '../../lib/library/types.js';
+import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp } from '../../lib/library/types.js';
 import { Pager, type PagerSnapshot } from '../../lib/library/pager.js';
 import { askFirstPage, askList, listQuery, takeFirstPage } from '../../lib/library/list-requests.js';
 import { effectiveSort, formatState, isNewPlace, parseState, type LibraryState } from '../../lib/library/url-state.js';
@@ -231,14 +231,14 @@ export function LibraryApp() {
   };
 
   // --- bulk changes ---
-  const runBulk = async (action: BulkAction, targets: BulkTarget[], label: string) => {
-    if (!targets.length) return;
+  /** Sends a bulk change; then its Undo is offered (when it has one) and the list shows what is now. */
+  const applyChange = async (sendIt: () => Promise<BulkResult>, undoOf: (r: BulkResult) => UndoEntry, text: (r: BulkResult) => string) => {
     setBusy(true);
     try {
-      const r = await send('libraryBulk', { action, targets });
-      setUndo(r.undoable ? { action, before: targets, label, queued: r.queued } : null);
+      const r = await sendIt();
+      setUndo(r.undoable ? undoOf(r) : null);
       // Undo belongs to this message only: another message later must not offer to undo this change.
-      setToast({ text: r.queued ? t('libBulkQueued', label) : label, undo: r.undoable });
+      setToast({ text: text(r), undo: r.undoable });
       setSelected(new Set());
       await Promise.all([pager.reset(), loadCollections()]);
     } catch (err) {
@@ -247,6 +247,14 @@ export function LibraryApp() {
       setBusy(false);
     }
   };
+  const runBulk = async (action: BulkAction, targets: BulkTarget[], label: string) => {
+    if (!targets.length) return;
+    await applyChange(
+      () => send('libraryBulk', { action, targets }),
+      (r) => ({ action, before: targets, label, queued: r.queued }),
+      (r) => (r.queued ? t('libBulkQueued', label) : label),
+    );
+  };
   /** A change to every match of the search in this collection: asked for first (it reaches bookmarks not shown). */
   const runMatching = (action: BulkAction, label: string, m: Matching) =>
     setDialog({
@@ -254,20 +262,12 @@ export function LibraryApp() {
       message: t('libMatchingMessage'),
       confirm: describe(action),
       danger: action.kind === 'delete-forever',
-      onSubmit: async () => {
-        setBusy(true);
-        try {
-          const r = await send('libraryBulkMatching', { action, collectionId: m.collectionId, search: m.search });
-          setUndo(r.undoable ? { action, before: [], matching: m, label, queued: false } : null);
-          setToast({ text: r.undoable ? label : `${label} ${t('libMatchingNoUndo')}`, undo: r.undoable });
-          setSelected(new Set());
-          await Promise.all([pager.reset(), loadCollections()]);
-        } catch (err) {
-          setToast({ text: (err as Error).message, error: true });
-        } finally {
-          setBusy(false);
-        }
-      },
+      onSubmit: () =>
+        applyChange(
+          () => send('libraryBulkMatching', { action, collectionId: m.collectionId, search: m.search }),
+          () => ({ action, before: [], matching: m, label, queued: false }),
+          (r) => (r.undoable ? label : `${label} ${t('libMatchingNoUndo')}`),
+        ),
     });
   /** What a bulk action does, as its button says it. */
   const describe = (action: BulkAction): string => {

@@ -101,11 +101,16 @@ export class HighlightApiPainter implements Painter {
     // style the elements marked (see SCOPE_ATTRIBUTE in highlight-css.ts), so adding it restyles no
     // element. It is added now, not with the first highlights: taking a new sheet in costs Chromium a
     // style update of its own (8-13 ms CPU on a 48k-element page) that would otherwise fall into the
-    // frame that restyles the marked elements and paints the highlights. Shadow roots, which the
-    // document's rules do not reach, get it unscoped where the document is styled (nothing is marked).
+    // frame that restyles the marked elements and paints the highlights; and it is taken in now (a
+    // style read), in this task, not in the first slice of the page's indexing (the first style read
+    // after it), which it made the longest task on the click path. Shadow roots, which the document's
+    // rules do not reach, get it unscoped where the document is styled (nothing is marked).
     this.marks = options.documentStyled ? null : (options.marks ?? null);
     this.styles = new StyleInjector(doc, highlightApiCss(!!this.marks));
-    if (!options.documentStyled) this.styles.ensure(doc);
+    if (!options.documentStyled) {
+      this.styles.ensure(doc);
+      void getComputedStyle(doc.documentElement).color;
+    }
   }
 
   paint(key: string, ranges: AbstractRange | readonly AbstractRange[], style: PaintStyle): void {
@@ -129,9 +134,11 @@ export class HighlightApiPainter implements Painter {
    * One frame shows them all: where the painter marks the highlighted text's parents, that frame also
    * restyles the newly marked elements (with marks naming their colours, a few ms for 124 elements on
    * the 48k-element page; the ranges used to wait for a frame of their own after that restyle, which
-   * cost a frame of wall time).
+   * cost a frame of wall time). Many highlights at once (over 200): only those in view are marked
+   * in this task, the others in idle slices after it (ScopeMarks.willMark()).
    */
   paintMany(items: readonly PaintItem[]): void {
+    this.marks?.willMark(items.length);
     for (const it of items) this.paint(it.key, it.ranges, it);
   }
 

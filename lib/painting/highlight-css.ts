@@ -25,20 +25,20 @@ export function colorClass(color: HighlightColor | 'flash'): string {
 
 /** Background colours, translucent so text stays readable on light and dark pages. */
 export const COLOR_VALUES: Record<HighlightColor, string> = {
-  blue: 'rgba(66, 133, 244, 0.32)',
-  brown: 'rgba(141, 110, 99, 0.36)',
-  cyan: 'rgba(0, 188, 212, 0.32)',
-  gray: 'rgba(158, 158, 158, 0.4)',
-  green: 'rgba(76, 175, 80, 0.34)',
-  indigo: 'rgba(92, 107, 192, 0.34)',
-  orange: 'rgba(255, 152, 0, 0.36)',
-  pink: 'rgba(236, 64, 122, 0.3)',
-  purple: 'rgba(156, 39, 176, 0.28)',
-  red: 'rgba(244, 67, 54, 0.32)',
-  teal: 'rgba(0, 150, 136, 0.32)',
-  yellow: 'rgba(255, 214, 0, 0.45)',
+  blue: 'rgba(66,133,244,.32)',
+  brown: 'rgba(141,110,99,.36)',
+  cyan: 'rgba(0,188,212,.32)',
+  gray: 'rgba(158,158,158,.4)',
+  green: 'rgba(76,175,80,.34)',
+  indigo: 'rgba(92,107,192,.34)',
+  orange: 'rgba(255,152,0,.36)',
+  pink: 'rgba(236,64,122,.3)',
+  purple: 'rgba(156,39,176,.28)',
+  red: 'rgba(244,67,54,.32)',
+  teal: 'rgba(0,150,136,.32)',
+  yellow: 'rgba(255,214,0,.45)',
 };
-const FLASH_VALUE = 'rgba(255, 111, 0, 0.75)';
+const FLASH_VALUE = 'rgba(255,111,0,.75)';
 
 /**
  * Marks the elements whose text a highlight covers, where the painter adds its own sheet to a page
@@ -58,10 +58,10 @@ export const NOTE_MARK = 'note';
 /** The `::highlight()` rules; `scoped`: only for the marked elements whose mark names the colour (see SCOPE_ATTRIBUTE). */
 export function highlightApiCss(scoped = false): string {
   const scope = (word: string) => (scoped ? `[${SCOPE_ATTRIBUTE}${word && `~=${word}`}]` : '');
-  const rules = HIGHLIGHT_COLORS.map((c) => `${scope(c)}::highlight(${highlightName(c)}) { background-color: ${COLOR_VALUES[c]}; }`);
+  const rules = HIGHLIGHT_COLORS.map((c) => `${scope(c)}::highlight(${highlightName(c)}){background-color:${COLOR_VALUES[c]}}`);
   rules.push(
-    `${scope(NOTE_MARK)}::highlight(${NOTE_HIGHLIGHT}) { text-decoration: underline dotted rgba(33, 33, 33, 0.85); text-decoration-thickness: 2px; text-underline-offset: 3px; }`,
-    `${scope('')}::highlight(${FLASH_HIGHLIGHT}) { background-color: ${FLASH_VALUE}; }`,
+    `${scope(NOTE_MARK)}::highlight(${NOTE_HIGHLIGHT}){text-decoration:underline dotted rgba(33,33,33,.85);text-decoration-thickness:2px;text-underline-offset:3px}`,
+    `${scope('')}::highlight(${FLASH_HIGHLIGHT}){background-color:${FLASH_VALUE}}`,
   );
   return rules.join('\n');
 }

@@ -21,29 +21,25 @@ function within(x: number, y: number, rects: DOMRectList): boolean {
   return false;
 }
 
-/** The text character whose box contains (x, y), or null (e.g. over an image or page margin). */
-export function charAtPoint(doc: Document, x: number, y: number, shadowRoots: readonly ShadowRoot[] = []): CharHit | null {
+/** The caret position at viewport point (x, y) (shadowRoots: trees it may be in), or null. */
+export function caretAt(doc: Document, x: number, y: number, shadowRoots: readonly ShadowRoot[] = []): { node: Node; offset: number } | null {
   const d = doc as unknown as CaretDocument;
-  let node: Node | null = null;
-  let offset = 0;
   if (typeof d.caretPositionFromPoint === 'function') {
     const pos = shadowRoots.length > 0 ? d.caretPositionFromPoint(x, y, { shadowRoots: [...shadowRoots] }) : d.caretPositionFromPoint(x, y);
-    if (pos) {
-      node = pos.offsetNode;
-      offset = pos.offset;
-    }
-  } else if (typeof d.caretRangeFromPoint === 'function') {
-    const r = d.caretRangeFromPoint(x, y);
-    if (r) {
-      node = r.startContainer;
-      offset = r.startOffset;
-    }
+    return pos && { node: pos.offsetNode, offset: pos.offset };
   }
-  if (!node || node.nodeType !== 3) return null;
-  const text = node as Text;
+  const r = d.caretRangeFromPoint?.(x, y);
+  return r ? { node: r.startContainer, offset: r.startOffset } : null;
+}
+
+/** The text character whose box contains (x, y), or null (e.g. over an image or page margin). */
+export function charAtPoint(doc: Document, x: number, y: number, shadowRoots: readonly ShadowRoot[] = []): CharHit | null {
+  const caret = caretAt(doc, x, y, shadowRoots);
+  if (!caret || caret.node.nodeType !== 3) return null;
+  const text = caret.node as Text;
   const probe = doc.createRange();
   // The caret sits between characters: the one hit is just after or just before it.
-  for (const o of [offset, offset - 1]) {
+  for (const o of [caret.offset, caret.offset - 1]) {
     if (o < 0 || o >= text.length) continue;
     probe.setStart(text, o);
     probe.setEnd(text, o + 1);

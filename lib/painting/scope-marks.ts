@@ -9,6 +9,7 @@
  */
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import { NOTE_MARK, SCOPE_ATTRIBUTE } from './highlight-css.js';
+import { caretAt } from './hit-test.js';
 
 /** What the painter needs of its scope marks. */
 export interface ScopeMarker {
@@ -16,7 +17,20 @@ export interface ScopeMarker {
   mark(ranges: readonly AbstractRange[], color: HighlightColor, hasNote?: boolean): void;
   /** Takes every mark off: at the end of the task (a parent marked again meanwhile keeps its mark untouched), or `now`. */
   clear(now?: boolean): void;
+  /** `count` highlights will be marked in this task, before any is painted (paintMany()). */
+  willMark(count: number): void;
 }
+
+/**
+ * Ranges marked at once in one task whatever their place (a few ms); past these, a range out of view
+ * waits for the idle slices after the task (below): marking the parents of 1,000 highlights' text costs
+ * some 6-8 ms of script, most of it out of view. Fewer than this are all marked at once, as one more
+ * frame restyling the rest would cost more than marking them (on a long page every frame that changes
+ * anything repaints its highlights: 15-28 ms).
+ */
+const AT_ONCE = 200;
+/** Script time of one idle slice of the waiting marks, ms. */
+const SLICE_MS = 5;
 
 const NOT_BLANK = /\S/;
 /** A mark's words as bits: one per colour, in HIGHLIGHT_COLORS order, then NOTE_MARK. */
@@ -41,39 +55,129 @@ function after(node: Node): Node | null {
   return null;
 }
 
+/** Text nodes walked at most to find those in view (past it the view is taken as unknown). */
+const VIEW_NODES = 3000;
+
+/**
+ * The text nodes in view, or null where they cannot be told: those from the first to the last in tree
+ * order of the caret positions at nine points of the viewport (layout is clean where this is asked).
+ */
+function textInView(doc: Document): Set<Node> | null {
+  const win = doc.defaultView;
+  if (!win || !win.innerHeight) return null;
+  let first: Node | null = null;
+  let last: Node | null = null;
+  for (const y of [0, 0.5, 1]) {
+    for (const x of [0.1, 0.5, 0.9]) {
+      const node = caretAt(doc, x * (win.innerWidth - 1), y * (win.innerHeight - 1))?.node;
+      if (node?.nodeType !== 3 || node.getRootNode() !== doc) continue;
+      if (!first || node.compareDocumentPosition(first) & 4) first = node; // first follows node
+      if (!last || node.compareDocumentPosition(last) & 2) last = node; // last precedes node
+    }
+  }
+  if (!first || !last) return null;
+  const seen = new Set<Node>([first]);
+  const walker = doc.createTreeWalker(doc, 4 /* SHOW_TEXT */);
+  walker.currentNode = first;
+  for (let n = walker.nextNode(); n && seen.size <= VIEW_NODES; n = walker.nextNode()) {
+    seen.add(n);
+    if (n === last) return seen;
+  }
+  return first === last ? seen : null;
+}
+
 export class ScopeMarks implements ScopeMarker {
   /** The elements marked, with their mark's words as bits (remove() of one highlight leaves them: they may hold other highlights' text). */
   private marked = new Map<Element, number>();
   /** The marks of the last clear() still to be taken off at the end of the task, by element. */
   private cleared: Map<Element, number> | null = null;
+  /** Ranges out of view waiting for idle slices, each followed by its words' bits. */
+  private waiting: Array<Range | number> = [];
+  /** The text nodes in view where this task marks many highlights (willMark()). */
+  private view: Set<Node> | null = null;
+  /** An idle slice is asked for. */
+  private slicing = false;
+
+  constructor(private readonly doc: Document = document) {}
+
+  /** Ranges whose marks wait for idle slices (0 once all are marked). */
+  get pending(): number {
+    return this.waiting.length / 2;
+  }
 
   /**
-   * Marks the parent element of every text node the ranges cover, but of white space alone: between
-   * blocks it is not drawn, and its parent is a container (an <article>, the <body>) whose mark would
-   * restyle everything in it. A range within one text node, the usual highlight, marks its parent
-   * without a walk. Each element's attribute is written once per change of its words, and not at all
-   * where it already carries them.
+   * Where more than AT_ONCE highlights follow in this task, the text in view is found now, while the
+   * page's layout is clean (once ranges are added to the highlights, the first hit test makes Chromium
+   * prepare their painting in the task: 28-40 ms for 1,000 ranges on the article page, measured), and
+   * until the end of the task only ranges with an end in it are marked at once, the others in idle
+   * slices after the task.
+   */
+  willMark(count: number): void {
+    if (count <= AT_ONCE || this.view) return;
+    this.view = textInView(this.doc);
+    queueMicrotask(() => (this.view = null));
+  }
+
+  /**
+   * Marks the parents of the text each range covers (markRange), at once or, after willMark(), in
+   * idle slices where the range is out of view. Each element's attribute is written once per change
+   * of its words, and not at all where it already carries them.
    */
   mark(ranges: readonly AbstractRange[], color: HighlightColor, hasNote = false): void {
     const bits = (COLOR_BIT.get(color) ?? 0) | (hasNote ? NOTE_BIT : 0);
+    const view = this.view;
     for (const r of ranges) {
       if (!('commonAncestorContainer' in r)) continue;
+      // Out of view: neither end in a text node in view (one that spans the whole view, beginning and
+      // ending outside it, is taken as out of view: marked a slice later).
       const start = r.startContainer;
-      const end = r.endContainer;
-      if (start === end && start.nodeType === 3) {
-        this.markElement(start.parentElement, bits);
-        continue;
+      if (!view || view.has(start) || start.nodeType !== 3 || view.has(r.endContainer)) this.markRange(r as Range, bits);
+      else if (this.waiting.push(r as Range, bits) && !this.slicing) this.sliceWhenIdle();
+    }
+  }
+
+  /** Marks waiting ranges in slices of SLICE_MS while the page is idle (or after 100 ms at the latest). */
+  private sliceWhenIdle(): void {
+    this.slicing = true;
+    const slice = () => {
+      this.slicing = false;
+      const t0 = performance.now();
+      const waiting = this.waiting;
+      let i = 0;
+      while (i < waiting.length) {
+        this.markRange(waiting[i] as Range, waiting[i + 1] as number);
+        i += 2;
+        if ((i & 63) === 0 && performance.now() - t0 > SLICE_MS) break;
       }
-      // The nodes from the start point to the end point in tree order: a plain walk (a TreeWalker with a
-      // comparePoint() per node cost more).
-      const endIsText = end.nodeType === 3;
-      const stop = endIsText ? null : (end.childNodes[r.endOffset] ?? after(end));
-      let node: Node | null = start.nodeType === 3 ? start : (start.childNodes[r.startOffset] ?? after(start));
-      while (node && node !== stop) {
-        if (node.nodeType === 3 && NOT_BLANK.test((node as Text).data)) this.markElement(node.parentElement, bits);
-        if (endIsText && node === end) break;
-        node = node.firstChild ?? after(node);
-      }
+      waiting.splice(0, i);
+      if (waiting.length) this.sliceWhenIdle();
+      else this.take();
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(function tidemarkMarkSlice() { slice(); }, { timeout: 100 });
+    else setTimeout(function tidemarkMarkSlice() { slice(); }, 0);
+  }
+
+  /**
+   * Marks the parent element of every text node `r` covers, but of white space alone: between blocks it
+   * is not drawn, and its parent is a container (an <article>, the <body>) whose mark would restyle
+   * everything in it. A range within one text node, the usual highlight, marks its parent without a walk.
+   */
+  private markRange(r: Range, bits: number): void {
+    const start = r.startContainer;
+    const end = r.endContainer;
+    if (start === end && start.nodeType === 3) {
+      this.markElement(start.parentElement, bits);
+      return;
+    }
+    // The nodes from the start point to the end point in tree order: a plain walk (a TreeWalker with a
+    // comparePoint() per node cost more).
+    const endIsText = end.nodeType === 3;
+    const stop = endIsText ? null : (end.childNodes[r.endOffset] ?? after(end));
+    let node: Node | null = start.nodeType === 3 ? start : (start.childNodes[r.startOffset] ?? after(start));
+    while (node && node !== stop) {
+      if (node.nodeType === 3 && NOT_BLANK.test((node as Text).data)) this.markElement(node.parentElement, bits);
+      if (endIsText && node === end) break;
+      node = node.firstChild ?? after(node);
     }
   }
 
@@ -96,14 +200,17 @@ export class ScopeMarks implements ScopeMarker {
   clear(now = false): void {
     const cleared = this.marked;
     this.marked = new Map();
+    this.waiting = []; // the cleared highlights' ranges
     if (this.cleared) for (const [el, bits] of this.cleared) if (!cleared.has(el)) cleared.set(el, bits);
     this.cleared = cleared;
-    const take = () => {
-      if (this.cleared !== cleared) return;
-      this.cleared = null;
-      cleared.forEach((_, el) => this.marked.has(el) || el.removeAttribute(SCOPE_ATTRIBUTE));
-    };
-    if (now) take();
-    else if (cleared.size) queueMicrotask(take);
+    if (now) this.take();
+    else if (cleared.size) queueMicrotask(() => this.waiting.length || this.take());
+  }
+
+  /** Takes the cleared marks off but where marked again (after the waiting ranges are marked: they may be). */
+  private take(): void {
+    const cleared = this.cleared;
+    this.cleared = null;
+    cleared?.forEach((_, el) => this.marked.has(el) || el.removeAttribute(SCOPE_ATTRIBUTE));
   }
 }

@@ -183,6 +183,62 @@ test('scope marks: every parent of highlighted text and nothing else (not the co
   await expect(page).toHaveURL(/#tide-tables$/);
 });
 
+test('many highlights at once: the text in view is marked in the task, the rest in idle slices after it (all marked, coloured once scrolled to); clear() drops what waits', async ({ page }) => {
+  await open(page);
+  const state = await page.evaluate(async () => {
+    // 400 short paragraphs before the fixture's text, one highlight each: only the first few are in view.
+    const box = document.createElement('section');
+    for (let i = 0; i < 400; i++) box.append(Object.assign(document.createElement('p'), { id: `many-${i}`, textContent: `Appendix ${i}: the tide tables.` }));
+    document.body.prepend(box);
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    await frame();
+    const inView = [...box.children].filter((p) => p.getBoundingClientRect().top < innerHeight).length;
+    const painter = await (window as unknown as PaintingWindow).startPainter();
+    const items = [...box.children].map((p, i) => {
+      const r = document.createRange();
+      r.setStart(p.firstChild!, 0);
+      r.setEnd(p.firstChild!, 8);
+      return { key: `m${i}`, ranges: r, color: 'yellow' as const };
+    });
+    const marked = () => box.querySelectorAll('[data-tidemark-hl]').length;
+    painter.paintMany(items);
+    const inTask = marked();
+    const lastMarkedInTask = document.getElementById('many-399')!.hasAttribute('data-tidemark-hl');
+    const t0 = performance.now();
+    while (marked() < 400 && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+    const later = marked();
+    // A repaint whose out-of-view marks are still waiting, then cleared: nothing is left marked.
+    painter.clear();
+    await frame();
+    painter.paintMany(items);
+    painter.clear();
+    await new Promise((r) => setTimeout(r, 300));
+    const afterClear = marked();
+    painter.paintMany(items);
+    while (marked() < 400 && performance.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 10));
+    document.getElementById('many-399')!.scrollIntoView({ block: 'center' });
+    return { inView, inTask, lastMarkedInTask, later, afterClear };
+  });
+  expect(state.inView).toBeGreaterThan(3);
+  expect(state.inView).toBeLessThan(100);
+  // The paragraphs in view (the last one may be cut by the bottom edge), not the others.
+  expect(state.inTask).toBeGreaterThanOrEqual(state.inView);
+  expect(state.inTask).toBeLessThanOrEqual(state.inView + 1);
+  expect(state.lastMarkedInTask).toBe(false);
+  expect(state.later).toBe(400);
+  expect(state.afterClear).toBe(0);
+  // The last one, marked in a slice, shows its colour once scrolled to.
+  const box = await page.evaluate(() => {
+    const p = document.getElementById('many-399')!.firstChild!;
+    const r = document.createRange();
+    r.setStart(p, 0);
+    r.setEnd(p, 8);
+    const rect = r.getClientRects()[0];
+    return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
+  });
+  expect(shareOf(decodePng(await page.screenshot({ clip: box })), isYellowBackground)).toBeGreaterThan(0.4);
+});
+
 // The highlighter's scope marks are a script of their own; where it could not be loaded, the painter
 // is made without them and must still colour the highlights (its sheet then unscoped), marking nothing.
 test('without scope marks (their script failed to load) the Highlight API painter still colours the highlights, with an unscoped sheet, and marks no element', async ({ page }) => {

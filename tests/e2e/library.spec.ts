@@ -213,6 +213,14 @@ test('the detail pane edits a bookmark; Delete trashes; Trash restores', async (
   await detail.getByLabel('Note').blur();
   await expect(detail.getByRole('status')).toHaveText('Saved');
   await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Fish soup']}`, token)).body.item.note).toBe('Needs saffron');
+  // Typed key by key: saved whole, once, when the field is left (not one save per key racing the next).
+  const before = server.requests.length;
+  await detail.getByLabel('Note').press('End');
+  await detail.getByLabel('Note').pressSequentially(', then simmer gently');
+  await detail.getByLabel('Title').focus();
+  await expect(detail.getByRole('status')).toHaveText('Saved');
+  await expect.poll(async () => (await server.api('GET', `/bookmark/${ids['Fish soup']}`, token)).body.item.note).toBe('Needs saffron, then simmer gently');
+  expect(server.requests.slice(before).filter((r) => r === `PUT /rest/v1/bookmark/${ids['Fish soup']}`)).toHaveLength(1);
   await shot(library, '05-detail');
   // Delete key trashes the focused bookmark.
   await library.locator('.bookmark', { hasText: 'Fish soup' }).click();
@@ -658,5 +666,51 @@ test('"Select all matching" in a long list changes every match in one call, neve
   await expect(page.getByRole('button', { name: 'Undo' })).toHaveCount(0);
   expect(await count(batch, '#done')).toBe(64);
   expect(await count(batch, '#other #done')).toBe(0);
+  await page.close();
+});
+
+test('keyboard: / searches, arrows move, Enter opens, e edits the title; every control has an accessible name', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${browser.url('library.html')}?c=${ids.recipes}`);
+  const titles = (await server.api('GET', `/bookmarks/${ids.recipes}?perpage=50`, token)).body.items.map((b: { title: string }) => b.title) as string[];
+  expect(titles.length).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => shownTitles(page)).toEqual(titles);
+  const focusedTitle = () => page.locator('.bookmark.focused .title').textContent();
+  await page.locator('body').press('ArrowDown');
+  await page.locator('body').press('ArrowDown');
+  expect(await focusedTitle()).toBe(titles[1]);
+  await page.locator('body').press('ArrowUp');
+  expect(await focusedTitle()).toBe(titles[0]);
+  await page.locator('body').press('Enter');
+  const detail = page.getByRole('complementary', { name: 'Bookmark' });
+  await expect(detail.getByLabel('Title')).toHaveValue(titles[0]!);
+  await page.locator('body').press('ArrowDown');
+  await page.locator('body').press('e');
+  await expect(detail.getByLabel('Title')).toHaveValue(titles[1]!);
+  await expect(detail.getByLabel('Title')).toBeFocused();
+  await page.keyboard.press('Escape'); // leaves the field
+  await page.locator('body').press('/');
+  await expect(page.getByRole('combobox', { name: /Search/ })).toBeFocused();
+  await page.keyboard.press('Escape');
+
+  // Every control on the page (list, bulk bar, detail pane, sidebar, then the highlights view) has a
+  // name in Chromium's accessibility tree: what a screen reader says for it.
+  await page.locator('.bookmark').first().getByRole('checkbox').check();
+  const cdp = await page.context().newCDPSession(page);
+  const unnamed = async () => {
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string }; ignored: boolean; properties?: unknown[] }[] };
+    const controls = ['button', 'checkbox', 'combobox', 'textbox', 'searchbox', 'link', 'treeitem', 'radio', 'menuitem', 'tab', 'switch', 'slider', 'spinbutton', 'listbox'];
+    const found = nodes.filter((n) => !n.ignored && controls.includes(n.role?.value ?? ''));
+    return { controls: found.length, unnamed: found.filter((n) => !(n.name?.value ?? '').trim()).map((n) => n.role!.value) };
+  };
+  const list = await unnamed();
+  expect(list.controls).toBeGreaterThan(30); // the tree was read: sidebar, search, sort, bulk bar, rows, detail pane
+  expect(list.unnamed).toEqual([]);
+  await page.getByRole('button', { name: 'Highlights here' }).click();
+  await expect(page.locator('.highlights-view')).toBeVisible();
+  const highlights = await unnamed();
+  expect(highlights.controls).toBeGreaterThan(20); // with the colour filter's swatches
+  expect(highlights.unnamed).toEqual([]);
   await page.close();
 });

@@ -101,3 +101,12 @@ test('clear() takes the marks off at the end of the task, leaving untouched thos
   m.clear(true);
   expect(marks()).toEqual([]);
 });
+
+test('many highlights announced (willMark) where the view cannot be told (no caret hit testing here): all are marked at once', () => {
+  const m = new ScopeMarks();
+  m.willMark(1000);
+  m.mark([textRange('p1', 'opens')], 'yellow');
+  m.mark([textRange('link', 'tide')], 'blue');
+  expect(marks()).toEqual(['p1: yellow', 'link: blue']);
+  expect(m.pending).toBe(0);
+});

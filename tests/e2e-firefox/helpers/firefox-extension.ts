@@ -270,6 +270,11 @@ export interface BackgroundHooks {
   onCommand(command: string, tab?: object): Promise<void>;
   onAlarm(alarm: { name: string; scheduledTime: number }): Promise<void>;
   indexState(): { state: string; size: number };
+  /** The omnibox keyword's handlers (lib/background/omnibox.ts). */
+  omnibox: {
+    onInputChanged(text: string, suggest: (s: { content: string; description: string }[]) => void): Promise<void>;
+    onInputEntered(text: string, disposition: 'currentTab' | 'newForegroundTab' | 'newBackgroundTab'): Promise<string>;
+  };
 }
 
 /**
