@@ -36,6 +36,8 @@ export interface ApproximateSearch {
 export interface AnchorCoreOptions extends AnchorOptions {
   /** Absent: a highlight that needs approximate search is answered NEEDS_APPROXIMATE. */
   approximate?: ApproximateSearch;
+  /** anchorAllSliced: called at the first highlight answered NEEDS_APPROXIMATE (to start loading it). */
+  needsApproximate?: () => void;
 }
 
 /** What anchor() answers (this very object) for a highlight that needs approximate search it was not given. */
@@ -396,7 +398,9 @@ export async function anchorAllSliced(
       await pause();
       until = performance.now() + sliceMs;
     }
-    out.push(anchor(index, d, options));
+    const r = anchor(index, d, options);
+    if (r === NEEDS_APPROXIMATE) options.needsApproximate?.();
+    out.push(r);
   }
   return out;
 }

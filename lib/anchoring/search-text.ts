@@ -93,13 +93,17 @@ function charCommonness(c: number): number {
   return 0;
 }
 
-/** Complete occurrence lists kept per needle (describing and anchoring ask for the same quote several times). */
-const CACHE_MAX = 64;
+/**
+ * Occurrence lists kept per needle (describing and anchoring ask for the same quote several times, and
+ * the highlighter anchors a highlight again once approximate anchoring is loaded for it).
+ */
+const CACHE_MAX = 256;
 
 export class TextSearch {
   private scans = 0;
   private words: WordIndex | null = null;
-  private cache = new Map<string, number[]>();
+  /** Per needle: all its occurrences, or (`limit` given) the first limit + 1 of a needle that has more. */
+  private cache = new Map<string, { hits: number[]; complete: boolean }>();
 
   constructor(readonly text: string) {}
 
@@ -124,20 +128,20 @@ export class TextSearch {
    */
   findAll(needle: string, limit = Infinity): number[] {
     if (needle.length === 0) return [];
-    const cached = this.cache.get(needle);
-    if (cached) return cached.length > limit ? cached.slice(0, limit + 1) : cached.slice();
-    if (limit === Infinity) {
-      const all = this.findAllUncached(needle, limit);
+    let kept = this.cache.get(needle);
+    if (!kept || !(kept.complete || kept.hits.length > limit)) {
+      const hits = this.findAllUncached(needle, limit);
       if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(needle, all);
-      return all.slice();
+      this.cache.set(needle, (kept = { hits, complete: hits.length <= limit }));
     }
-    return this.findAllUncached(needle, limit);
+    const hits = kept.hits;
+    return hits.length > limit ? hits.slice(0, limit + 1) : hits.slice();
   }
 
   /** Number of occurrences of `needle` starting before `offset`. */
   countBefore(needle: string, offset: number): number {
-    const all = this.cache.get(needle) ?? this.findAll(needle);
+    const kept = this.cache.get(needle);
+    const all = kept?.complete ? kept.hits : this.findAll(needle);
     let lo = 0;
     let hi = all.length;
     while (lo < hi) {
@@ -164,7 +168,8 @@ export class TextSearch {
    * scan each is cheaper than the index then.
    */
   findFirstPass(needle: string, limit = Infinity): number[] {
-    if (this.words) return this.findAll(needle, limit);
+    // Not kept: each such needle (a quote in its whole context) is asked for once per anchoring.
+    if (this.words) return this.findAllUncached(needle, limit);
     return this.scan(needle, limit);
   }
 

@@ -129,7 +129,14 @@ export class Highlighter implements EditorHost {
         const { index, generation } = await this.pageIndex.current();
         if (run !== this.paintRun) return;
         const descriptors = list.map(({ text, position, prefix, suffix }) => ({ text, position, prefix, suffix }));
-        results = await anchorAllSliced(index, descriptors, { approximate: loadedPart('approximate') });
+        // Approximate anchoring is asked for at the first highlight that needs it, while the others are
+        // anchored: those after its arrival use it at once; only the ones before are anchored again.
+        results = await anchorAllSliced(index, descriptors, {
+          get approximate() {
+            return loadedPart('approximate');
+          },
+          needsApproximate: () => void loadPart('approximate').catch(console.error),
+        });
         if (run !== this.paintRun) return;
         // Highlights exact anchoring could not place: approximate anchoring, loaded for them.
         const pending = descriptors.filter((_, i) => results[i] === NEEDS_APPROXIMATE);

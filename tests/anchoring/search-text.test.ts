@@ -50,6 +50,24 @@ test('verbatim search gives the same hits before and after it switches to its wo
   expect(search.findUnique(once)).toBe(1000);
 });
 
+test('kept occurrence lists answer every later limit as a fresh search would, whatever limit they were found with', () => {
+  const words = ['tide', 'harbour', 'master', 'at', 'high', 'water', 'lock', 'keeper', 'a', 'the'];
+  const { text, needles } = randomText(13, words, 6_000, { count: 300, min: 3, max: 30 });
+  const search = new TextSearch(text);
+  const random = seededRandom(17);
+  const limits = [0, 1, 3, 16, 64, Infinity];
+  for (let round = 0; round < 3; round++) {
+    for (const n of needles) {
+      const truth = naive(text, n);
+      const limit = limits[Math.floor(random() * limits.length)];
+      const want = truth.length > limit ? truth.slice(0, limit + 1) : truth;
+      expect(search.findAll(n, limit), `${JSON.stringify(n)} limit ${limit}`).toEqual(want);
+      const at = Math.floor(random() * text.length);
+      expect(search.countBefore(n, at)).toBe(truth.filter((h) => h < at).length);
+    }
+  }
+});
+
 test('the word index finds needles in text with characters outside ASCII (curly quotes, accents, CJK)', () => {
   const words = ['café', 'naïve', '“quoted”', 'harbour', 'élan', '字字字字字', 'tide’s', 'plain', 'zoë', 'ångström'];
   const { text, needles } = randomText(9, words, 8_000, { count: 200, min: 6, max: 30 });
