@@ -5,15 +5,16 @@
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
  *
- * Approximate (fuzzy) search is passed in (`options.approximate`, see search-fuzzy.ts) rather than
- * imported, so the injected highlighter loads it only when a highlight needs it: without it, a
- * highlight that would need it gets NEEDS_APPROXIMATE. index.ts passes it always.
+ * Approximate (fuzzy) search and the whitespace-insensitive one are passed in (`options.approximate`,
+ * see search-fuzzy.ts) rather than imported, so the injected highlighter loads them only when a
+ * highlight needs them: without them, a highlight that would need them gets NEEDS_APPROXIMATE.
+ * index.ts passes them always.
  */
 import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindow, suffixSimilarity } from './context.js';
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
-import { exactCandidates, exactNearAnchors, whitespaceCandidates } from './search-exact.js';
+import { exactCandidates, exactNearAnchors, spacedSearchApplies } from './search-exact.js';
 import { textSearchOf } from './search-text.js';
 import { DEFAULT_SLICE_MS, TextIndex, yieldToPage, type SliceOptions, type TextIndexOptions } from './text-index.js';
 import type { TextSearch } from './search-text.js';
@@ -21,10 +22,15 @@ import type { AnchorOptions, AnchorResult, HighlightDescriptor, UnanchoredResult
 
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
 
-/** Approximate search over a page's text (search-fuzzy.ts): near the stored context, and seeded by pieces of the quote. */
+/**
+ * Approximate search over a page's text (search-fuzzy.ts): near the stored context, and seeded by pieces
+ * of the quote; and the quote with spaces appearing or vanishing (search-exact.ts). None of these is
+ * needed where the quote is found verbatim, so the injected highlighter loads them only when it is not.
+ */
 export interface ApproximateSearch {
   nearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[];
   bySeeds(search: TextSearch, q: Query, k: number): Candidate[];
+  spaced(search: TextSearch, quote: string, near?: readonly number[]): Candidate[];
 }
 
 export interface AnchorCoreOptions extends AnchorOptions {
@@ -142,8 +148,12 @@ const OTHER_SIDE_MIN = 0.45;
 const REASON_TWIN =
   'The highlighted text was not found in its original surroundings; a similar passage elsewhere on the page was not used, because it may not be the one highlighted.';
 
-/** Decision for a long-context query: a candidate that a separating side places within the allowed edits. */
-function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decision {
+/**
+ * Decision for a long-context query: a candidate that a separating side places within the allowed edits.
+ * `rank` gives the candidates their occurrence rank when they came without one; it is needed only to
+ * break a tie, so a very common quote's occurrences are not all listed otherwise.
+ */
+function decideLong(text: string, q: LongQuery, candidates: Candidate[], rank?: () => void): Decision {
   const limit = LONG_CONTEXT_EDITS;
   const fits: Array<{ c: Candidate; d: number }> = [];
   const prefixWindow = q.prefixWindow === null ? null : q.storedPrefix.slice(-q.prefixWindow);
@@ -169,6 +179,7 @@ function decideLong(text: string, q: LongQuery, candidates: Candidate[]): Decisi
   const best = fits[0];
   const rival = fits.find((f) => f.c.start >= best.c.end || f.c.end <= best.c.start);
   if (rival && rival.d === best.d) {
+    if (hasPosition(q)) rank?.();
     const byRank = hasPosition(q) ? fits.find((f) => f.d === best.d && f.c.rank === q.position) : undefined;
     if (!byRank) return { ok: false, status: 'ambiguous', reason: REASON_TWIN };
     return { ok: true, start: byRank.c.start, end: byRank.c.end, score: 0.9 };
@@ -286,7 +297,8 @@ function anchorOne(index: TextIndex, descriptor: HighlightDescriptor, options: A
   const exactStarts = new Set(exact.map((e) => e.start));
   // Where the context survives, look there only; else everywhere.
   const spacedNear = anchors();
-  const spaced = whitespaceCandidates(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
+  // (A quote too short for it is not one to load the approximate search for.)
+  const spaced = (spacedSearchApplies(q.quote) ? approximateOf(options).spaced(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined) : []).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
   if (spaced.length > 0) {
     const d = decide(text, q, spaced, 'whitespace');
     if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
@@ -326,12 +338,18 @@ function anchorLong(index: TextIndex, search: TextSearch, q: LongQuery, opts: Re
   const text = index.text;
   const anchors = contextAnchors(search, q);
   let exact = exactCandidates(search, q.quote, FEW_OCCURRENCES);
-  if (exact === null) exact = rankCandidates(search, q.quote, exactNearAnchors(text, q, anchors));
-  let d = decideLong(text, q, exact);
+  let rank: (() => void) | undefined;
+  if (exact === null) {
+    // A very common quote: its occurrences where the stored context leads, ranked only if a tie needs it.
+    const near = exactNearAnchors(text, q, anchors);
+    rank = () => void rankCandidates(search, q.quote, near);
+    exact = near;
+  }
+  let d = decideLong(text, q, exact, rank);
   if (d.ok) return found(d.start, d.end, 'exact', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };
   const near = anchors.length > 0 ? anchors : undefined;
-  const spaced = whitespaceCandidates(search, q.quote, near);
+  const spaced = spacedSearchApplies(q.quote) ? approximateOf(opts).spaced(search, q.quote, near) : [];
   d = decideLong(text, q, spaced);
   if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
   if (d.status === 'ambiguous') return { status: d.status, reason: d.reason };

@@ -52,14 +52,18 @@ export function occurrencesBefore(search: TextSearch, quote: string, offset: num
  * any two characters). Scans for the quote's rarest character and matches outwards from each hit;
  * with `near` (expected starts from the stored context) only around those places.
  */
+/** Whether whitespaceCandidates looks for `quote` at all: a very short quote with spaces moved is no longer recognisable. */
+export function spacedSearchApplies(quote: string): boolean {
+  return stripSpaces(quote).length >= WHITESPACE_MIN;
+}
+
 export function whitespaceCandidates(search: TextSearch, quote: string, near?: readonly number[]): Candidate[] {
   const text = search.text;
   const bare = stripSpaces(quote);
   const out: Candidate[] = [];
   const m = bare.length;
   const n = text.length;
-  // A very short quote with spaces moved is no longer recognisable.
-  if (m < WHITESPACE_MIN) return out;
+  if (!spacedSearchApplies(quote)) return out;
   const j = search.rarestIndex(bare);
   const anchorChar = bare[j];
   const windows: Array<[number, number]> = near

@@ -11,6 +11,7 @@ import { ApproxPattern, type ApproxMatch } from './approximate-match.js';
 import type { Candidate, Query } from './decide.js';
 import type { ApproximateSearch } from './anchor.js';
 import type { TextSearch } from './search-text.js';
+import { whitespaceCandidates } from './search-exact.js';
 
 /** Pieces of the quote searched verbatim in stage 2, and their length bounds. */
 const MAX_PIECES = 6;
@@ -144,5 +145,5 @@ export function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate
   return dedupe(out);
 }
 
-/** Both stages, as anchor() takes them (options.approximate): a separate script in the injected highlighter. */
-export const approximateSearch: ApproximateSearch = { nearAnchors: fuzzyNearAnchors, bySeeds: fuzzyBySeeds };
+/** Both stages and the spaced search, as anchor() takes them (options.approximate): a separate script in the injected highlighter. */
+export const approximateSearch: ApproximateSearch = { nearAnchors: fuzzyNearAnchors, bySeeds: fuzzyBySeeds, spaced: whitespaceCandidates };

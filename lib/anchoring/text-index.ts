@@ -21,6 +21,7 @@ import {
   createStyleCheck,
   isBlockTag,
   isSkippedTag,
+  hiddenOrStyled,
   mayInheritVisibility,
   type StyleCheck,
 } from './visibility.js';
@@ -542,11 +543,12 @@ export class IndexBuilder {
 
   private frameFor(el: Element, name: string, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
     if (isSkippedTag(name)) return null;
-    const hasAttributes = el.hasAttributes();
-    if (hasAttributes && el.hasAttribute('hidden')) return null;
+    const flagged = hiddenOrStyled(el);
+    if (flagged && el.hasAttribute('hidden')) return null;
     let textShown = parentShown;
     let checked = false;
-    if (this.styleCheck && !(parentChecked && mayInheritVisibility(el, name, hasAttributes, this.hidingRules ?? undefined))) {
+    // Not hidden, so a flagged element is a styled one.
+    if (this.styleCheck && !(parentChecked && mayInheritVisibility(name, flagged, this.hidingRules ?? undefined))) {
       const s = this.styleCheck(el);
       if (s === STYLE_NONE) return null;
       textShown = s !== STYLE_INVISIBLE;

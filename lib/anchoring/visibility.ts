@@ -51,9 +51,18 @@ const BARE_BLOCK_TAGS = new Set([
   'main', 'aside', 'nav', 'address', 'hgroup',
 ]);
 
-export function mayInheritVisibility(el: Element, localName: string, hasAttributes: boolean, rules?: HidingRules): boolean {
-  if (!BARE_INLINE_TAGS.has(localName) && !(rules && BARE_BLOCK_TAGS.has(localName) && rules.sparesBareTag(localName))) return false;
-  return !hasAttributes || !el.matches(STYLED);
+/** `styled`: the element has a class, id or style attribute (see hiddenOrStyled). */
+export function mayInheritVisibility(localName: string, styled: boolean, rules?: HidingRules): boolean {
+  if (styled) return false;
+  return BARE_INLINE_TAGS.has(localName) || (rules !== undefined && BARE_BLOCK_TAGS.has(localName) && rules.sparesBareTag(localName));
+}
+
+/**
+ * Whether an element's attributes may hide it (`hidden`) or give it its own visibility (class, id,
+ * style): one selector test, as most elements of a long page have neither (or no attributes at all).
+ */
+export function hiddenOrStyled(el: Element): boolean {
+  return el.hasAttributes() && el.matches(HIDDEN_OR_STYLED);
 }
 
 /** Declarations that hide an element or give it back its visibility. */
@@ -119,8 +128,8 @@ export class HidingRules {
   }
 }
 
-/** Attributes that may give an element its own visibility (one selector test instead of three calls). */
-const STYLED = '[class],[style],[id]';
+/** Attributes that hide an element or may give it its own visibility (one selector test instead of four calls). */
+const HIDDEN_OR_STYLED = '[hidden],[class],[style],[id]';
 
 /** Result of a style check on one element. */
 export const STYLE_SHOWN = 0;

@@ -8,6 +8,8 @@ import {
   type HighlightDescriptor,
   offsetsOf,
 } from '../../lib/anchoring/index.js';
+import { NEEDS_APPROXIMATE, anchor as anchorCore } from '../../lib/anchoring/anchor.js';
+import { approximateSearch } from '../../lib/anchoring/search-fuzzy.js';
 import { anchored, loadFixture, seededRandom, setPage } from './helpers.js';
 
 /** Descriptor of the `nth` occurrence of `quote` on the current page. */
@@ -184,5 +186,17 @@ describe('anchor: whitespace-insensitive matches', () => {
     const r = anchored(anchor(index, d));
     expect(r.method).toBe('whitespace');
     expect(index.text.slice(r.start, r.end)).toBe('lockkeeper telephoned');
+    // The injected highlighter's core has no spaced search of its own: it asks for the approximate part.
+    expect(anchorCore(index, d)).toBe(NEEDS_APPROXIMATE);
+    expect(anchored(anchorCore(index, d, { approximate: approximateSearch })).method).toBe('whitespace');
+  });
+
+  test('a short quote that is gone does not make the injected highlighter load the approximate part', () => {
+    setPage('<p>The tide came in at nine and the lock was shut.</p><p>Later the tide turned.</p>');
+    const d = describeQuote(new TextIndex(document), 'lock');
+    setPage('<p>The tide came in at nine and the gate was shut.</p><p>Later the tide turned.</p>');
+    const r = anchorCore(new TextIndex(document), d);
+    expect(r).not.toBe(NEEDS_APPROXIMATE);
+    expect(r.status).toBe('orphan');
   });
 });
