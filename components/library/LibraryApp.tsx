@@ -4,7 +4,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { ALL_COLLECTIONS, BOOKMARK_SORTS, TRASH, UNSORTED, type HighlightColor } from '../../lib/api/constants.js';
 import type { Bookmark, Tag } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
-import { onEvent, send } from '../../lib/messaging/client.js';
+import { onEvent, receiveExport, send } from '../../lib/messaging/client.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp } from '../../lib/library/types.js';
 import { Pager, type PagerSnapshot } from '../../lib/library/pager.js';
 import { askFirstPage, askList, listQuery, takeFirstPage } from '../../lib/library/list-requests.js';
@@ -401,8 +401,8 @@ export function LibraryApp() {
   const exportAs = async (format: 'html' | 'csv' | 'md') => {
     setBusy(true);
     try {
-      const file = await send('libraryExport', { collectionId: state.collectionId, format, search: state.search });
-      const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
+      const file = await receiveExport({ collectionId: state.collectionId, format, search: state.search });
+      const url = URL.createObjectURL(file.blob);
       const a = document.createElement('a');
       a.href = url;
       a.download = file.name;

@@ -10,6 +10,7 @@ import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
 import { markList } from '../library/timing.js';
 import { applyToCounts, applyToPages, statesAfter, type BookmarkState } from '../library/offline-copy.js';
+import { EXPORT_PIECE_CHARS, pieces, type ExportPortMessage } from '../library/export-transfer.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
 
 export type * from '../library/types.js';
@@ -494,15 +495,38 @@ export class LibraryService {
     }
   }
 
-  /** The export file as text (the page turns it into a download). */
-  async exportFile(collectionId: number, format: 'html' | 'csv' | 'md', search: string): Promise<{ name: string; type: string; text: string }> {
+  /**
+   * Streams the export file to the library page in pieces (`post`), as the server streams it: the
+   * background never holds the whole file, and no message nears the browser's size limit. Ends with
+   * an `end` (or an `error` saying what happened); `signal` stops it when the page goes away.
+   */
+  async exportStream(q: { collectionId: number; format: 'html' | 'csv' | 'md'; search: string }, post: (m: ExportPortMessage) => void, signal: AbortSignal): Promise<void> {
     const query = new URLSearchParams();
-    if (search) query.set('search', search);
-    if (collectionId > 0) query.set('nested', 'true');
-    const { res, text } = await this.fetchText(`/bookmarks/${collectionId}/export.${format}?${query}`, { offline: 'to export', failed: 'The export failed' });
-    const disposition = res.headers.get('content-disposition') ?? '';
-    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `tidemark.${format}`;
-    return { name, type: res.headers.get('content-type') ?? 'text/plain', text };
+    if (q.search) query.set('search', q.search);
+    if (q.collectionId > 0) query.set('nested', 'true');
+    try {
+      const res = await this.fetchOk(`/bookmarks/${q.collectionId}/export.${q.format}?${query}`, { offline: 'to export', failed: 'The export failed' }, signal);
+      const disposition = res.headers.get('content-disposition') ?? '';
+      post({ kind: 'start', name: /filename="([^"]+)"/.exec(disposition)?.[1] ?? `tidemark.${q.format}`, type: res.headers.get('content-type') ?? 'text/plain' });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let chars = 0;
+      let waiting = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        waiting += done ? decoder.decode() : decoder.decode(value, { stream: true });
+        if (waiting.length >= EXPORT_PIECE_CHARS || (done && waiting)) {
+          for (const text of pieces(waiting)) post({ kind: 'piece', text });
+          chars += waiting.length;
+          waiting = '';
+        }
+        if (done) break;
+      }
+      post({ kind: 'end', chars });
+    } catch (err) {
+      if (signal.aborted) return; // the page went away: nobody to tell
+      post({ kind: 'error', message: err instanceof Error ? err.message : 'The export failed.' });
+    }
   }
 
   /**
@@ -528,30 +552,33 @@ export class LibraryService {
 
   /** GET `path` of the API with the token, as text; a failure says what happened in the server's words. */
   private async fetchText(path: string, words: { offline: string; failed: string }): Promise<{ res: Response; text: string }> {
+    const res = await this.fetchOk(path, words);
+    return { res, text: await res.text() };
+  }
+
+  /** GET `path` of the API with the token; a failure says what happened in the server's words. */
+  private async fetchOk(path: string, words: { offline: string; failed: string }, signal?: AbortSignal): Promise<Response> {
     const acc = await this.deps.account();
     const token = await this.deps.accessToken();
     if (!acc || !token) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
     let res: Response;
     try {
-      res = await fetch(`${apiBase(acc.serverUrl)}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      res = await fetch(`${apiBase(acc.serverUrl)}${path}`, { headers: { authorization: `Bearer ${token}` }, signal });
     } catch {
       throw new ApiClientError('network', `Could not reach the Tidemark server at ${new URL(acc.serverUrl).origin} ${words.offline}. Try again when you are online.`);
     }
+    if (res.ok) return res;
     const text = await res.text();
-    if (!res.ok) {
-      let message = `${words.failed} (HTTP ${res.status}).`;
-      try {
-        message = (JSON.parse(text) as { errorMessage?: string }).errorMessage ?? message;
-      } catch {
-        /* not the JSON error envelope: keep the status message */
-      }
-      throw new ApiClientError(res.status === 401 ? 'unauthorized' : 'http', message, res.status);
+    let message = `${words.failed} (HTTP ${res.status}).`;
+    try {
+      message = (JSON.parse(text) as { errorMessage?: string }).errorMessage ?? message;
+    } catch {
+      /* not the JSON error envelope: keep the status message */
     }
-    return { res, text };
+    throw new ApiClientError(res.status === 401 ? 'unauthorized' : 'http', message, res.status);
   }
 }
 
-/** Kept list pages (with when and whose) with bulk-changed bookmarks' new states applied. */
 function withStates<E extends { page: { items: Bookmark[]; count: number } }>(entries: Record<string, E>, states: BookmarkState[]): Record<string, E> {
   const pages = applyToPages(Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, e.page])), states);
   return Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, pages[key] === e.page ? e : { ...e, page: pages[key]! }]));

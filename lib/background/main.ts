@@ -23,6 +23,7 @@ import { syncLoaderRegistration } from './highlighter-registration.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
+import { listenForExports } from './export-port.js';
 import { createOmnibox, type OmniboxDisposition } from './omnibox.js';
 
 export const ALARM_DRAIN = 'queue-drain';
@@ -422,7 +423,6 @@ export function startBackground() {
       collections.refresh().catch(reportError('collection list refresh'));
       return result;
     },
-    libraryExport: ({ collectionId, format, search }) => library.exportFile(collectionId, format, search),
     libraryOpenHighlight: ({ link, highlightId }) => openHighlight(link, highlightId),
     librarySavedCopy: ({ bookmarkId }) => library.savedCopy(bookmarkId),
   };
@@ -464,6 +464,7 @@ export function startBackground() {
       console.warn(`Tidemark: ${msg}`),
     ),
   );
+  listenForExports(library, self);
   browser.runtime.onInstalled.addListener(() => createMenus());
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClicked(info, tab));
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));

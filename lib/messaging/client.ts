@@ -2,6 +2,8 @@
 // background's broadcast events.
 import { browser } from '@wxt-dev/browser';
 import type { DataOf, EventEnvelope, EventMap, MessageType, Reply, ResultOf } from './protocol.js';
+import type { ExportRequest } from './schemas.js';
+import { EXPORT_PORT, ExportAssembler, type ExportPortMessage } from '../library/export-transfer.js';
 
 export class MessageError extends Error {
   constructor(
@@ -39,4 +41,34 @@ export function emit<E extends keyof EventMap>(event: E, data: EventMap[E]): voi
   const envelope: EventEnvelope<E> = { event, data };
   // Rejects when no extension page listens (no popup open): nobody to tell.
   browser.runtime.sendMessage(envelope).catch(() => {});
+}
+
+/**
+ * Library page: asks the background for an export file over a port and gathers its pieces into a
+ * Blob (lib/library/export-transfer.ts). Rejects with what went wrong, in words for the user.
+ */
+export function receiveExport(request: ExportRequest): Promise<{ name: string; blob: Blob }> {
+  return new Promise((resolve, reject) => {
+    const port = browser.runtime.connect({ name: EXPORT_PORT });
+    const file = new ExportAssembler();
+    let settled = false;
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      done();
+      port.disconnect();
+    };
+    port.onMessage.addListener((m: unknown) => {
+      try {
+        const finished = file.take(m as ExportPortMessage);
+        if (finished) settle(() => resolve(finished));
+      } catch (err) {
+        settle(() => reject(err as Error));
+      }
+    });
+    port.onDisconnect.addListener(() => {
+      if (!settled) settle(() => reject(new MessageError('Tidemark\'s background stopped before the export was complete. Try again.', 'no-answer')));
+    });
+    port.postMessage(request);
+  });
 }

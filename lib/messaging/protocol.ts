@@ -181,7 +181,6 @@ interface Results {
   libraryEmptyTrash: number;
   /** A created collection's id, else null. */
   libraryCollectionOp: number | null;
-  libraryExport: { name: string; type: string; text: string };
   /** Opens the bookmark's page in a new tab and scrolls to the highlight; false when it could not be shown there. */
   libraryOpenHighlight: boolean;
   /** A bookmark's permanent copy (HTML and the server's CSP) for the sandboxed saved-copy page. */

@@ -63,6 +63,10 @@ export type BulkAction = Static<typeof BulkAction>;
 export const BulkTarget = Obj({ id: int(1), collectionId: int(), tags: List(text(200), { maxItems: 500 }), important: Bool() });
 export type BulkTarget = Static<typeof BulkTarget>;
 
+/** What the library page asks to export, on the export port (lib/background/export-port.ts). */
+export const ExportRequest = Obj({ collectionId: int(), format: oneOf(['html', 'csv', 'md'] as const), search: text(2000) });
+export type ExportRequest = Static<typeof ExportRequest>;
+
 export const LibraryCollectionOp = Union([
   Obj({ op: Literal('create'), title: text(500, 1), parentId: nullable(int(1)) }),
   Obj({ op: Literal('rename'), id: int(1), title: text(500, 1) }),
@@ -144,7 +148,6 @@ export const MESSAGES = {
   libraryUndoMatching: pages(Obj({ action: BulkAction, collectionId: int(), search: text(2000) })),
   libraryEmptyTrash: pages(Null()),
   libraryCollectionOp: pages(LibraryCollectionOp),
-  libraryExport: pages(Obj({ collectionId: int(), format: oneOf(['html', 'csv', 'md'] as const), search: text(2000) })),
   libraryOpenHighlight: pages(Obj({ link: httpUrl, highlightId: highlightKey })),
   librarySavedCopy: pages(Obj({ bookmarkId: int(1) })),
 };

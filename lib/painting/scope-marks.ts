@@ -60,7 +60,7 @@ const VIEW_NODES = 3000;
 
 /**
  * The text nodes in view, or null where they cannot be told: those from the first to the last in tree
- * order of the caret positions at nine points of the viewport (layout is clean where this is asked).
+ * order of the caret positions at six points of the viewport (layout is clean where this is asked).
  */
 function textInView(doc: Document): Set<Node> | null {
   const win = doc.defaultView;
@@ -68,7 +68,7 @@ function textInView(doc: Document): Set<Node> | null {
   let first: Node | null = null;
   let last: Node | null = null;
   for (const y of [0, 0.5, 1]) {
-    for (const x of [0.1, 0.5, 0.9]) {
+    for (const x of [0.25, 0.75]) {
       const node = caretAt(doc, x * (win.innerWidth - 1), y * (win.innerHeight - 1))?.node;
       if (node?.nodeType !== 3 || node.getRootNode() !== doc) continue;
       if (!first || node.compareDocumentPosition(first) & 4) first = node; // first follows node
@@ -129,9 +129,8 @@ export class ScopeMarks implements ScopeMarker {
     for (const r of ranges) {
       if (!('commonAncestorContainer' in r)) continue;
       // Out of view: neither end in a text node in view (one that spans the whole view, beginning and
-      // ending outside it, is taken as out of view: marked a slice later).
-      const start = r.startContainer;
-      if (!view || view.has(start) || start.nodeType !== 3 || view.has(r.endContainer)) this.markRange(r as Range, bits);
+      // ending outside it, or one given by element boundaries, is taken as out of view: marked a slice later).
+      if (!view || view.has(r.startContainer) || view.has(r.endContainer)) this.markRange(r as Range, bits);
       else if (this.waiting.push(r as Range, bits) && !this.slicing) this.sliceWhenIdle();
     }
   }
