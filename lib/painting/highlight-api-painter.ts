@@ -135,7 +135,7 @@ export class HighlightApiPainter implements Painter {
    * restyles the newly marked elements (with marks naming their colours, a few ms for 124 elements on
    * the 48k-element page; the ranges used to wait for a frame of their own after that restyle, which
    * cost a frame of wall time). Many highlights at once (over 200): only those in view are marked
-   * in this task, the others in idle slices after it (ScopeMarks.willMark()).
+   * in this task, the others in idle slices after it (willMark() of the scope marks, scope-marks.ts).
    */
   paintMany(items: readonly PaintItem[]): void {
     this.marks?.willMark(items.length);
