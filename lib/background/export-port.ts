@@ -3,15 +3,13 @@
 // extension's own pages may connect; the request is checked against its schema like any message.
 import { browser, type Browser } from 'wxt/browser';
 import { check } from '../messaging/check.js';
-import { classifySender } from '../messaging/router.js';
+import { classifySender, type ExtensionIdentity } from '../messaging/router.js';
 import { ExportRequest } from '../messaging/schemas.js';
 import { EXPORT_PORT, type ExportPortMessage } from '../library/export-transfer.js';
 import type { LibraryService } from './library.js';
 
-type Identity = Parameters<typeof classifySender>[1];
-
 /** Registers the port listener; call synchronously while the background starts. */
-export function listenForExports(library: LibraryService, self: () => Identity): void {
+export function listenForExports(library: LibraryService, self: () => ExtensionIdentity): void {
   browser.runtime.onConnect.addListener((port: Browser.runtime.Port) => {
     if (port.name !== EXPORT_PORT) return;
     if (!port.sender || classifySender(port.sender, self()) !== 'page') {
