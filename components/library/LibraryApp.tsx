@@ -289,8 +289,9 @@ export function LibraryApp() {
     }
   };
   /** A bulk change of what is selected: the rows, or every match. */
-  const act = (action: BulkAction, label: string, targets = bulkTargets()) =>
-    matching ? runMatching(action, label, matching) : void runBulk(action, targets, label);
+  /** A bulk change of the given bookmarks (dragged, or the Delete key's), else of what is selected: the rows, or every match. */
+  const act = (action: BulkAction, label: string, targets?: BulkTarget[]): Promise<void> | void =>
+    matching && !targets ? runMatching(action, label, matching) : runBulk(action, targets ?? bulkTargets(), label);
   const runUndo = async () => {
     if (!undo) return;
     setBusy(true);
@@ -313,23 +314,19 @@ export function LibraryApp() {
   /** How many the bulk bar's actions change. */
   const chosen = matching ? matching.count : selected.size;
   const chosenText = n(chosen);
-  const moveTo = (to: number, targets?: BulkTarget[]) => {
-    const what = n(targets ? targets.length : chosen);
-    const where = collectionTitle(to);
-    if (targets) void runBulk({ kind: 'move', to }, targets, t('libMoved', what, where));
-    else act({ kind: 'move', to }, t('libMoved', what, where));
-  };
+  const moveTo = (to: number, targets?: BulkTarget[]) =>
+    void act({ kind: 'move', to }, t('libMoved', n(targets ? targets.length : chosen), collectionTitle(to)), targets);
   const trash = (targets?: BulkTarget[]) => {
     const what = n(targets ? targets.length : chosen);
-    const run = (action: BulkAction, label: string) => (targets ? runBulk(action, targets, label) : Promise.resolve(act(action, label)));
-    if (!inTrash) return void run({ kind: 'trash' }, t('libTrashed', what));
-    if (matching && !targets) return act({ kind: 'delete-forever' }, t('libDeletedForever', what));
+    if (!inTrash) return void act({ kind: 'trash' }, t('libTrashed', what), targets);
+    // Every match asks in its own dialog (runMatching); rows are asked here.
+    if (matching && !targets) return void act({ kind: 'delete-forever' }, t('libDeletedForever', what));
     setDialog({
       title: t('libDeleteForeverTitle', what),
       message: t('libDeleteForeverMessage'),
       confirm: t('libDeleteForever'),
       danger: true,
-      onSubmit: () => run({ kind: 'delete-forever' }, t('libDeletedForever', what)),
+      onSubmit: () => act({ kind: 'delete-forever' }, t('libDeletedForever', what), targets),
     });
   };
 
@@ -417,59 +414,63 @@ export function LibraryApp() {
   };
 
   // --- keyboard ---
+  // One listener for the page's life, calling the handler of the latest render: an effect re-added
+  // after each render lagged behind quick keys (ArrowDown then e opened the row before the one shown focused).
+  const onKey = useRef<(e: KeyboardEvent) => void>(() => undefined);
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement;
-      const typing = target.closest('input, textarea, select, [contenteditable="true"]') !== null;
-      if (e.key === 'Escape') {
-        if (dialog) return;
-        if (typing) (target as HTMLInputElement).blur();
-        else if (selected.size) setSelected(new Set());
-        else setOpenId(null);
-        return;
+    const listener = (e: KeyboardEvent) => onKey.current(e);
+    addEventListener('keydown', listener);
+    return () => removeEventListener('keydown', listener);
+  }, []);
+  onKey.current = (e: KeyboardEvent) => {
+    const target = e.target as HTMLElement;
+    const typing = target.closest('input, textarea, select, [contenteditable="true"]') !== null;
+    if (e.key === 'Escape') {
+      if (dialog) return;
+      if (typing) (target as HTMLInputElement).blur();
+      else if (selected.size) setSelected(new Set());
+      else setOpenId(null);
+      return;
+    }
+    if (typing || dialog || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === '/') {
+      e.preventDefault();
+      searchRef.current?.focus();
+      searchRef.current?.select();
+      return;
+    }
+    if (state.tab !== 'bookmarks' || !items.length) return;
+    const at = items.findIndex((b) => b._id === focused);
+    if (e.key === 'ArrowDown' || e.key === 'j') {
+      e.preventDefault();
+      const next = items[Math.min(at + 1, items.length - 1)]!;
+      setFocused(next._id);
+      if (at + 1 >= items.length - 5) void pager.more();
+    } else if (e.key === 'ArrowUp' || e.key === 'k') {
+      e.preventDefault();
+      setFocused(items[Math.max(at - 1, 0)]!._id);
+    } else if (e.key === 'Enter' && focused !== null) {
+      e.preventDefault();
+      setOpenId(focused);
+    } else if (e.key === 'e' && focused !== null) {
+      e.preventDefault();
+      setOpenId(focused);
+      setTimeout(() => document.getElementById('d-title')?.focus(), 0);
+    } else if (e.key === ' ' && focused !== null && !readOnly) {
+      e.preventDefault();
+      const b = items.find((x) => x._id === focused);
+      if (b) toggle(b);
+    } else if ((e.key === 'Delete' || e.key === 'Backspace') && !readOnly) {
+      const targets = selectedItems.length ? selectedItems : items.filter((b) => b._id === focused);
+      if (matching) {
+        e.preventDefault();
+        trash();
+      } else if (targets.length) {
+        e.preventDefault();
+        trash(targets.map(targetOf));
       }
-      if (typing || dialog || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        searchRef.current?.focus();
-        searchRef.current?.select();
-        return;
-      }
-      if (state.tab !== 'bookmarks' || !items.length) return;
-      const at = items.findIndex((b) => b._id === focused);
-      if (e.key === 'ArrowDown' || e.key === 'j') {
-        e.preventDefault();
-        const next = items[Math.min(at + 1, items.length - 1)]!;
-        setFocused(next._id);
-        if (at + 1 >= items.length - 5) void pager.more();
-      } else if (e.key === 'ArrowUp' || e.key === 'k') {
-        e.preventDefault();
-        setFocused(items[Math.max(at - 1, 0)]!._id);
-      } else if (e.key === 'Enter' && focused !== null) {
-        e.preventDefault();
-        setOpenId(focused);
-      } else if (e.key === 'e' && focused !== null) {
-        e.preventDefault();
-        setOpenId(focused);
-        setTimeout(() => document.getElementById('d-title')?.focus(), 0);
-      } else if (e.key === ' ' && focused !== null && !readOnly) {
-        e.preventDefault();
-        const b = items.find((x) => x._id === focused);
-        if (b) toggle(b);
-      } else if ((e.key === 'Delete' || e.key === 'Backspace') && !readOnly) {
-        const targets = selectedItems.length ? selectedItems : items.filter((b) => b._id === focused);
-        if (matching) {
-          e.preventDefault();
-          trash();
-        } else if (targets.length) {
-          e.preventDefault();
-          trash(targets.map(targetOf));
-        }
-      }
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  });
+    }
+  };
 
   useEffect(() => {
     if (!toast) return;
