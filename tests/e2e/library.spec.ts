@@ -520,6 +520,7 @@ test('opens a highlight from the highlights view, scrolled to on its page', asyn
   await expect(library.getByText('could not show the highlight', { exact: false })).toHaveCount(0);
   // A collection's own highlights: Papers holds both pages; Recipes none.
   await library.getByRole('treeitem', { name: /Papers/ }).click();
+  await shot(library, '07c-collection-bookmarks');
   await library.getByRole('button', { name: 'Highlights here' }).click();
   await expect(library.locator('.view-title')).toHaveText('Highlights in Research / Papers');
   await expect(library).toHaveURL(new RegExp(`c=${ids.papers}.*tab=highlights`));
