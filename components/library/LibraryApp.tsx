@@ -314,8 +314,11 @@ export function LibraryApp() {
   /** How many the bulk bar's actions change. */
   const chosen = matching ? matching.count : selected.size;
   const chosenText = n(chosen);
-  const moveTo = (to: number, targets?: BulkTarget[]) =>
-    void act({ kind: 'move', to }, t('libMoved', n(targets ? targets.length : chosen), collectionTitle(to)), targets);
+  const moveTo = (to: number, targets?: BulkTarget[]) => {
+    const what = n(targets ? targets.length : chosen);
+    const where = collectionTitle(to);
+    void act({ kind: 'move', to }, t('libMoved', what, where), targets);
+  };
   const trash = (targets?: BulkTarget[]) => {
     const what = n(targets ? targets.length : chosen);
     if (!inTrash) return void act({ kind: 'trash' }, t('libTrashed', what), targets);
