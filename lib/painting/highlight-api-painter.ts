@@ -117,17 +117,20 @@ export class HighlightApiPainter implements Painter {
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"`);
     const list = rangeList(ranges);
-    this.marks?.mark(list, style.color, style.hasNote);
+    const hasNote = !!style.hasNote;
+    this.marks?.mark(list, style.color, hasNote);
     if (this.entries.has(key)) this.remove(key);
-    const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
-    for (const r of list) {
+    // Index loops, no iterators: paintMany() runs this for each of up to thousands of highlights,
+    // before the JIT has optimised it.
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i];
       colorHighlight.add(r);
-      if (entry.hasNote) this.note.add(r);
+      if (hasNote) this.note.add(r);
       this.owner.set(r, key);
       const root = r.startContainer.getRootNode();
       if (root !== this.doc && root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
     }
-    this.entries.set(key, entry);
+    this.entries.set(key, { ranges: list, color: style.color, hasNote });
   }
 
   /**
@@ -139,7 +142,7 @@ export class HighlightApiPainter implements Painter {
    */
   paintMany(items: readonly PaintItem[]): void {
     this.marks?.willMark(items.length);
-    for (const it of items) this.paint(it.key, it.ranges, it);
+    for (let i = 0; i < items.length; i++) this.paint(items[i].key, items[i].ranges, items[i]);
   }
 
   private adoptShadowRoot(root: ShadowRoot): void {
