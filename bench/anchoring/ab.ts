@@ -5,10 +5,13 @@
  *   npx tsx bench/anchoring/ab.ts paint [rounds]     # paintMany() of 1000 highlights with scope marks (the click path)
  *   npx tsx bench/anchoring/ab.ts anchor [rounds]    # the edited article's cold anchoring (index and anchoring tasks apart)
  *
- * BASE=<git ref> adds version A: that commit's lib/ (taken with git archive into a temporary directory),
- * run with this tree's bench code, interleaved with this tree (B). Without it only this tree runs.
+ * BASE=<git ref>[,<git ref>...] adds versions A, B, ...: each commit's lib/ (taken with git archive into a
+ * temporary directory), run with this tree's bench code, interleaved with this tree. Without it only this tree runs.
  * PROFILE=1 adds, per version, a sampled V8 profile summed over `rounds` more runs: the functions with
  * the most self time inside the measured task. Figures are main-thread CPU ms from a Chromium trace.
+ * JS_FLAGS=--single-threaded passes that V8 flag to Chromium: the JIT then compiles on the main thread
+ * instead of starving for CPU on a busy machine, so A and B differ less from run to run (the figures are
+ * then not those of a normal browser: compare versions with it, report figures without it).
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -120,20 +123,22 @@ async function main(): Promise<void> {
   if (mode !== 'paint' && mode !== 'anchor') throw new Error('usage: ab.ts paint|anchor [rounds]');
   const rounds = Number(process.argv[3] ?? 5);
   const versions: Version[] = [];
-  if (process.env.BASE) {
-    const sha = execSync(`git rev-parse --short ${process.env.BASE}`, { cwd: ROOT }).toString().trim();
+  for (const [i, ref] of (process.env.BASE ?? '').split(',').filter(Boolean).entries()) {
+    const sha = execSync(`git rev-parse --short ${ref}`, { cwd: ROOT }).toString().trim();
     const dir = path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), `tidemark-ab-${sha}`);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     execSync(`git archive ${sha} lib | tar -x -C ${dir}`, { cwd: ROOT });
-    versions.push({ name: `A ${sha}`, script: await bundleWith(dir) });
+    versions.push({ name: `${String.fromCharCode(65 + i)} ${sha}`, script: await bundleWith(dir) });
   }
-  versions.push({ name: 'B this tree', script: await bundleWith(ROOT) });
+  versions.push({ name: 'this tree', script: await bundleWith(ROOT) });
 
   const scenario = buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000);
   const originalHtml = renderPage(scenario.original, 'The Harbour Chronicle');
   const editedHtml = renderPage(scenario.edited, 'The Harbour Chronicle');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  // JS_FLAGS=--single-threaded: V8 compiles on the main thread, so cold figures depend less on the load.
+  const args = process.env.JS_FLAGS ? [...CHROMIUM_ARGS, `--js-flags=${process.env.JS_FLAGS}`] : CHROMIUM_ARGS;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
   try {
     const fresh = async (html: string, script: string) => {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

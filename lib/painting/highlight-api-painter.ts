@@ -61,8 +61,11 @@ export interface HighlightApiPainterOptions {
 export class HighlightApiPainter implements Painter {
   readonly kind = 'highlight-api' as const;
   private readonly entries = new Map<string, Entry>();
-  /** The key of each painted range (a Map, cleared with the entries: it holds no range they do not). */
-  private readonly owner = new Map<AbstractRange, string>();
+  /**
+   * The key of each painted range, made from the entries when a hit test first needs it after a change
+   * (not in paint(): paintMany() of 1,000 highlights would fill it for nothing before any click).
+   */
+  private owner: Map<AbstractRange, string> | null = null;
   private readonly byColor = new Map<HighlightColor, Highlight>();
   private readonly note: Highlight;
   private readonly flashing: Highlight;
@@ -126,11 +129,11 @@ export class HighlightApiPainter implements Painter {
       const r = list[i];
       colorHighlight.add(r);
       if (hasNote) this.note.add(r);
-      this.owner.set(r, key);
       const root = r.startContainer.getRootNode();
       if (root !== this.doc && root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
     }
     this.entries.set(key, { ranges: list, color: style.color, hasNote });
+    this.owner = null;
   }
 
   /**
@@ -167,9 +170,9 @@ export class HighlightApiPainter implements Painter {
       h.delete(r);
       this.note.delete(r);
       this.flashing.delete(r);
-      this.owner.delete(r);
     }
     this.entries.delete(key);
+    this.owner = null;
     return true;
   }
 
@@ -179,7 +182,7 @@ export class HighlightApiPainter implements Painter {
     this.note.clear();
     this.flashing.clear();
     this.entries.clear();
-    this.owner.clear();
+    this.owner = null;
     this.marks?.clear();
   }
 
@@ -202,10 +205,15 @@ export class HighlightApiPainter implements Painter {
     };
     if (typeof registry.highlightsFromPoint === 'function') {
       const hits = registry.highlightsFromPoint(x, y, { shadowRoots: [...this.shadowRoots] });
+      let owner = this.owner;
+      if (!owner) {
+        this.owner = owner = new Map();
+        for (const [key, entry] of this.entries) for (const r of entry.ranges) owner.set(r, key);
+      }
       for (const hit of hits as HitResult[]) {
         if (!hit || !this.ours.has(hit.highlight) || !Array.isArray(hit.ranges)) continue;
         for (const r of hit.ranges) {
-          const key = this.owner.get(r);
+          const key = owner.get(r);
           if (key !== undefined) found.add(key);
         }
       }

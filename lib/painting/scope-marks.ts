@@ -144,7 +144,9 @@ export class ScopeMarks implements ScopeMarker {
       if (!('commonAncestorContainer' in r)) continue;
       // Out of view: neither end in a text node in view (one that spans the whole view, beginning and
       // ending outside it, or one given by element boundaries, is taken as out of view: marked a slice later).
-      if (!view || view.has(r.startContainer) || view.has(r.endContainer)) this.markRange(r as Range, bits);
+      const start = r.startContainer;
+      const end = r.endContainer;
+      if (!view || view.has(start) || (end !== start && view.has(end))) this.markRange(r as Range, bits);
       else if (this.waiting.push(r as Range, bits) && !this.slicing) this.sliceWhenIdle();
     }
   }
