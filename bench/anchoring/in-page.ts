@@ -219,6 +219,8 @@ async function watchingLongTasks<T>(fn: () => Promise<T>): Promise<{ value: T; l
   return { value, longTasks };
 }
 
+/** A display's frame interval at 60 Hz. */
+const FRAME_MS = 1000 / 60;
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 /**
  * The page is idle: it has rendered and the main thread has nothing to do. Headless Chromium may leave
@@ -274,20 +276,36 @@ const longPage = {
    * command: the selection is painted in the command's task (tidemarkCreate); once the frame that shows
    * it is rendered (afterNextFrame), it is described with the kept index in a task of its own
    * (tidemarkDescribe), whose result goes to the background. Per highlight: the command's script ms,
-   * ms from the command to the next frame (painted), and to the description.
+   * ms from the command to the start of the next frame (the wait) and to its end (painted), and to the
+   * description.
+   *
+   * `arrival` is when each command comes, the page being idle: 'any' at a moment drawn at random over
+   * two frame intervals (as a click in a menu, or a key, comes at any point of the display's frame
+   * cycle), 'after-frame' just after a frame (the worst case in headless Chromium: a command in the
+   * idle period that follows a frame waits a whole interval for the next one).
    */
-  async create(spans: SpanSpec[]) {
+  async create(spans: SpanSpec[], arrival: 'any' | 'after-frame', seed: number) {
+    let state = seed >>> 0 || 1;
+    /** xorshift32: the same moments on every run with the same seed. */
+    const random = () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) / 2 ** 32;
+    };
     const index = (window as unknown as { keptIndex: TextIndex }).keptIndex;
     const painter = (window as unknown as { keptPainter: Awaited<ReturnType<typeof createPainter>> }).keptPainter;
     const starts = sentenceStarts(index);
     const ms: number[] = [];
     const frameMs: number[] = [];
+    const waitMs: number[] = [];
     const describedMs: number[] = [];
     let long = 0;
     for (const [i, s] of spans.entries()) {
       const { start, end } = spanOffsets(starts, s);
       const range = index.rangeFor(start, end);
       await idle();
+      if (arrival === 'any') await new Promise((resolve) => setTimeout(resolve, random() * 2 * FRAME_MS));
       let t0 = 0;
       let painted: Promise<number> | null = null;
       // One named task per highlight (its CPU time is read from the trace: tidemarkCreate).
@@ -295,8 +313,13 @@ const longPage = {
         setTimeout(function tidemarkCreate() {
           t0 = performance.now();
           // The frame that shows it: asked for before the description waits for the same frame.
-          painted = nextFrame().then(() => performance.now() - t0);
-          painter.paint(`new${i}`, range, { color: 'yellow' });
+          painted = new Promise<number>((resolve) =>
+            requestAnimationFrame(() => {
+              waitMs.push(performance.now() - t0);
+              setTimeout(() => resolve(performance.now() - t0), 0);
+            }),
+          );
+          painter.paint(`new-${arrival}-${i}`, range, { color: 'yellow' });
           ms.push(performance.now() - t0);
           resolve();
         }, 0),
@@ -314,7 +337,7 @@ const longPage = {
       if (!d) throw new Error('empty highlight');
       if (d.prefix!.length > 32 || d.suffix!.length > 32) long++;
     }
-    return { ms, frameMs, describedMs, long };
+    return { ms, frameMs, waitMs, describedMs, long };
   },
 
   /**
@@ -322,11 +345,13 @@ const longPage = {
    * other time a comment is added at the end, each its own task: tidemarkMutate), then the highlight
    * is made as above: painted in the command's task (tidemarkCreatePatched / tidemarkCreateFull), then,
    * after the frame that shows it, the index brought up to date and the selection described
-   * (tidemarkDescribePatched / tidemarkDescribeFull). `patched`: as the highlighter does now, the kept
-   * index is patched with the changes; otherwise the page is indexed again, as before. Each highlight:
-   * the command's script ms, ms to the next frame (wall), and to the description.
+   * (tidemarkDescribePatched / tidemarkDescribeFull). `mode` 'patched': as the highlighter does now, the
+   * kept index is patched with the changes; 'full': the page is indexed again, as before; 'none': no
+   * highlight is made (the page's change alone: what its next frame costs without the extension).
+   * Each highlight: the command's script ms, ms to the next frame (wall), and to the description.
    */
-  async createAfterChange(spans: SpanSpec[], patched: boolean) {
+  async createAfterChange(spans: SpanSpec[], mode: 'patched' | 'full' | 'none') {
+    const patched = mode === 'patched';
     let index = (window as unknown as { keptIndex: TextIndex }).keptIndex;
     const painter = (window as unknown as { keptPainter: Awaited<ReturnType<typeof createPainter>> }).keptPainter;
     let clock = document.getElementById('bench-clock');
@@ -371,11 +396,15 @@ const longPage = {
       const paint = () => {
         t0 = performance.now();
         painted = nextFrame().then(() => performance.now() - t0);
-        painter.paint(`changed${patched ? 'p' : 'f'}${i}`, range, { color: 'green' });
+        if (mode !== 'none') painter.paint(`changed${patched ? 'p' : 'f'}${i}`, range, { color: 'green' });
         ms.push(performance.now() - t0);
       };
       let d: HighlightDescriptor | null = null;
       const describe = () => {
+        if (mode === 'none') {
+          d = describeOffsets(index, start, end);
+          return;
+        }
         const t1 = performance.now();
         if (patched) {
           const next = patchTextIndex(index, changes(), stats);
@@ -403,7 +432,7 @@ const longPage = {
       if (!d) throw new Error('empty highlight');
     }
     observer.disconnect();
-    (window as unknown as { keptIndex: TextIndex }).keptIndex = index;
+    if (mode !== 'none') (window as unknown as { keptIndex: TextIndex }).keptIndex = index;
     return { ms, frameMs, describedMs, indexMs, describeMs, stats, fallbacks, textLength: index.text.length };
   },
 };

@@ -297,10 +297,12 @@ function anchorOne(index: TextIndex, descriptor: HighlightDescriptor, options: A
 
   // 3. The quote with spaces appearing or vanishing (re-rendered inline markup, changed blocks).
   const exactStarts = new Set(exact.map((e) => e.start));
-  // Where the context survives, look there only; else everywhere.
-  const spacedNear = anchors();
-  // (A quote too short for it is not one to load the approximate search for.)
-  const spaced = (spacedSearchApplies(q.quote) ? approximateOf(options).spaced(search, q.quote, spacedNear.length > 0 ? spacedNear : undefined) : []).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length));
+  // Where the context survives, look there only; else everywhere. (A quote too short for it is not one
+  // to load the approximate search for, nor to look up its context for: a short quote that is gone
+  // costs no more than its own search.)
+  const spaced = spacedSearchApplies(q.quote)
+    ? approximateOf(options).spaced(search, q.quote, anchors().length > 0 ? anchors() : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length))
+    : [];
   if (spaced.length > 0) {
     const d = decide(text, q, spaced, 'whitespace');
     if (d.ok) return found(d.start, d.end, 'whitespace', d.score);

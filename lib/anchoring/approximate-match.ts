@@ -81,6 +81,7 @@ export class ApproxPattern {
     from = Math.max(0, from);
     to = Math.min(text.length, to);
     if (m === 0 || to <= from) return [];
+    if (this.blocks === 1) return this.searchOneBlock(text, from, to, Math.min(maxErrors, m));
     const blocks = this.blocks;
     const last = blocks - 1;
     const lastRows = m - WORD * last;
@@ -124,6 +125,46 @@ export class ApproxPattern {
         // Only the best error count is reported: a better one discards earlier ends.
         if (score[y] < k) {
           k = score[y];
+          ends.length = 0;
+        }
+        ends.push(j + 1);
+      }
+    }
+    const out: ApproxMatch[] = [];
+    for (const end of ends) out.push({ start: this.longestStart(text, from, end, k), end, errors: k });
+    return out;
+  }
+
+  /**
+   * search() for a pattern of at most 32 characters (most quotes): one word of state kept in locals, the
+   * block step written out. Anchoring runs this on few regions per page, mostly before the JIT has
+   * optimised anything, where every call and typed-array access of the general loop counts.
+   */
+  private searchOneBlock(text: string, from: number, to: number, maxErrors: number): ApproxMatch[] {
+    const { masks, wide, zeroRow } = this.forward;
+    const lastBit = this.lastBit;
+    let pv = -1;
+    let mv = 0;
+    let score = this.length;
+    let k = maxErrors;
+    const ends: number[] = [];
+    for (let j = from; j < to; j++) {
+      const c = text.charCodeAt(j);
+      const eq = masks[c < DIRECT ? c : wide.get(c) ?? zeroRow];
+      const xv = eq | mv;
+      const xh = (((eq & pv) + pv) ^ pv) | eq;
+      const ph = mv | ~(xh | pv);
+      const mh = pv & xh;
+      if (ph & lastBit) score++;
+      else if (mh & lastBit) score--;
+      // Row 0 is free (a match may start anywhere): nothing enters the shifted deltas.
+      const phs = ph << 1;
+      pv = (mh << 1) | ~(xv | phs);
+      mv = phs & xv;
+      if (score <= k) {
+        // Only the best error count is reported: a better one discards earlier ends.
+        if (score < k) {
+          k = score;
           ends.length = 0;
         }
         ends.push(j + 1);

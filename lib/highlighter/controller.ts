@@ -23,6 +23,11 @@ const REANCHOR_DELAY_MS = 400;
 
 /** refresh() fails when the background cannot be reached (the extension was reloaded or updated): the page keeps what it shows. */
 const repaintFailed = (err: unknown) => console.error('Tidemark could not repaint the highlights; reload the page.', err);
+/** Approximate anchoring could not be loaded (the extension reloaded or updated, the injection refused). */
+const approximateFailed = (err: unknown) => {
+  console.error('Tidemark could not load its search for changed text; reload the page.', err);
+  return null;
+};
 /** The browser's own `browser` namespace exists (the webextension-polyfill's own test): listeners may answer with a promise. */
 const PROMISE_LISTENERS = (globalThis as { browser?: { runtime?: { id?: string } } }).browser?.runtime?.id !== undefined;
 
@@ -135,18 +140,21 @@ export class Highlighter implements EditorHost {
           get approximate() {
             return loadedPart('approximate');
           },
-          needsApproximate: () => void loadPart('approximate').catch(console.error),
+          // A failure is reported once, below, where these highlights are answered.
+          needsApproximate: () => void loadPart('approximate').catch(() => undefined),
         });
         if (run !== this.paintRun) return;
         // Highlights exact anchoring could not place: approximate anchoring, loaded for them.
         const pending = descriptors.filter((_, i) => results[i] === NEEDS_APPROXIMATE);
         if (pending.length) {
-          const approximate = await loadPart('approximate');
+          // Should its script fail to load, those highlights stay NEEDS_APPROXIMATE (not found) and the
+          // others are painted all the same.
+          const approximate = await loadPart('approximate').catch(approximateFailed);
           if (run !== this.paintRun) return;
-          const placed = await anchorAllSliced(index, pending, { approximate });
+          const placed = approximate ? await anchorAllSliced(index, pending, { approximate }) : null;
           if (run !== this.paintRun) return;
           let next = 0;
-          results = results.map((r) => (r === NEEDS_APPROXIMATE ? placed[next++] : r));
+          if (placed) results = results.map((r) => (r === NEEDS_APPROXIMATE ? placed[next++] : r));
         }
         if (this.pageIndex.generation === generation) break; // else the page changed while anchoring
       }

@@ -61,8 +61,11 @@ export interface HighlightApiPainterOptions {
 export class HighlightApiPainter implements Painter {
   readonly kind = 'highlight-api' as const;
   private readonly entries = new Map<string, Entry>();
-  /** The key of each painted range (a Map, cleared with the entries: it holds no range they do not). */
-  private readonly owner = new Map<AbstractRange, string>();
+  /**
+   * The key of each painted range, made from the entries when a hit test first needs it after a change
+   * (not in paint(): paintMany() of 1,000 highlights would fill it for nothing before any click).
+   */
+  private owner: Map<AbstractRange, string> | null = null;
   private readonly byColor = new Map<HighlightColor, Highlight>();
   private readonly note: Highlight;
   private readonly flashing: Highlight;
@@ -117,17 +120,20 @@ export class HighlightApiPainter implements Painter {
     const colorHighlight = this.byColor.get(style.color);
     if (!colorHighlight) throw new Error(`Unknown highlight colour "${style.color}"`);
     const list = rangeList(ranges);
-    this.marks?.mark(list, style.color, style.hasNote);
+    const hasNote = !!style.hasNote;
+    this.marks?.mark(list, style.color, hasNote);
     if (this.entries.has(key)) this.remove(key);
-    const entry: Entry = { ranges: list, color: style.color, hasNote: !!style.hasNote };
-    for (const r of list) {
+    // Index loops, no iterators: paintMany() runs this for each of up to thousands of highlights,
+    // before the JIT has optimised it.
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i];
       colorHighlight.add(r);
-      if (entry.hasNote) this.note.add(r);
-      this.owner.set(r, key);
+      if (hasNote) this.note.add(r);
       const root = r.startContainer.getRootNode();
       if (root !== this.doc && root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
     }
-    this.entries.set(key, entry);
+    this.entries.set(key, { ranges: list, color: style.color, hasNote });
+    this.owner = null;
   }
 
   /**
@@ -139,7 +145,7 @@ export class HighlightApiPainter implements Painter {
    */
   paintMany(items: readonly PaintItem[]): void {
     this.marks?.willMark(items.length);
-    for (const it of items) this.paint(it.key, it.ranges, it);
+    for (let i = 0; i < items.length; i++) this.paint(items[i].key, items[i].ranges, items[i]);
   }
 
   private adoptShadowRoot(root: ShadowRoot): void {
@@ -164,9 +170,9 @@ export class HighlightApiPainter implements Painter {
       h.delete(r);
       this.note.delete(r);
       this.flashing.delete(r);
-      this.owner.delete(r);
     }
     this.entries.delete(key);
+    this.owner = null;
     return true;
   }
 
@@ -176,7 +182,7 @@ export class HighlightApiPainter implements Painter {
     this.note.clear();
     this.flashing.clear();
     this.entries.clear();
-    this.owner.clear();
+    this.owner = null;
     this.marks?.clear();
   }
 
@@ -199,10 +205,15 @@ export class HighlightApiPainter implements Painter {
     };
     if (typeof registry.highlightsFromPoint === 'function') {
       const hits = registry.highlightsFromPoint(x, y, { shadowRoots: [...this.shadowRoots] });
+      let owner = this.owner;
+      if (!owner) {
+        this.owner = owner = new Map();
+        for (const [key, entry] of this.entries) for (const r of entry.ranges) owner.set(r, key);
+      }
       for (const hit of hits as HitResult[]) {
         if (!hit || !this.ours.has(hit.highlight) || !Array.isArray(hit.ranges)) continue;
         for (const r of hit.ranges) {
-          const key = this.owner.get(r);
+          const key = owner.get(r);
           if (key !== undefined) found.add(key);
         }
       }

@@ -33,6 +33,8 @@ let server: TidemarkServer;
 let site: TestSite;
 let token: string;
 let url: string;
+/** The same page, with its first highlight stored as a slightly different text (it needs approximate anchoring). */
+let changedUrl: string;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -63,6 +65,12 @@ test.beforeAll(async () => {
   url = `http://127.0.0.1:${new URL(site.origin).port}/pilot`;
   await saveWithHighlights(server, token, url, [
     { text: Q.first, color: 'green', note: 'call the harbour office' },
+    { text: Q.second, color: 'orange' },
+  ]);
+  site.add('/pilot-changed', { title: 'The pilot boat, changed', body: BODY });
+  changedUrl = `http://127.0.0.1:${new URL(site.origin).port}/pilot-changed`;
+  await saveWithHighlights(server, token, changedUrl, [
+    { text: Q.first.replace('freighter', 'freightr'), color: 'green' },
     { text: Q.second, color: 'orange' },
   ]);
 });
@@ -131,6 +139,32 @@ test('where the painter\'s scope-marks script cannot be injected, the toolbar cl
     const shot = decodePng(await tab.screenshot({ clip: { x: middle.x - 30, y: middle.y - 6, width: 60, height: 12 } }));
     expect(shareOf(shot, ([r, g, bl]) => g > r + 12 && g > bl + 12)).toBeGreaterThan(0.3);
     await expect.poll(() => errors.join('\n')).toContain('highlighter-scope-marks.js');
+    await popup.close();
+  } finally {
+    await b.close();
+  }
+});
+
+test('where approximate anchoring cannot be injected, the highlights found verbatim are still painted and the failure is logged', async () => {
+  const b = await signedInBrowser();
+  try {
+    await b.inWorker(() => {
+      const scripting = (globalThis as any).chrome.scripting;
+      const inject = scripting.executeScript.bind(scripting);
+      scripting.executeScript = (options: { files?: string[] }) =>
+        options.files?.some((f) => f.includes('highlighter-approximate'))
+          ? Promise.reject(new Error('Could not inject highlighter-approximate.js (refused by the test).'))
+          : inject(options);
+    });
+    const tab = await b.context.newPage();
+    const errors: string[] = [];
+    tab.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    await tab.goto(changedUrl);
+    const popup = await b.clickToolbarButton(tab);
+    // The popup says what the page shows; the console says why and what to do.
+    await expect(popup.getByTestId('highlight-summary')).toHaveText('2 highlights, 1 not found');
+    await expect.poll(() => painted(tab)).toEqual({ orange: [Q.second] });
+    await expect.poll(() => errors.join('\n')).toContain('could not load its search for changed text; reload the page');
     await popup.close();
   } finally {
     await b.close();

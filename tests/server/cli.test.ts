@@ -10,6 +10,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-cli-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 processesOnTestBackend();
 
+const PROCESSES_TIMEOUT = 90_000;
+
 describe('command line', () => {
   it('user:create prints only the user as JSON, and refuses a duplicate email', () => {
     const first = runCli(['user:create', '--email', 'cli@example.test', '--password', 'longenough', '--name', 'Cli', '--pro', '--data', dataDir]);
@@ -41,7 +43,9 @@ describe('command line', () => {
     expect(runCli(['token:create', '--email', 'nobody@example.test', '--data', dataDir]).stderr).toMatch(/No account/);
   });
 
-  it('token:create makes a token that works against a running server on the same data directory', async () => {
+  // These two start `serve` and run the command line beside it (three or four processes): about 8 s on a
+  // quiet machine, over 30 s when every core is busy (one CLI process took 9 s at load 13).
+  it('token:create makes a token that works against a running server on the same data directory', { timeout: PROCESSES_TIMEOUT }, async () => {
     const serve = await startServe(['--port', '0', '--data', dataDir]);
     try {
       // Created while serve runs: both processes share the database.
@@ -60,7 +64,7 @@ describe('command line', () => {
     }
   });
 
-  it('serve shuts down cleanly on SIGTERM, finishing the request in flight', async () => {
+  it('serve shuts down cleanly on SIGTERM, finishing the request in flight', { timeout: PROCESSES_TIMEOUT }, async () => {
     // A page that takes 800 ms to answer keeps a /import/url/parse request in flight while SIGTERM arrives.
     const slow = http.createServer((_req, res) => {
       setTimeout(() => {
