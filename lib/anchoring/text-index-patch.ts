@@ -255,7 +255,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
   const pieces: { a: number; b: number; nodes: Text[]; starts: Int32Array; ends: Int32Array; raw: string }[] = [];
   const replaced = (k: number) => merged.some((m) => k > m.a && k < m.b);
   for (const { a, b } of merged) {
-    const w = new StretchWalker(doc, styleCheck, rules);
+    const w = new StretchWalker(styleCheck, rules);
     w.stopAt = b < n ? index.nodes[b] : null;
     if (a < 0) {
       w.enter(top as Element, F_SHOWN | F_DIRECT);

@@ -62,7 +62,7 @@ export function yieldToPage(): Promise<void> {
 
 function newBuilder(doc: Document, options: TextIndexOptions): IndexBuilder {
   const styleCheck = createStyleCheck(doc, options.computedStyle ?? 'auto');
-  return new IndexBuilder(doc, styleCheck, styleCheck ? new HidingRules(doc) : null);
+  return new IndexBuilder(styleCheck, styleCheck ? new HidingRules(doc) : null);
 }
 
 /** A boundary point in the DOM. */
@@ -74,7 +74,6 @@ export interface DomPoint {
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
-const CDATA_SECTION_NODE = 4;
 
 /** Whitespace (collapsed to one space) and characters that are dropped; see normalize.ts. */
 const WS = ` ${OTHER_SPACE_CHARS}`;
@@ -145,7 +144,8 @@ export class TextIndex {
     let b = walked;
     if (!b) {
       const walker = newBuilder(this.doc, options);
-      walker.walk(root);
+      walker.begin(root);
+      walker.run(() => false);
       b = walker;
     }
     this.nodes = b.nodes;
@@ -457,24 +457,13 @@ export class IndexBuilder {
   private light = '';
   private cursor = 0;
   private from = -1;
-  /** The document is not HTML: it may have CDATA sections. */
-  private readonly xml: boolean;
   /** tagFlags of each local name met. */
   private readonly tags = new Map<string, number>();
 
   constructor(
-    doc: Document,
     readonly styleCheck: StyleCheck | null,
     private readonly hidingRules: HidingRules | null,
-  ) {
-    this.xml = doc.contentType !== 'text/html';
-  }
-
-  /** Walks the whole root in one go. */
-  walk(root: Node): void {
-    this.begin(root);
-    this.run(() => false);
-  }
+  ) {}
 
   /** Prepares a walk of `root` (run() does it, in one or several calls). */
   begin(root: Node): void {
@@ -517,15 +506,14 @@ export class IndexBuilder {
       // An element's local name: one DOM call instead of two (nodeType, localName); other nodes have none.
       const name = (node as Element).localName;
       if (name !== undefined) this.enter(node as Element, f, name);
-      // Text nodes; comments and processing instructions have no text. CDATA sections (only XML documents
-      // have them) are in textContent but never indexed.
+      // Text nodes (CDATA sections, which only XML documents have, are Text nodes and shown as text too);
+      // comments and processing instructions have no text.
       else if ((node as Text).splitText !== undefined) {
-        const shown = f & F_SHOWN && !(this.xml && node.nodeType === CDATA_SECTION_NODE);
         if (f & F_DIRECT) {
-          if (shown) this.addData(node as Text);
+          if (f & F_SHOWN) this.addData(node as Text);
         } else {
           const len = (node as Text).length;
-          if (shown) {
+          if (f & F_SHOWN) {
             if (this.from < 0) this.from = this.cursor;
             this.cursor += len;
             this.record(node as Text, len);
