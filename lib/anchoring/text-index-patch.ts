@@ -22,7 +22,7 @@ import { firstCharFromRaw, nodeIdOf } from './range-offsets.js';
 import { STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
 import { PatchedTextSearch, type TextEdit } from './search-patched.js';
 import { textSearchOf } from './search-text.js';
-import { F_DIRECT, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type NormalisedText } from './text-index.js';
+import { F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type NormalisedText } from './text-index.js';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -285,7 +285,8 @@ function resumeAfter(w: StretchWalker, after: Text, top: Element): boolean {
   for (let i = chain.length - 1; i >= 1; i--) {
     if (!w.enter(chain[i] as Element, f)) return false;
     const d = w.depth - 1;
-    if (w.lists[d]) return false;
+    // A slot with assigned nodes shows those, not the children the chain goes through.
+    if (w.flags[d] & F_ONE) return false;
     w.next[d] = chain[i - 1].nextSibling;
     f = w.flags[d];
   }

@@ -324,6 +324,8 @@ export const F_CHECKED = 4;
  * top's light-DOM text by position.
  */
 export const F_DIRECT = 8;
+/** The entry stands for one slotted node: its siblings are not walked after it. */
+export const F_ONE = 16;
 
 /** Growable Int32Array copy with room for at least `need` entries. */
 export function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
@@ -445,13 +447,11 @@ export class IndexBuilder {
   broken = true;
   /**
    * The walk's stack, one entry per open element (no object per element: they are reused by depth):
-   * the next child to visit, or a slot's assigned nodes (`lists`) and the position in them (`at`),
-   * and the F_* bits of what was decided about the element.
+   * the next child to visit and the F_* bits of what was decided about the element. A slot's assigned
+   * nodes have an entry each (F_ONE) above the slot's.
    */
   depth = 0;
   next: (Node | null)[] = [];
-  lists: (ArrayLike<Node> | null)[] = [];
-  at: number[] = [];
   flags: number[] = [];
   /** Light-DOM text of the top, the offset in it of the next light-DOM text node, and where the visible run not yet copied starts (-1: none). */
   private light = '';
@@ -479,7 +479,7 @@ export class IndexBuilder {
     }
     this.light = top.textContent ?? '';
     if (top.nodeType === ELEMENT_NODE) this.enter(top as Element, F_SHOWN);
-    else this.push(top.firstChild, null, F_SHOWN);
+    else this.push(top.firstChild, F_SHOWN);
   }
 
   /** Walks on until done (true) or until `stop()`, asked every few hundred nodes, says so (false). */
@@ -491,18 +491,13 @@ export class IndexBuilder {
       if ((++n & 31) === 0 && stop()) return false;
       const d = this.depth - 1;
       const f = flags[d];
-      let node = next[d];
-      if (node) next[d] = node.nextSibling;
-      else {
-        const list = this.lists[d];
-        if (list && this.at[d] < list.length) node = list[this.at[d]++];
-        else {
-          this.depth = d;
-          this.lists[d] = null;
-          if (f & F_BLOCK) this.breakText();
-          continue;
-        }
+      const node = next[d];
+      if (!node) {
+        this.depth = d;
+        if (f & F_BLOCK) this.breakText();
+        continue;
       }
+      next[d] = f & F_ONE ? null : node.nextSibling;
       // An element's local name: one DOM call instead of two (nodeType, localName); other nodes have none.
       const name = (node as Element).localName;
       if (name !== undefined) this.enter(node as Element, f, name);
@@ -525,11 +520,9 @@ export class IndexBuilder {
     return true;
   }
 
-  private push(next: Node | null, list: ArrayLike<Node> | null, f: number): void {
+  private push(next: Node | null, f: number): void {
     const d = this.depth++;
     this.next[d] = next;
-    this.lists[d] = list;
-    this.at[d] = 0;
     this.flags[d] = f;
   }
 
@@ -567,15 +560,15 @@ export class IndexBuilder {
       this.breakText();
     }
     const shadow = tag & TAG_HOST ? (el as HTMLElement).shadowRoot : null;
+    const assigned = name === 'slot' && (el as HTMLSlotElement).assignedNodes?.();
     if (shadow) {
       // The shadow tree is shown instead of the light children (those come back through slots).
       if (!(pf & F_DIRECT)) this.skipLight(el.textContent?.length ?? 0);
-      this.push(shadow.firstChild, null, f | F_DIRECT);
-    } else if (name === 'slot' && typeof (el as HTMLSlotElement).assignedNodes === 'function') {
-      const assigned = (el as HTMLSlotElement).assignedNodes();
-      if (assigned.length > 0) this.push(null, assigned, f | F_DIRECT);
-      else this.push(el.firstChild, null, f);
-    } else this.push(el.firstChild, null, f);
+      this.push(shadow.firstChild, f | F_DIRECT);
+    } else if (assigned && assigned.length > 0) {
+      this.push(null, f);
+      for (let i = assigned.length; i-- > 0; ) this.push(assigned[i], (f & ~F_BLOCK) | F_DIRECT | F_ONE);
+    } else this.push(el.firstChild, f);
     return true;
   }
 
