@@ -147,8 +147,7 @@ const LONG_CONTEXT_EDITS = 3;
 /** Near-context similarity the other side must keep (unrelated prose is about 0.3). */
 const OTHER_SIDE_MIN = 0.45;
 
-const REASON_TWIN =
-  'The highlighted text was not found in its original surroundings; a similar passage elsewhere on the page was not used, because it may not be the one highlighted.';
+const REASON_TWIN = 'The text is not in its original surroundings; a similar passage elsewhere may not be the one highlighted.';
 
 /**
  * Decision for a long-context query: a candidate that a separating side places within the allowed edits.
@@ -215,7 +214,7 @@ const FEW_OCCURRENCES = 64;
 /** Shorter exact picks with imperfect context are checked against a near-context fuzzy match. */
 const CHALLENGE_MAX_LENGTH = 64;
 
-const REASON_NOT_FOUND = 'The highlighted text was not found on the page; it may have been edited or removed.';
+const REASON_NOT_FOUND = 'The text was not found on the page; it may have been edited or removed.';
 
 /** Finds where `descriptor` belongs in the page indexed by `index`. */
 export function anchor(index: TextIndex, descriptor: HighlightDescriptor, options: AnchorCoreOptions = {}): AnchorResult {

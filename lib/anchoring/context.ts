@@ -173,14 +173,12 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
   const w = Math.min(m + limit, avail);
   const band = 2 * limit + 1;
   const over = limit + 1;
-  // Pattern and text characters, both read outwards from the anchor: pattern[p0 + s * i], text[t0 + s * j]
-  // (no closures: this runs mostly before the JIT has optimised it).
-  const s = backwards ? -1 : 1;
-  const p0 = backwards ? m - 1 : 0;
-  const t0 = backwards ? anchor - 1 : anchor;
+  // Pattern and text characters, both read outwards from the anchor.
+  const pc = (i: number) => (backwards ? pattern.charCodeAt(m - 1 - i) : pattern.charCodeAt(i));
+  const tc = (j: number) => (backwards ? text.charCodeAt(anchor - 1 - j) : text.charCodeAt(anchor + j));
   let r = 0;
   const run = Math.min(m, w);
-  while (r < run && pattern.charCodeAt(p0 + s * r) === text.charCodeAt(t0 + s * r)) r++;
+  while (r < run && pc(r) === tc(r)) r++;
   if (r === m) return 0;
   if (bandPrev.length < band) {
     bandPrev = new Int32Array(band);
@@ -194,7 +192,7 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
     prev[d] = j >= 0 && j <= w ? Math.min(Math.abs(d - limit), over) : over;
   }
   for (let i = r + 1; i <= m; i++) {
-    const c = pattern.charCodeAt(p0 + s * (i - 1));
+    const c = pc(i - 1);
     let rowMin = over;
     for (let d = 0; d < band; d++) {
       const j = i + d - limit;
@@ -203,7 +201,7 @@ export function boundedAnchoredDistance(pattern: string, text: string, anchor: n
         continue;
       }
       // D[i][j] = min(D[i-1][j-1] + cost, D[i-1][j] + 1, D[i][j-1] + 1)
-      let v = j === 0 ? i : prev[d] + (text.charCodeAt(t0 + s * (j - 1)) === c ? 0 : 1); // diagonal: same d in the previous row
+      let v = j === 0 ? i : prev[d] + (tc(j - 1) === c ? 0 : 1); // diagonal: same d in the previous row
       if (d + 1 < band && prev[d + 1] + 1 < v) v = prev[d + 1] + 1; // from D[i-1][j]
       if (d > 0 && j > 0 && cur[d - 1] + 1 < v) v = cur[d - 1] + 1; // from D[i][j-1]
       if (v > over) v = over;

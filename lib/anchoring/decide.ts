@@ -38,17 +38,13 @@ const TIE_MARGIN = 0.02;
 const CLEAR_MARGIN = 0.05;
 const INTACT_CONTEXT = 0.95;
 
-const REASON_CONTEXT =
-  'The highlighted text still appears on the page, but not in the place it was highlighted (its surroundings changed).';
-const REASON_AMBIGUOUS_NO_CONTEXT =
-  'The highlighted text appears several times on the page and the highlight has no surrounding text to tell which one was meant.';
-const REASON_AMBIGUOUS_SAME_CONTEXT =
-  'The highlighted text appears several times on the page with the same surroundings, so it is not clear which one was meant.';
-const REASON_LOOKALIKE =
-  'The highlighted text appears in several places with similar surroundings, and none matches the original surroundings closely enough.';
-const REASON_FEWER =
-  'The highlighted text appears fewer times on the page than when it was highlighted, so the highlighted occurrence is likely gone.';
-const REASON_FUZZY_WEAK = 'Only a loose match for the highlighted text was found, too different to place the highlight safely.';
+// Short, as the injected highlighter carries them (it has a size limit); the meaning is in the status.
+const REASON_CONTEXT = 'The text is on the page, but not where it was highlighted (its surroundings changed).';
+const REASON_AMBIGUOUS_NO_CONTEXT = 'The text appears several times on the page and nothing stored tells which was meant.';
+const REASON_AMBIGUOUS_SAME_CONTEXT = 'The text appears several times on the page with the same surroundings.';
+const REASON_LOOKALIKE = 'The text appears in places with similar surroundings, none close enough to the original.';
+const REASON_FEWER = 'The text appears fewer times than when highlighted: the highlighted one is likely gone.';
+const REASON_FUZZY_WEAK = 'Only a loose match for the text was found, too different to place safely.';
 
 interface Scored {
   cand: Candidate;
@@ -100,7 +96,7 @@ function overlaps(a: Candidate, b: Candidate): boolean {
 export function decide(text: string, q: Query, candidates: Candidate[], strategy: Strategy): Decision {
   const hasCtx = q.prefix.length > 0 || q.suffix.length > 0;
   const n = candidates.length;
-  if (n === 0) return { ok: false, status: 'orphan', reason: 'The highlighted text was not found on the page.' };
+  if (n === 0) return { ok: false, status: 'orphan', reason: 'The text was not found on the page.' };
 
   if (!hasCtx) return decideWithoutContext(q, candidates, strategy);
 

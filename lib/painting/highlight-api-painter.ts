@@ -123,10 +123,7 @@ export class HighlightApiPainter implements Painter {
     const hasNote = !!style.hasNote;
     this.marks?.mark(list, style.color, hasNote);
     if (this.entries.has(key)) this.remove(key);
-    // Index loops, no iterators: paintMany() runs this for each of up to thousands of highlights,
-    // before the JIT has optimised it.
-    for (let i = 0; i < list.length; i++) {
-      const r = list[i];
+    for (const r of list) {
       colorHighlight.add(r);
       if (hasNote) this.note.add(r);
       const root = r.startContainer.getRootNode();
@@ -145,7 +142,7 @@ export class HighlightApiPainter implements Painter {
    */
   paintMany(items: readonly PaintItem[]): void {
     this.marks?.willMark(items.length);
-    for (let i = 0; i < items.length; i++) this.paint(items[i].key, items[i].ranges, items[i]);
+    for (const it of items) this.paint(it.key, it.ranges, it);
   }
 
   private adoptShadowRoot(root: ShadowRoot): void {
