@@ -173,12 +173,6 @@ export class TextSearch {
     return this.scan(needle, limit);
   }
 
-  /** Offset of `needle` when it occurs exactly once, else -1. */
-  findUnique(needle: string): number {
-    const hits = this.findFirstPass(needle, 1);
-    return hits.length === 1 ? hits[0] : -1;
-  }
-
   /**
    * Builds the word index now when the text is long enough to get one (one task of ~10 ms on a 1M-
    * character page), so that no later search, such as describing a new highlight, pays for it.

@@ -22,7 +22,7 @@ import { firstCharFromRaw, nodeIdOf } from './range-offsets.js';
 import { STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
 import { PatchedTextSearch, type TextEdit } from './search-patched.js';
 import { textSearchOf } from './search-text.js';
-import { IndexBuilder, Normaliser, TextIndex, type Frame, type NormalisedText } from './text-index.js';
+import { F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type NormalisedText } from './text-index.js';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -57,7 +57,7 @@ class StretchWalker extends IndexBuilder {
   protected override addData(t: Text): void {
     if (t === this.stopAt) {
       this.reached = true;
-      this.stack.length = 0;
+      this.depth = 0;
       return;
     }
     super.addData(t);
@@ -258,8 +258,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     const w = new StretchWalker(styleCheck, rules);
     w.stopAt = b < n ? index.nodes[b] : null;
     if (a < 0) {
-      const f = w.enter(top as Element, true, false, true);
-      if (f) w.stack.push(f);
+      w.enter(top as Element, F_SHOWN | F_DIRECT);
     } else if (!resumeAfter(w, index.nodes[a], top as Element)) return null;
     w.run(() => false);
     if (w.stopAt && !w.reached) return null;
@@ -282,16 +281,14 @@ function resumeAfter(w: StretchWalker, after: Text, top: Element): boolean {
   const chain: Node[] = [];
   for (let p: Node | null = after; p && p !== top; p = p.parentNode) chain.push(p);
   chain.push(top);
-  let shown = true;
-  let checked = false;
+  let f = F_SHOWN | F_DIRECT;
   for (let i = chain.length - 1; i >= 1; i--) {
-    const el = chain[i] as Element;
-    const f: Frame | null = w.enter(el, shown, checked, true);
-    if (!f || f.list) return false;
-    f.next = chain[i - 1].nextSibling;
-    shown = f.textShown;
-    checked = f.checked;
-    w.stack.push(f);
+    if (!w.enter(chain[i] as Element, f)) return false;
+    const d = w.depth - 1;
+    // A slot with assigned nodes shows those, not the children the chain goes through.
+    if (w.flags[d] & F_ONE) return false;
+    w.next[d] = chain[i - 1].nextSibling;
+    f = w.flags[d];
   }
   // Entering the ancestors wrote their block boundaries: those are before `after`, already indexed.
   w.parts = [];

@@ -17,12 +17,14 @@ import { CHAR_SPACE, DROPPED_CHARS, OTHER_SPACE_CHARS, classifyChar } from './no
 import {
   STYLE_INVISIBLE,
   STYLE_NONE,
+  TAG_BLOCK,
+  TAG_HOST,
+  TAG_INHERITS,
+  TAG_SKIPPED,
   HidingRules,
   createStyleCheck,
-  isBlockTag,
-  isSkippedTag,
-  hiddenOrStyled,
-  mayInheritVisibility,
+  HIDDEN_OR_STYLED,
+  tagFlags,
   type StyleCheck,
 } from './visibility.js';
 
@@ -72,7 +74,6 @@ export interface DomPoint {
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
-const CDATA_SECTION_NODE = 4;
 
 /** Whitespace (collapsed to one space) and characters that are dropped; see normalize.ts. */
 const WS = ` ${OTHER_SPACE_CHARS}`;
@@ -86,16 +87,6 @@ const SPECIAL = new RegExp(`[${WS}${DROPPED_CHARS}]{2,}|[${OTHER_SPACE_CHARS}${D
 const WS_CHAR = new RegExp(`[${WS}]`, 'g');
 /** Stands for a block boundary or <br> in the raw text: whitespace, and never inside a node's range. */
 const BREAK = '\n';
-
-/** Elements allowed to have a shadow root (attachShadow), so others need not be asked. */
-const SHADOW_HOSTS = new Set([
-  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
-  'main', 'nav', 'p', 'section', 'span',
-]);
-
-function canHostShadow(localName: string): boolean {
-  return SHADOW_HOSTS.has(localName) || localName.includes('-');
-}
 
 function ownerDocumentOf(root: Node): Document {
   return root.nodeType === DOCUMENT_NODE ? (root as Document) : (root.ownerDocument as Document);
@@ -153,7 +144,8 @@ export class TextIndex {
     let b = walked;
     if (!b) {
       const walker = newBuilder(this.doc, options);
-      walker.walk(root);
+      walker.begin(root);
+      walker.run(() => false);
       b = walker;
     }
     this.nodes = b.nodes;
@@ -322,21 +314,18 @@ export interface NormalisedText {
   count: number;
 }
 
-/** Where the walk is: the next sibling to visit (or a list, for slots), and what the parent decided. */
-export interface Frame {
-  next: Node | null;
-  list: ArrayLike<Node> | null;
-  i: number;
-  block: boolean;
-  textShown: boolean;
-  /** The parent element's style was checked and found visible (inline children may inherit that). */
-  checked: boolean;
-  /**
-   * Text nodes here are read one by one (shadow trees, slotted nodes); otherwise they are taken from
-   * the top's light-DOM text by position.
-   */
-  direct: boolean;
-}
+/** Bits of an open element's entry on the walk's stack (IndexBuilder.flags): it is a block; its own text is shown. */
+export const F_BLOCK = 1;
+export const F_SHOWN = 2;
+/** Its style was checked and found visible, or it shares a checked parent's (inline children may inherit that). */
+export const F_CHECKED = 4;
+/**
+ * Text nodes here are read one by one (shadow trees, slotted nodes); otherwise they are taken from the
+ * top's light-DOM text by position.
+ */
+export const F_DIRECT = 8;
+/** The entry stands for one slotted node: its siblings are not walked after it. */
+export const F_ONE = 16;
 
 /** Growable Int32Array copy with room for at least `need` entries. */
 export function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
@@ -456,23 +445,25 @@ export class IndexBuilder {
   nodeEnd = new Int32Array(1024);
   /** The raw text so far ends with a BREAK (or is empty): another one would change nothing. */
   broken = true;
+  /**
+   * The walk's stack, one entry per open element (no object per element: they are reused by depth):
+   * the next child to visit and the F_* bits of what was decided about the element. A slot's assigned
+   * nodes have an entry each (F_ONE) above the slot's.
+   */
+  depth = 0;
+  next: (Node | null)[] = [];
+  flags: number[] = [];
   /** Light-DOM text of the top, the offset in it of the next light-DOM text node, and where the visible run not yet copied starts (-1: none). */
   private light = '';
   private cursor = 0;
   private from = -1;
+  /** tagFlags of each local name met. */
+  private readonly tags = new Map<string, number>();
 
   constructor(
     readonly styleCheck: StyleCheck | null,
     private readonly hidingRules: HidingRules | null,
   ) {}
-
-  stack: Frame[] = [];
-
-  /** Walks the whole root in one go. */
-  walk(root: Node): void {
-    this.begin(root);
-    this.run(() => false);
-  }
 
   /** Prepares a walk of `root` (run() does it, in one or several calls). */
   begin(root: Node): void {
@@ -487,88 +478,98 @@ export class IndexBuilder {
       return;
     }
     this.light = top.textContent ?? '';
-    if (top.nodeType === ELEMENT_NODE) {
-      const frame = this.enter(top as Element, true, false, false);
-      if (frame) this.stack.push(frame);
-    } else {
-      this.stack.push({ next: top.firstChild, list: null, i: 0, block: false, textShown: true, checked: false, direct: false });
-    }
+    if (top.nodeType === ELEMENT_NODE) this.enter(top as Element, F_SHOWN);
+    else this.push(top.firstChild, F_SHOWN);
   }
 
   /** Walks on until done (true) or until `stop()`, asked every few hundred nodes, says so (false). */
   run(stop: () => boolean): boolean {
-    const stack = this.stack;
+    const next = this.next;
+    const flags = this.flags;
     let n = 0;
-    while (stack.length > 0) {
+    while (this.depth > 0) {
       if ((++n & 31) === 0 && stop()) return false;
-      const f = stack[stack.length - 1];
-      let node: Node | null;
-      if (f.list) node = f.i < f.list.length ? f.list[f.i++] : null;
-      else {
-        node = f.next;
-        if (node) f.next = node.nextSibling;
-      }
+      const d = this.depth - 1;
+      const f = flags[d];
+      const node = next[d];
       if (!node) {
-        stack.pop();
-        if (f.block) this.breakText();
+        this.depth = d;
+        if (f & F_BLOCK) this.breakText();
         continue;
       }
-      const type = node.nodeType;
-      if (type === TEXT_NODE) {
-        if (f.direct) {
-          if (f.textShown) this.addData(node as Text);
-        } else if (f.textShown) this.addLight(node as Text);
-        else this.skipLight((node as Text).length);
-      } else if (type === ELEMENT_NODE) {
-        const child = this.enter(node as Element, f.textShown, f.checked, f.direct);
-        if (child) stack.push(child);
-      } else if (type === CDATA_SECTION_NODE && !f.direct) {
-        this.skipLight((node as CDATASection).length); // in textContent, never indexed
+      next[d] = f & F_ONE ? null : node.nextSibling;
+      // An element's local name: one DOM call instead of two (nodeType, localName); other nodes have none.
+      const name = (node as Element).localName;
+      if (name !== undefined) this.enter(node as Element, f, name);
+      // Text nodes (CDATA sections, which only XML documents have, are Text nodes and shown as text too);
+      // comments and processing instructions have no text.
+      else if ((node as Text).splitText !== undefined) {
+        if (f & F_DIRECT) {
+          if (f & F_SHOWN) this.addData(node as Text);
+        } else {
+          const len = (node as Text).length;
+          if (f & F_SHOWN) {
+            if (this.from < 0) this.from = this.cursor;
+            this.cursor += len;
+            this.record(node as Text, len);
+          } else this.skipLight(len);
+        }
       }
     }
     this.flush();
     return true;
   }
 
-  /** Decides whether to walk into `el`; returns its frame, or null to skip it. */
-  enter(el: Element, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
-    const name = el.localName;
-    const frame = this.frameFor(el, name, parentShown, parentChecked, direct);
-    // Left out with all its content (its light-DOM text is stepped over).
-    if (!frame) {
-      if (!direct) this.skipLight(el.textContent?.length ?? 0);
-    }
-    return frame;
+  private push(next: Node | null, f: number): void {
+    const d = this.depth++;
+    this.next[d] = next;
+    this.flags[d] = f;
   }
 
-  private frameFor(el: Element, name: string, parentShown: boolean, parentChecked: boolean, direct: boolean): Frame | null {
-    if (isSkippedTag(name)) return null;
-    const flagged = hiddenOrStyled(el);
-    if (flagged && el.hasAttribute('hidden')) return null;
-    let textShown = parentShown;
-    let checked = false;
-    // Not hidden, so a flagged element is a styled one.
-    if (this.styleCheck && !(parentChecked && mayInheritVisibility(name, flagged, this.hidingRules ?? undefined))) {
-      const s = this.styleCheck(el);
-      if (s === STYLE_NONE) return null;
-      textShown = s !== STYLE_INVISIBLE;
-      checked = true;
-    } else if (this.styleCheck) {
-      checked = true; // inherits the checked parent's result
+  /**
+   * Decides whether to walk into `el`, whose parent's entry has the F_* bits `pf`; pushes its entry,
+   * or steps over its light-DOM text. Returns whether it is walked.
+   */
+  enter(el: Element, pf: number, name = el.localName): boolean {
+    let tag = this.tags.get(name);
+    if (tag === undefined) this.tags.set(name, (tag = tagFlags(name, this.hidingRules)));
+    let f = pf & (F_SHOWN | F_DIRECT);
+    let shown = !(tag & TAG_SKIPPED);
+    if (shown) {
+      // Whether its attributes may hide it (`hidden`) or give it its own visibility (class, id, style): one
+      // selector test, as most elements of a long page have neither (or no attributes at all).
+      const flagged = el.hasAttributes() && el.matches(HIDDEN_OR_STYLED);
+      if (flagged && el.hasAttribute('hidden')) shown = false;
+      else if (this.styleCheck) {
+        f |= F_CHECKED;
+        // Not hidden, so a flagged element is a styled one: it (or any where the parent was not checked) is checked itself.
+        if (!(pf & F_CHECKED) || flagged || !(tag & TAG_INHERITS)) {
+          const s = this.styleCheck(el);
+          if (s === STYLE_NONE) shown = false;
+          else f = s === STYLE_INVISIBLE ? f & ~F_SHOWN : f | F_SHOWN;
+        }
+      }
     }
-    const block = isBlockTag(name);
-    if (block) this.breakText();
-    const shadow = canHostShadow(name) ? (el as HTMLElement).shadowRoot : null;
+    if (!shown) {
+      // Left out with all its content (its light-DOM text is stepped over).
+      if (!(pf & F_DIRECT)) this.skipLight(el.textContent?.length ?? 0);
+      return false;
+    }
+    if (tag & TAG_BLOCK) {
+      f |= F_BLOCK;
+      this.breakText();
+    }
+    const shadow = tag & TAG_HOST ? (el as HTMLElement).shadowRoot : null;
+    const assigned = name === 'slot' && (el as HTMLSlotElement).assignedNodes?.();
     if (shadow) {
       // The shadow tree is shown instead of the light children (those come back through slots).
-      if (!direct) this.skipLight(el.textContent?.length ?? 0);
-      return { next: shadow.firstChild, list: null, i: 0, block, textShown, checked, direct: true };
-    }
-    if (name === 'slot' && typeof (el as HTMLSlotElement).assignedNodes === 'function') {
-      const assigned = (el as HTMLSlotElement).assignedNodes();
-      if (assigned.length > 0) return { next: null, list: assigned, i: 0, block, textShown, checked, direct: true };
-    }
-    return { next: el.firstChild, list: null, i: 0, block, textShown, checked, direct };
+      if (!(pf & F_DIRECT)) this.skipLight(el.textContent?.length ?? 0);
+      this.push(shadow.firstChild, f | F_DIRECT);
+    } else if (assigned && assigned.length > 0) {
+      this.push(null, f);
+      for (let i = assigned.length; i-- > 0; ) this.push(assigned[i], (f & ~F_BLOCK) | F_DIRECT | F_ONE);
+    } else this.push(el.firstChild, f);
+    return true;
   }
 
   /** A block boundary or <br>: acts as whitespace. */
@@ -608,14 +609,6 @@ export class IndexBuilder {
     this.length += n;
     this.nodeEnd[k] = this.length;
     if (n > 0) this.broken = false;
-  }
-
-  /** A visible light-DOM text node: its text is the next `length` characters of the light text. */
-  private addLight(t: Text): void {
-    const n = t.length;
-    if (this.from < 0) this.from = this.cursor;
-    this.cursor += n;
-    this.record(t, n);
   }
 
   /** A visible text node read directly. */

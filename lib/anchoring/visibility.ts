@@ -28,9 +28,28 @@ export function isSkippedTag(localName: string): boolean {
   return SKIPPED_TAGS.has(localName);
 }
 
-/** True when elements with this local name separate text like a block (or `<br>`). */
-export function isBlockTag(localName: string): boolean {
-  return BLOCK_TAGS.has(localName);
+/** Elements allowed to have a shadow root (attachShadow), so others need not be asked. */
+const SHADOW_HOSTS = new Set([
+  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
+  'main', 'nav', 'p', 'section', 'span',
+]);
+
+/** tagFlags bits: left out with its subtree; separates text like a block (or `<br>`). */
+export const TAG_SKIPPED = 1;
+export const TAG_BLOCK = 2;
+/** Bare elements of the tag (no class, id or style attribute) share a checked parent's visibility (below). */
+export const TAG_INHERITS = 4;
+/** May have a shadow root. */
+export const TAG_HOST = 8;
+
+/** What an element's local name says about its text (TAG_* bits); `rules` null: computed style is not used. */
+export function tagFlags(name: string, rules: HidingRules | null): number {
+  return (
+    (SKIPPED_TAGS.has(name) ? TAG_SKIPPED : 0) |
+    (BLOCK_TAGS.has(name) ? TAG_BLOCK : 0) |
+    (BARE_INLINE_TAGS.has(name) || (rules && BARE_BLOCK_TAGS.has(name) && rules.sparesBareTag(name)) ? TAG_INHERITS : 0) |
+    (SHADOW_HOSTS.has(name) || name.includes('-') ? TAG_HOST : 0)
+  );
 }
 
 /**
@@ -50,20 +69,6 @@ const BARE_BLOCK_TAGS = new Set([
   'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'section', 'article', 'div', 'figure', 'figcaption', 'header', 'footer',
   'main', 'aside', 'nav', 'address', 'hgroup',
 ]);
-
-/** `styled`: the element has a class, id or style attribute (see hiddenOrStyled). */
-export function mayInheritVisibility(localName: string, styled: boolean, rules?: HidingRules): boolean {
-  if (styled) return false;
-  return BARE_INLINE_TAGS.has(localName) || (rules !== undefined && BARE_BLOCK_TAGS.has(localName) && rules.sparesBareTag(localName));
-}
-
-/**
- * Whether an element's attributes may hide it (`hidden`) or give it its own visibility (class, id,
- * style): one selector test, as most elements of a long page have neither (or no attributes at all).
- */
-export function hiddenOrStyled(el: Element): boolean {
-  return el.hasAttributes() && el.matches(HIDDEN_OR_STYLED);
-}
 
 /** Declarations that hide an element or give it back its visibility. */
 function hidesOrShows(style: CSSStyleDeclaration): boolean {
@@ -129,7 +134,7 @@ export class HidingRules {
 }
 
 /** Attributes that hide an element or may give it its own visibility (one selector test instead of four calls). */
-const HIDDEN_OR_STYLED = '[hidden],[class],[style],[id]';
+export const HIDDEN_OR_STYLED = '[hidden],[class],[style],[id]';
 
 /** Result of a style check on one element. */
 export const STYLE_SHOWN = 0;

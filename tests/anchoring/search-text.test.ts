@@ -42,12 +42,13 @@ test('verbatim search gives the same hits before and after it switches to its wo
   // Limits: at most limit + 1 hits, so callers can tell "more than limit".
   expect(search.findAll('the', 5)).toHaveLength(6);
   expect(naive(text, 'the tide').length, 'a repeated needle').toBeGreaterThan(1);
-  expect(search.findUnique('the tide')).toBe(-1);
-  expect(search.findUnique('not in the text at all')).toBe(-1);
-  expect(search.findUnique('harbour master at high water')).toBe(-1);
+  // The first-pass search (a quote in its whole context), limited to tell "once" from "more".
+  for (const needle of ['the tide', 'not in the text at all', 'harbour master at high water']) {
+    expect(search.findFirstPass(needle, 1), needle).toEqual(naive(text, needle).slice(0, 2));
+  }
   const once = text.slice(1000, 1060);
   expect(naive(text, once), 'a needle that occurs once').toEqual([1000]);
-  expect(search.findUnique(once)).toBe(1000);
+  expect(search.findFirstPass(once, 1)).toEqual([1000]);
 });
 
 test('kept occurrence lists answer every later limit as a fresh search would, whatever limit they were found with', () => {

@@ -193,6 +193,22 @@ describe('TextIndex: text taken from the page in one read', () => {
     expect(theta.startOffset).toBe(0);
   });
 
+  test('comments and processing instructions add no text; in an XML document a CDATA section reads as the text it shows', () => {
+    setPage('<p>alpha<!-- a comment --> beta <b><!--x-->gamma</b></p><!-- between --><p>delta</p>');
+    const html = new TextIndex(document);
+    expect(html.text).toBe('alpha beta gamma delta');
+    for (const quote of ['alpha', 'beta', 'gamma', 'delta']) rangeOfQuote(html, quote);
+
+    const xml = new DOMParser().parseFromString(
+      '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>one <![CDATA[in cdata]]>two<?pi data?> three</p><p>four</p></body></html>',
+      'application/xhtml+xml',
+    );
+    const index = new TextIndex(xml);
+    expect(index.text).toBe('one in cdatatwo three four');
+    expect(index.rangeFor(index.text.indexOf('two'), index.text.indexOf('two') + 3).toString()).toBe('two');
+    expect(index.rangeFor(index.text.indexOf('four'), index.text.length).toString()).toBe('four');
+  });
+
   test('points inside collapsed whitespace and in empty text nodes map like the text around them', () => {
     setPage('<p id="p">one  \n two <b>three</b></p>');
     const p = document.getElementById('p')!;
