@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { FIREFOX_ADDON_ID } from './lib/api/extension-identity.js';
@@ -19,6 +21,15 @@ export default defineConfig({
     // their first style computation, and Chromium never restyles the whole page for a sheet added later.
     'build:publicAssets': (_wxt, files) => {
       files.push({ relativeDest: HIGHLIGHT_STYLES_FILE, contents: `${highlightApiCss()}\n` });
+    },
+    // The scope marks' script (lib/painting/scope-marks.ts) is injected only to paint, and nearly all its
+    // functions first run in the task that paints the page's highlights, where V8 compiled them one by one
+    // (1.2-1.6 ms of that task for 1,000 highlights, from traces). V8's explicit compile hint (Chrome 136+;
+    // a comment elsewhere) has them compiled when the script is loaded, in the injection's task. The
+    // minifier drops comments, so it is added to the built file.
+    'build:done': (wxt) => {
+      const file = join(wxt.config.outDir, 'highlighter-scope-marks.js');
+      if (existsSync(file)) writeFileSync(file, `//# allFunctionsCalledOnLoad\n${readFileSync(file, 'utf8')}`);
     },
   },
   vite: () => ({
