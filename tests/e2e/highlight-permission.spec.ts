@@ -59,6 +59,23 @@ async function openSaved(b: ExtensionBrowser, tab?: Page): Promise<Page> {
   return page;
 }
 
+/**
+ * The background's injection of one part's script fails from now on (as when the page navigates or the
+ * browser refuses it); everything else is injected as usual. Gives a new tab and its console errors.
+ */
+async function refusingInjectionOf(b: ExtensionBrowser, part: string): Promise<{ tab: Page; errors: string[] }> {
+  await b.inWorker((name) => {
+    const scripting = (globalThis as any).chrome.scripting;
+    const inject = scripting.executeScript.bind(scripting);
+    scripting.executeScript = (options: { files?: string[] }) =>
+      options.files?.some((f) => f.includes(name)) ? Promise.reject(new Error(`Could not inject ${name}.js (refused by the test).`)) : inject(options);
+  }, part);
+  const tab = await b.context.newPage();
+  const errors: string[] = [];
+  tab.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+  return { tab, errors };
+}
+
 test.beforeAll(async () => {
   ({ server, site, token } = await startBackend({ email: 'permission@example.test', name: 'Per Mission' }));
   site.add('/pilot', { title: 'The pilot boat', body: BODY });
@@ -118,19 +135,7 @@ test('without the permission nothing paints by itself; the toolbar click paints 
 test('where the painter\'s scope-marks script cannot be injected, the toolbar click still paints the saved highlights (unscoped sheet, nothing marked) and the failure is logged', async () => {
   const b = await signedInBrowser();
   try {
-    // The background's injection of that one script fails (as when the page navigates or the browser
-    // refuses it); everything else is injected as usual.
-    await b.inWorker(() => {
-      const scripting = (globalThis as any).chrome.scripting;
-      const inject = scripting.executeScript.bind(scripting);
-      scripting.executeScript = (options: { files?: string[] }) =>
-        options.files?.some((f) => f.includes('highlighter-scope-marks'))
-          ? Promise.reject(new Error('Could not inject highlighter-scope-marks.js (refused by the test).'))
-          : inject(options);
-    });
-    const tab = await b.context.newPage();
-    const errors: string[] = [];
-    tab.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    const { tab, errors } = await refusingInjectionOf(b, 'highlighter-scope-marks');
     await openSaved(b, tab);
     const popup = await popupWithList(b, tab);
     await expect.poll(() => painted(tab)).toEqual(EXPECTED);
@@ -148,17 +153,7 @@ test('where the painter\'s scope-marks script cannot be injected, the toolbar cl
 test('where approximate anchoring cannot be injected, the highlights found verbatim are still painted and the failure is logged', async () => {
   const b = await signedInBrowser();
   try {
-    await b.inWorker(() => {
-      const scripting = (globalThis as any).chrome.scripting;
-      const inject = scripting.executeScript.bind(scripting);
-      scripting.executeScript = (options: { files?: string[] }) =>
-        options.files?.some((f) => f.includes('highlighter-approximate'))
-          ? Promise.reject(new Error('Could not inject highlighter-approximate.js (refused by the test).'))
-          : inject(options);
-    });
-    const tab = await b.context.newPage();
-    const errors: string[] = [];
-    tab.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    const { tab, errors } = await refusingInjectionOf(b, 'highlighter-approximate');
     await tab.goto(changedUrl);
     const popup = await b.clickToolbarButton(tab);
     // The popup says what the page shows; the console says why and what to do.
