@@ -47,23 +47,23 @@ export function occurrencesBefore(search: TextSearch, quote: string, offset: num
   return search.countBefore(quote, offset);
 }
 
-/**
- * Occurrences of `quote` when spaces are ignored on both sides (a space may appear or vanish between
- * any two characters). Scans for the quote's rarest character and matches outwards from each hit;
- * with `near` (expected starts from the stored context) only around those places.
- */
 /** Whether whitespaceCandidates looks for `quote` at all: a very short quote with spaces moved is no longer recognisable. */
 export function spacedSearchApplies(quote: string): boolean {
   return stripSpaces(quote).length >= WHITESPACE_MIN;
 }
 
+/**
+ * Occurrences of `quote` when spaces are ignored on both sides (a space may appear or vanish between
+ * any two characters). Scans for the quote's rarest character and matches outwards from each hit;
+ * with `near` (expected starts from the stored context) only around those places.
+ */
 export function whitespaceCandidates(search: TextSearch, quote: string, near?: readonly number[]): Candidate[] {
   const text = search.text;
   const bare = stripSpaces(quote);
   const out: Candidate[] = [];
   const m = bare.length;
   const n = text.length;
-  if (!spacedSearchApplies(quote)) return out;
+  if (m < WHITESPACE_MIN) return out; // as spacedSearchApplies (the quote is already stripped here)
   const j = search.rarestIndex(bare);
   const anchorChar = bare[j];
   const windows: Array<[number, number]> = near
