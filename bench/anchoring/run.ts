@@ -245,6 +245,7 @@ async function main(): Promise<void> {
       page.evaluate(([spans, s]) => window.tidemarkLongPage.create(spans, 'any', s), [createSpans, seed] as const),
     );
     const afterFrameSpans = api.highlights.filter((_, i) => i % 6 === 3).map(spanOf);
+    // Traced as the run above (only its wall times are read), so that the two compare.
     const { value: createdAfterFrame } = await tasksOf(browser, page, () =>
       page.evaluate(([spans, s]) => window.tidemarkLongPage.create(spans, 'after-frame', s), [afterFrameSpans, seed] as const),
     );
