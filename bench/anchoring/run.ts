@@ -193,9 +193,9 @@ async function main(): Promise<void> {
     const identity = scenario.highlights.map((h) => ({ startS: h.startS, startC: h.startC, endS: h.endS, endC: h.endC }));
 
     /**
-     * A fresh page in a browser context of its own: a renderer process of its own, so that nothing of
-     * the bench's code is compiled yet (a page loaded again in the same tab finds the same script's
-     * code in V8's compilation cache of that renderer).
+     * A fresh page in a browser context of its own: a renderer process of its own, where nothing of the
+     * bench's code has run yet (a page loaded again in the same tab ran the same cold work faster: see
+     * the bench's README).
      */
     const freshPage = async (html: string) => {
       const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
