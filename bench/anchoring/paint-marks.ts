@@ -25,6 +25,7 @@ import { bundleForPage } from '../../tests/e2e/helpers/page-bundle.js';
 import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
 import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
 import { loadScriptInOwnTask, marksScript } from './marks-script.js';
+import { idleCallbackCpu, traceWhile } from './trace-run.js';
 import { buildScenario } from './scenario.js';
 import type { TraceEvent } from './trace-event.js';
 
@@ -48,21 +49,11 @@ export function compileInside(events: TraceEvent[], name: string): Record<string
 
 /** The CPU ms of each call of each named function while `fn` runs, and the trace's events. */
 export async function traced<T>(browser: Browser, page: Page, names: string[], categories: string[], fn: () => Promise<T>) {
-  await browser.startTracing(page, { categories: ['devtools.timeline', ...categories] });
-  let value: T;
-  try {
-    value = await fn();
-  } catch (err) {
-    await browser.stopTracing();
-    throw err;
-  }
-  const parsed = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const { value, events } = await traceWhile(browser, page, ['devtools.timeline', ...categories], fn);
   const cpu: Record<string, number[]> = {};
   for (const n of names) cpu[n] = events.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === n && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
   // requestIdleCallback callbacks (the marks' idle slices: the built script's function names are minified).
-  const idle = events.filter((e) => e.name === 'FireIdleCallback' && e.ph === 'X' && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
-  return { value, cpu, idle, events };
+  return { value, cpu, idle: idleCallbackCpu(events), events };
 }
 
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);

@@ -18,6 +18,7 @@ import { renderPage, type SpanSpec } from '../../tests/anchoring/fixtures/articl
 import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { buildScenario } from './scenario.js';
 import { loadScriptInOwnTask, marksScript } from './marks-script.js';
+import { idleCallbackCpu, traceWhile } from './trace-run.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { highlightApiCss } from '../../lib/painting/highlight-css.js';
 
@@ -76,17 +77,7 @@ async function cpuTimesOf<T>(
   fn: () => Promise<T>,
 ): Promise<{ value: T; cpuMs: number[]; byTask: Record<string, number[]>; idleCpu: number[] }> {
   const names = Array.isArray(taskName) ? taskName : [taskName];
-  await browser.startTracing(page, { categories: ['devtools.timeline'] });
-  let value: T;
-  try {
-    value = await fn();
-  } catch (err) {
-    await browser.stopTracing();
-    throw err;
-  }
-  const buf = await browser.stopTracing();
-  const parsed = JSON.parse(buf.toString()) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+  const { value, events } = await traceWhile(browser, page, ['devtools.timeline'], fn);
   const byTask: Record<string, number[]> = {};
   for (const name of names) {
     byTask[name] = events
@@ -96,8 +87,7 @@ async function cpuTimesOf<T>(
   // Per run: the sum of the named tasks' CPU times (they alternate, one of each per run).
   const cpuMs = byTask[names[0]].map((_, i) => names.reduce((a, n) => a + (byTask[n][i] ?? NaN), 0));
   // requestIdleCallback callbacks (the scope marks' idle slices: the built script's function names are minified).
-  const idleCpu = events.filter((e) => e.name === 'FireIdleCallback' && e.ph === 'X' && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
-  return { value, cpuMs, byTask, idleCpu };
+  return { value, cpuMs, byTask, idleCpu: idleCallbackCpu(events) };
 }
 
 interface TopTask {
