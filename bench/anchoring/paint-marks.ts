@@ -7,18 +7,22 @@
  *
  *   npx tsx bench/anchoring/paint-marks.ts [rounds]
  *
- * Versions: `hint` (the built file as it ships), `no hint` (the same without its first line) and
+ * Versions: `hint` (the built file as it ships), `no-hint` (the same without its first line) and
  * `bundled` (no script of its own: the bench bundle's copy of the marks, the bench before 2026-11-26 17:00).
- * VERSIONS=hint,no-hint picks some. DETAIL=1 adds V8's compile events to the trace and prints, per version,
+ * VERSIONS=hint,no-hint picks some. BASE=<git ref>[,<ref>...] compares commits' lib/ instead: each
+ * version's bench script and its marks script bundled here as the build makes it (minified, with the
+ * hint), this tree as `tree` (VERSIONS=tree by default then; it may be combined with the others). DETAIL=1 adds V8's compile events to the trace and prints, per version,
  * the compile and parse time inside the load task and the paint task (the tracing of those events costs
  * time itself: read the split from it, the CPU figures from a run without it).
  * The marks script is that of the test suite's build of this tree (tests/e2e/helpers/extension-build.ts:
  * built when the sources changed); OUT=dir takes it from another Chrome build directory.
  * Figures are main-thread CPU ms of the named tasks, from a Chromium trace.
  */
+import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config.js';
 import { bundleForPage } from '../../tests/e2e/helpers/page-bundle.js';
@@ -56,6 +60,34 @@ export async function traced<T>(browser: Browser, page: Page, names: string[], c
   return { value, cpu, idle: idleCallbackCpu(events), events };
 }
 
+/**
+ * The bench's page script and the marks script as the build makes it (a minified script of its own
+ * with the compile hint), both from the lib/ under `root` (this tree, or a commit's lib/ taken with git
+ * archive, run with this tree's bench code).
+ */
+async function versionAt(root: string): Promise<{ script: string; marks: string }> {
+  if (root !== ROOT) {
+    fs.cpSync(path.join(ROOT, 'bench/anchoring'), path.join(root, 'bench/anchoring'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'tests/anchoring/fixtures'), path.join(root, 'tests/anchoring/fixtures'), { recursive: true });
+    if (!fs.existsSync(path.join(root, 'node_modules'))) fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  }
+  const script = await bundleForPage({ file: path.join(root, 'bench/anchoring/in-page.ts') });
+  const out = await build({
+    stdin: {
+      contents: `import { ScopeMarks } from './lib/painting/scope-marks.js';\nglobalThis['__tidemarkPart_scope-marks'] = () => new ScopeMarks();`,
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'chrome120',
+    write: false,
+    logLevel: 'error',
+  });
+  return { script, marks: `//# allFunctionsCalledOnLoad\n${out.outputFiles[0].text}` };
+}
+
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const list = (xs: number[]) => xs.map(fmt).join(' ');
@@ -63,11 +95,25 @@ const list = (xs: number[]) => xs.map(fmt).join(' ');
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2] ?? 5);
   const detail = !!process.env.DETAIL;
-  const outDir = process.env.OUT ?? (await ensureExtensionBuilt());
-  const all = { hint: () => marksScript(outDir), 'no-hint': () => marksScript(outDir, false), bundled: () => null };
-  const names = (process.env.VERSIONS ?? 'hint,no-hint,bundled').split(',') as Array<keyof typeof all>;
-  const versions = names.map((name) => ({ name, marks: all[name]() }));
-  const script = await bundleForPage({ file: path.join(ROOT, 'bench/anchoring/in-page.ts') });
+  const own = await bundleForPage({ file: path.join(ROOT, 'bench/anchoring/in-page.ts') });
+  type Version = { name: string; script: string; marks: string | null };
+  const versions: Version[] = [];
+  const bases = (process.env.BASE ?? '').split(',').filter(Boolean);
+  for (const ref of bases) {
+    const sha = execSync(`git rev-parse --short ${ref}`, { cwd: ROOT }).toString().trim();
+    const dir = path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), `tidemark-paint-marks-${sha}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    execSync(`git archive ${sha} lib | tar -x -C ${dir}`, { cwd: ROOT });
+    versions.push({ name: sha, ...(await versionAt(dir)) });
+  }
+  const picked = (process.env.VERSIONS ?? (bases.length ? 'tree' : 'hint,no-hint,bundled')).split(',');
+  for (const name of picked) {
+    if (name === 'tree') versions.push({ name: 'this tree', ...(await versionAt(ROOT)) });
+    else if (name === 'hint' || name === 'no-hint') versions.push({ name, script: own, marks: marksScript(process.env.OUT ?? (await ensureExtensionBuilt()), name === 'hint') });
+    else if (name === 'bundled') versions.push({ name, script: own, marks: null });
+    else throw new Error(`unknown version ${name}: hint, no-hint, bundled or tree`);
+  }
   const html = renderPage(buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000).original, 'The Harbour Chronicle');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   const categories = detail ? ['v8', 'disabled-by-default-v8.compile'] : [];
@@ -80,7 +126,7 @@ async function main(): Promise<void> {
         const page = await context.newPage();
         page.setDefaultTimeout(300_000);
         await page.setContent(html, { waitUntil: 'load' });
-        await page.addScriptTag({ content: script });
+        await page.addScriptTag({ content: versions[v].script });
         const marks = versions[v].marks;
         const { value, cpu, idle, events } = await traced(browser, page, ['tidemarkLoadMarks', 'tidemarkPaint'], categories, async () => {
           if (marks !== null) await loadScriptInOwnTask(page, marks);
