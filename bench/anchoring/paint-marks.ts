@@ -43,7 +43,7 @@ export function compileInside(events: TraceEvent[], name: string): Record<string
   if (!task || task.dur === undefined) return out;
   for (const e of events) {
     if (e.tid !== task.tid || e.pid !== task.pid || e.ph !== 'X' || e.ts < task.ts || e.ts + (e.dur ?? 0) > task.ts + task.dur) continue;
-    if (!/compile|parse/i.test(e.name)) continue;
+    if (!process.env.DETAIL_ALL && !/compile|parse/i.test(e.name)) continue;
     const s = (out[e.name] ??= { ms: 0, n: 0 });
     s.ms += (e.tdur ?? e.dur ?? 0) / 1000;
     s.n++;
@@ -116,9 +116,9 @@ async function main(): Promise<void> {
   }
   const html = renderPage(buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000).original, 'The Harbour Chronicle');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-  const categories = detail ? ['v8', 'disabled-by-default-v8.compile'] : [];
+  const categories = detail ? ['v8', 'disabled-by-default-v8.compile', ...(process.env.DETAIL_ALL ? ['blink', 'v8.execute', 'disabled-by-default-devtools.timeline'] : [])] : [];
   try {
-    const results = versions.map(() => ({ load: [] as number[], paint: [] as number[], slices: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>() }));
+    const results = versions.map(() => ({ load: [] as number[], make: [] as number[], paint: [] as number[], slices: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>() }));
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 ? [...versions.keys()].reverse() : [...versions.keys()];
       for (const v of order) {
@@ -128,17 +128,18 @@ async function main(): Promise<void> {
         await page.setContent(html, { waitUntil: 'load' });
         await page.addScriptTag({ content: versions[v].script });
         const marks = versions[v].marks;
-        const { value, cpu, idle, events } = await traced(browser, page, ['tidemarkLoadMarks', 'tidemarkPaint'], categories, async () => {
+        const { value, cpu, idle, events } = await traced(browser, page, ['tidemarkLoadMarks', 'tidemarkMakeMarks', 'tidemarkPaint'], categories, async () => {
           if (marks !== null) await loadScriptInOwnTask(page, marks);
           return page.evaluate(() => (window as unknown as PaintWindow).tidemarkBench.paint(1000));
         });
         const res = results[v];
         if (marks !== null) res.load.push(cpu.tidemarkLoadMarks[0]);
+        res.make.push(cpu.tidemarkMakeMarks[0]);
         res.paint.push(cpu.tidemarkPaint[0]);
         res.slices.push(idle.reduce((a, b) => a + b, 0));
         res.info = `${value.marked} elements marked, hit test ${value.hitOk ? 'ok' : 'MISSED'}, marks from ${value.marksFrom}`;
         if (detail) {
-          for (const task of ['tidemarkLoadMarks', 'tidemarkPaint']) {
+          for (const task of ['tidemarkLoadMarks', 'tidemarkMakeMarks', 'tidemarkPaint']) {
             const c = compileInside(events, task);
             for (const [k, s] of Object.entries(c)) res.compile.set(`${task} ${k}`, [...(res.compile.get(`${task} ${k}`) ?? []), s]);
           }
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
     versions.forEach((v, i) => {
       const r = results[i];
       const load = v.marks === null ? 'no script of its own' : `loading the marks script median ${fmt(median(r.load))} [${list(r.load)}]`;
-      console.log(`  ${v.name}: ${load}; paintMany() median ${fmt(median(r.paint))} [${list(r.paint)}]; idle slices median ${fmt(median(r.slices))} [${list(r.slices)}]; ${r.info}`);
+      console.log(`  ${v.name}: ${load}; making the marks median ${fmt(median(r.make))} [${list(r.make)}]; paintMany() median ${fmt(median(r.paint))} [${list(r.paint)}]; idle slices median ${fmt(median(r.slices))} [${list(r.slices)}]; ${r.info}`);
       for (const [k, ss] of [...r.compile].sort()) console.log(`    ${k}: median ${fmt(median(ss.map((s) => s.ms)))} ms, ${median(ss.map((s) => s.n))} events [${list(ss.map((s) => s.ms))}]`);
     });
   } finally {
