@@ -1,0 +1,120 @@
+/**
+ * Painting 1,000 highlights with scope marks (the click path), the marks loaded as the extension loads
+ * them: the built `highlighter-scope-marks.js` (with V8's compile hint, see wxt.config.ts) as a script
+ * of its own, in a task of its own before the paint. Versions side by side, each run in a fresh browser
+ * context (a renderer of its own: nothing compiled by an earlier run), interleaved (the machine's load
+ * changes from minute to minute):
+ *
+ *   npx tsx bench/anchoring/paint-marks.ts [rounds]
+ *
+ * Versions: `hint` (the built file as it ships), `no hint` (the same without its first line) and
+ * `bundled` (no script of its own: the bench bundle's copy of the marks, the bench before 2026-11-26 17:00).
+ * VERSIONS=hint,no-hint picks some. DETAIL=1 adds V8's compile events to the trace and prints, per version,
+ * the compile and parse time inside the load task and the paint task (the tracing of those events costs
+ * time itself: read the split from it, the CPU figures from a run without it).
+ * The marks script is that of the test suite's build of this tree (tests/e2e/helpers/extension-build.ts:
+ * built when the sources changed); OUT=dir takes it from another Chrome build directory.
+ * Figures are main-thread CPU ms of the named tasks, from a Chromium trace.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config.js';
+import { bundleForPage } from '../../tests/e2e/helpers/page-bundle.js';
+import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
+import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
+import { loadScriptInOwnTask, marksScript } from './marks-script.js';
+import { idleCallbackCpu, traceWhile } from './trace-run.js';
+import { buildScenario } from './scenario.js';
+import type { TraceEvent } from './trace-event.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+type PaintWindow = Window & { tidemarkBench: { paint(n: number, styled?: boolean): Promise<{ marked: number; hitOk: boolean; marksFrom: string }> } };
+
+/** V8 compile/parse events (by name: CPU ms and count) inside the first call of function `name`. */
+export function compileInside(events: TraceEvent[], name: string): Record<string, { ms: number; n: number }> {
+  const task = events.find((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === name);
+  const out: Record<string, { ms: number; n: number }> = {};
+  if (!task || task.dur === undefined) return out;
+  for (const e of events) {
+    if (e.tid !== task.tid || e.pid !== task.pid || e.ph !== 'X' || e.ts < task.ts || e.ts + (e.dur ?? 0) > task.ts + task.dur) continue;
+    if (!/compile|parse/i.test(e.name)) continue;
+    const s = (out[e.name] ??= { ms: 0, n: 0 });
+    s.ms += (e.tdur ?? e.dur ?? 0) / 1000;
+    s.n++;
+  }
+  return out;
+}
+
+/** The CPU ms of each call of each named function while `fn` runs, and the trace's events. */
+export async function traced<T>(browser: Browser, page: Page, names: string[], categories: string[], fn: () => Promise<T>) {
+  const { value, events } = await traceWhile(browser, page, ['devtools.timeline', ...categories], fn);
+  const cpu: Record<string, number[]> = {};
+  for (const n of names) cpu[n] = events.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === n && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
+  // requestIdleCallback callbacks (the marks' idle slices: the built script's function names are minified).
+  return { value, cpu, idle: idleCallbackCpu(events), events };
+}
+
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+const list = (xs: number[]) => xs.map(fmt).join(' ');
+
+async function main(): Promise<void> {
+  const rounds = Number(process.argv[2] ?? 5);
+  const detail = !!process.env.DETAIL;
+  const outDir = process.env.OUT ?? (await ensureExtensionBuilt());
+  const all = { hint: () => marksScript(outDir), 'no-hint': () => marksScript(outDir, false), bundled: () => null };
+  const names = (process.env.VERSIONS ?? 'hint,no-hint,bundled').split(',') as Array<keyof typeof all>;
+  const versions = names.map((name) => ({ name, marks: all[name]() }));
+  const script = await bundleForPage({ file: path.join(ROOT, 'bench/anchoring/in-page.ts') });
+  const html = renderPage(buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000).original, 'The Harbour Chronicle');
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const categories = detail ? ['v8', 'disabled-by-default-v8.compile'] : [];
+  try {
+    const results = versions.map(() => ({ load: [] as number[], paint: [] as number[], slices: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>() }));
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 ? [...versions.keys()].reverse() : [...versions.keys()];
+      for (const v of order) {
+        const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+        const page = await context.newPage();
+        page.setDefaultTimeout(300_000);
+        await page.setContent(html, { waitUntil: 'load' });
+        await page.addScriptTag({ content: script });
+        const marks = versions[v].marks;
+        const { value, cpu, idle, events } = await traced(browser, page, ['tidemarkLoadMarks', 'tidemarkPaint'], categories, async () => {
+          if (marks !== null) await loadScriptInOwnTask(page, marks);
+          return page.evaluate(() => (window as unknown as PaintWindow).tidemarkBench.paint(1000));
+        });
+        const res = results[v];
+        if (marks !== null) res.load.push(cpu.tidemarkLoadMarks[0]);
+        res.paint.push(cpu.tidemarkPaint[0]);
+        res.slices.push(idle.reduce((a, b) => a + b, 0));
+        res.info = `${value.marked} elements marked, hit test ${value.hitOk ? 'ok' : 'MISSED'}, marks from ${value.marksFrom}`;
+        if (detail) {
+          for (const task of ['tidemarkLoadMarks', 'tidemarkPaint']) {
+            const c = compileInside(events, task);
+            for (const [k, s] of Object.entries(c)) res.compile.set(`${task} ${k}`, [...(res.compile.get(`${task} ${k}`) ?? []), s]);
+          }
+        }
+        await context.close();
+      }
+    }
+    console.log(`paintMany() of 1000 highlights with scope marks, ${rounds} rounds, fresh context each, CPU ms (${new Date().toISOString().slice(11, 16)} UTC, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})${detail ? ', V8 compile events traced' : ''}`);
+    versions.forEach((v, i) => {
+      const r = results[i];
+      const load = v.marks === null ? 'no script of its own' : `loading the marks script median ${fmt(median(r.load))} [${list(r.load)}]`;
+      console.log(`  ${v.name}: ${load}; paintMany() median ${fmt(median(r.paint))} [${list(r.paint)}]; idle slices median ${fmt(median(r.slices))} [${list(r.slices)}]; ${r.info}`);
+      for (const [k, ss] of [...r.compile].sort()) console.log(`    ${k}: median ${fmt(median(ss.map((s) => s.ms)))} ms, ${median(ss.map((s) => s.n))} events [${list(ss.map((s) => s.ms))}]`);
+    });
+  } finally {
+    await browser.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  void main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
