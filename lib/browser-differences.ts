@@ -5,10 +5,10 @@
 // browsers by the end-to-end lanes (tests/e2e, tests/e2e-firefox).
 import { browser } from 'wxt/browser';
 
-export type BrowserName = 'chrome' | 'firefox';
+type BrowserName = 'chrome' | 'firefox';
 
 /** The browser this build is for (WXT sets it at build time; the other browser's branches are dropped). */
-export const BROWSER: BrowserName = import.meta.env.FIREFOX ? 'firefox' : 'chrome';
+const BROWSER: BrowserName = import.meta.env.FIREFOX ? 'firefox' : 'chrome';
 
 // The background: Chrome runs it as a service worker (no DOM, stopped when idle, woken by events),
 // Firefox as an event page (`background.scripts`, written by WXT; a window, also unloaded when idle).

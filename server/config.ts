@@ -68,7 +68,7 @@ export interface ServerConfig {
   fetchTimeoutMs: number;
 }
 
-export interface UploadLimits {
+interface UploadLimits {
   /** PUT /bookmark/file, PUT /bookmark/{id}/cover, PUT /collection/{id}/cover; default 10 MB (env TIDEMARK_UPLOAD_MAX_MB) */
   maxBytes: number;
   /** POST/PUT /import/file; default 50 MB */
@@ -79,7 +79,7 @@ export interface UploadLimits {
   cacheMaxBytes: number;
 }
 
-export interface JobSettings {
+interface JobSettings {
   /** How often the runner looks for due jobs when idle. */
   pollMs: number;
   /** Jobs run at the same time. */
@@ -100,7 +100,7 @@ function megabytesFromEnv(name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? Math.floor(value * MB) : fallback;
 }
 
-export const DEFAULT_JOB_SETTINGS: JobSettings = {
+const DEFAULT_JOB_SETTINGS: JobSettings = {
   pollMs: 1000,
   concurrency: 2,
   maxAttempts: 5,

@@ -9,6 +9,9 @@
  * temporary directory), run with this tree's bench code, interleaved with this tree. Without it only this tree runs.
  * PROFILE=1 adds, per version, a sampled V8 profile summed over `rounds` more runs: the functions with
  * the most self time inside the measured task. Figures are main-thread CPU ms from a Chromium trace.
+ * In `anchor`, each version's approximate search is a script of its own, run in a task of its own
+ * (tidemarkLoadApprox) before the index, as the background injects highlighter-approximate.js; MAGIC=1 gives
+ * this tree's scripts V8's compile hint, MAGIC=approx only its approximate search's script.
  * JS_FLAGS=--single-threaded passes that V8 flag to Chromium: the JIT then compiles on the main thread
  * instead of starving for CPU on a busy machine, so A and B differ less from run to run (the figures are
  * then not those of a normal browser: compare versions with it, report figures without it).
@@ -25,7 +28,8 @@ import { buildScenario } from './scenario.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import type { TraceEvent } from './trace-event.js';
 
-type Version = { name: string; script: string };
+/** A version: the bench page script, and its approximate search as a script of its own (ab-page.ts). */
+type Version = { name: string; script: string; approx: string };
 type Each = Array<{ method: string; ms: number; start: number; end: number }>;
 type AbWindow = Window & {
   tidemarkBench: { describe(spans: unknown[]): HighlightDescriptor[]; paint(n: number, styled?: boolean): Promise<{ marked: number; hitOk: boolean }> };
@@ -33,6 +37,14 @@ type AbWindow = Window & {
 };
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `libRoot`'s approximate search as a script of its own, as the extension injects it (highlighter-approximate.js). */
+function approxScript(libRoot: string): Promise<string> {
+  return bundleForPage({ source: "import { approximateSearch } from './lib/anchoring/search-fuzzy.js';\n(window as unknown as { tidemarkApproximate: unknown }).tidemarkApproximate = approximateSearch;\n", resolveDir: libRoot });
+}
+
+/** V8's explicit compile hint: every function of the script compiled when it loads (as the build does for highlighter-scope-marks.js). */
+const HINT = '//# allFunctionsCalledOnLoad\n';
 
 /** This tree's bench page script, bundled against `libRoot`'s lib/. */
 async function bundleWith(libRoot: string): Promise<string> {
@@ -51,15 +63,16 @@ async function cpuOf<T>(browser: Browser, page: Page, names: string[], fn: () =>
   let value: T;
   try {
     value = await fn();
-  } finally {
-    const parsed = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-    const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
-    const cpu: Record<string, number[]> = {};
-    for (const n of names) cpu[n] = events.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === n && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
-    if (extra.length) inside(events, names[0]);
-    // eslint-disable-next-line no-unsafe-finally
-    return { value: value!, cpu };
+  } catch (err) {
+    await browser.stopTracing();
+    throw err;
   }
+  const parsed = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+  const cpu: Record<string, number[]> = {};
+  for (const n of names) cpu[n] = events.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === n && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
+  if (extra.length) for (const n of names) inside(events, n);
+  return { value, cpu };
 }
 
 /**
@@ -114,6 +127,19 @@ async function profiled(page: Page, tasks: string[], self: Map<string, number>, 
   });
 }
 
+/** Runs the approximate search's script in a task of its own (tidemarkLoadApprox: its compile and run), as the extension injects it. */
+async function loadApprox(page: Page, approx: string): Promise<void> {
+  // As a string: a function passed from here would be transpiled with a helper (tsx's __name) that the page lacks.
+  await page.evaluate(
+    `new Promise((resolve) => setTimeout(function tidemarkLoadApprox() {
+      const script = document.createElement('script');
+      script.textContent = ${JSON.stringify(approx)};
+      document.head.append(script);
+      resolve();
+    }, 0))`,
+  );
+}
+
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const list = (xs: number[]) => xs.map(fmt).join(' ');
@@ -129,12 +155,20 @@ async function main(): Promise<void> {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     execSync(`git archive ${sha} lib | tar -x -C ${dir}`, { cwd: ROOT });
-    versions.push({ name: `${String.fromCharCode(65 + i)} ${sha}`, script: await bundleWith(dir) });
+    versions.push({ name: `${String.fromCharCode(65 + i)} ${sha}`, script: await bundleWith(dir), approx: await approxScript(dir) });
   }
-  // MAGIC=1: this tree's script with V8's explicit compile hint (every function compiled when the script
-  // loads, as the build does for highlighter-scope-marks.js; here for the whole bench script).
+  // MAGIC=1: this tree's scripts with V8's explicit compile hint (every function compiled when the script
+  // loads, as the build does for highlighter-scope-marks.js; here for the whole bench script and the
+  // approximate search). MAGIC=approx: only the approximate search's script has it (as
+  // highlighter-approximate.js would, if the build gave it the hint).
   const own = await bundleWith(ROOT);
-  versions.push({ name: process.env.MAGIC ? 'this tree, compile hint' : 'this tree', script: process.env.MAGIC ? `//# allFunctionsCalledOnLoad\n${own}` : own });
+  const ownApprox = await approxScript(ROOT);
+  const magic = process.env.MAGIC;
+  versions.push({
+    name: magic === 'approx' ? 'this tree, compile hint on the approximate search' : magic ? 'this tree, compile hint' : 'this tree',
+    script: magic && magic !== 'approx' ? HINT + own : own,
+    approx: magic ? HINT + ownApprox : ownApprox,
+  });
 
   const scenario = buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000);
   const originalHtml = renderPage(scenario.original, 'The Harbour Chronicle');
@@ -175,9 +209,13 @@ async function main(): Promise<void> {
           await styled.close();
         } else {
           const page = await fresh(editedHtml, versions[v].script);
-          const { value, cpu } = await cpuOf(browser, page, ['tidemarkIndex', 'tidemarkAnchor'], () => page.evaluate((d) => (window as unknown as AbWindow).tidemarkAB.anchorEach(d), descriptors));
+          const { value, cpu } = await cpuOf(browser, page, ['tidemarkIndex', 'tidemarkAnchor', 'tidemarkLoadApprox'], async () => {
+            await loadApprox(page, versions[v].approx);
+            return page.evaluate((d) => (window as unknown as AbWindow).tidemarkAB.anchorEach(d), descriptors);
+          });
           results[v].a.push(cpu.tidemarkIndex[0]);
           results[v].b.push(cpu.tidemarkAnchor[0]);
+          results[v].c.push(cpu.tidemarkLoadApprox[0]);
           const counts: Record<string, number> = {};
           value.forEach((x, i) => eachMs[v][i].push(x.ms));
           for (const x of value) {
@@ -203,7 +241,7 @@ async function main(): Promise<void> {
         console.log(`  ${v.name}: paintMany() with marks median ${fmt(median(r.a))} [${list(r.a)}]; idle slices median ${fmt(median(r.b))} [${list(r.b)}]; registered sheet median ${fmt(median(r.c))} [${list(r.c)}]; ${r.info}`);
       } else {
         const split = [...methodMs[i]].map(([m, ms]) => `${m} ${fmt(ms.reduce((x, y) => x + y, 0) / rounds)}`).join(', ');
-        console.log(`  ${v.name}: cold anchoring median ${fmt(median(r.b))} [${list(r.b)}]; index median ${fmt(median(r.a))} [${list(r.a)}]`);
+        console.log(`  ${v.name}: cold anchoring median ${fmt(median(r.b))} [${list(r.b)}]; index median ${fmt(median(r.a))} [${list(r.a)}]; loading the approximate search's script (its own task, before the index) median ${fmt(median(r.c))} [${list(r.c)}]`);
         console.log(`    wall ms per method (mean per run): ${split}; ${r.info}`);
         if (process.env.VERBOSE) {
           const costly = eachMs[i].map((ms, k) => ({ k, ms: median(ms) })).sort((a, b) => b.ms - a.ms).slice(0, 25);
@@ -218,7 +256,11 @@ async function main(): Promise<void> {
         for (let r = 0; r < rounds; r++) {
           const page = await fresh(mode === 'paint' ? originalHtml : editedHtml, v.script);
           if (mode === 'paint') await profiled(page, ['tidemarkPaint'], self, lines, () => page.evaluate(() => (window as unknown as AbWindow).tidemarkBench.paint(1000)));
-          else await profiled(page, ['tidemarkAnchor'], self, lines, () => page.evaluate((d) => (window as unknown as AbWindow).tidemarkAB.anchorEach(d), descriptors));
+          else
+            await profiled(page, ['tidemarkAnchor'], self, lines, async () => {
+              await loadApprox(page, v.approx);
+              return page.evaluate((d) => (window as unknown as AbWindow).tidemarkAB.anchorEach(d), descriptors);
+            });
           await page.close();
         }
         const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);

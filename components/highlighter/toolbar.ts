@@ -9,7 +9,7 @@ import { COLOR_VALUES } from '../../lib/painting/styles.js';
 import { button, el, type PageUi } from './page-ui.js';
 import { TOOLBAR_CSS } from './toolbar-css.js';
 
-export interface ToolbarActions {
+interface ToolbarActions {
   /** A swatch on a new selection. */
   highlight(color: HighlightColor, withNote: boolean): void;
   /** A swatch over an existing highlight. */

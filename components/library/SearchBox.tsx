@@ -20,7 +20,7 @@ interface Props {
 type Suggestion = { kind: 'tag'; name: string; count: number } | { kind: 'collection'; id: number; title: string };
 
 /** The word being typed at the end of the text (where completion applies). */
-export function lastWord(text: string): string {
+function lastWord(text: string): string {
   const m = /(?:^|\s)(-?#"[^"]*|-?\S*)$/.exec(text);
   return m?.[1] ?? '';
 }

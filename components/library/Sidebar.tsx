@@ -8,7 +8,7 @@ import type { LibraryCollection, LibraryCollectionOp } from '../../lib/library/t
 type CollectionSort = Extract<LibraryCollectionOp, { op: 'sort' }>['sort'];
 
 export const DRAG_BOOKMARKS = 'application/x-tidemark-bookmarks';
-export const DRAG_COLLECTION = 'application/x-tidemark-collection';
+const DRAG_COLLECTION = 'application/x-tidemark-collection';
 
 interface Props extends SidebarActions {
   collections: LibraryCollection[];
@@ -202,7 +202,7 @@ export function Sidebar(p: Props) {
 }
 
 /** The bookmark ids a drag carries (a JSON array of numbers); anything else carries none. */
-export function draggedIds(data: string | undefined): number[] {
+function draggedIds(data: string | undefined): number[] {
   if (!data) return [];
   try {
     const parsed: unknown = JSON.parse(data);

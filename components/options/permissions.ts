@@ -3,7 +3,7 @@
 import { browser } from 'wxt/browser';
 
 /** Hosts the manifest grants at install: match patterns without a port. */
-export const BUILT_IN_HOSTS = ['localhost'];
+const BUILT_IN_HOSTS = ['localhost'];
 
 export function originPattern(serverUrl: string): string {
   const u = new URL(serverUrl);

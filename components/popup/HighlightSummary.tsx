@@ -11,7 +11,7 @@ import { hasSidePanel, openSidePanel } from '../../lib/browser-differences.js';
 import { AutosavedText } from '../shared/AutosavedText.js';
 import { askSiteAccess, hasSiteAccess } from '../shared/site-access.js';
 
-export function summaryText(view: HighlightListView): string {
+function summaryText(view: HighlightListView): string {
   const total = view.found.length + view.notFound.length;
   if (!total) return t('popupHighlightsNone');
   const count = total === 1 ? t('highlightsOne') : t('highlightsMany', total);

@@ -3,7 +3,7 @@
 import { t } from '../../lib/i18n.js';
 
 /** The server's limit for a bookmark title (lib/api's BookmarkUpdate schema). */
-export const TITLE_MAX = 10_000;
+const TITLE_MAX = 10_000;
 
 interface Props {
   value: string;

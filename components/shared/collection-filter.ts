@@ -4,7 +4,7 @@ import type { CollectionOption } from '../../lib/model.js';
 
 export const pathText = (c: CollectionOption) => c.path.join(' / ');
 
-export interface PickerList {
+interface PickerList {
   recent: CollectionOption[];
   all: CollectionOption[];
   /** Title to offer "Create …" for, when the query names no existing collection. */

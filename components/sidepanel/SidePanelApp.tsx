@@ -149,7 +149,7 @@ async function saveTab() {
   }
 }
 
-export function startSidePanel(): () => void {
+function startSidePanel(): () => void {
   // Failing, tag autocomplete is empty; saving reports its own errors.
   send('listTags', null).then((x) => (knownTags.value = x), () => {});
   let stop = () => {};

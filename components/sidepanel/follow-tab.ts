@@ -11,7 +11,7 @@ export async function panelWindowId(search = location.search): Promise<number | 
   return (await browser.windows.getCurrent().catch(() => null))?.id;
 }
 
-export async function activeTabOf(windowId: number | undefined): Promise<number | undefined> {
+async function activeTabOf(windowId: number | undefined): Promise<number | undefined> {
   const query = windowId === undefined ? { active: true, lastFocusedWindow: true } : { active: true, windowId };
   return (await browser.tabs.query(query).catch(() => []))[0]?.id;
 }

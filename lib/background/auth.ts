@@ -13,7 +13,7 @@ import { accountItem, credentialRecord, serverUrlItem, sessionTokenItem, signedO
 /** Refresh this long before the access token expires. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
-export interface AuthDeps {
+interface AuthDeps {
   now?: () => number;
   fetch?: typeof fetch;
   /** Opens the authorization page and resolves with the URL it redirected to (identity.launchWebAuthFlow). */
@@ -27,7 +27,7 @@ function accountOf(user: User, serverUrl: string, method: Account['method']): Ac
   return { userId: user._id, name: user.fullName || user.email, email: user.email, serverUrl, method };
 }
 
-export function normaliseServerUrl(input: string): string {
+function normaliseServerUrl(input: string): string {
   const url = new URL(input.trim());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UserFacingError('The server URL must start with http:// or https://.');
   return url.origin;

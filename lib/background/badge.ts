@@ -5,12 +5,12 @@ import { browser } from 'wxt/browser';
 import { isHttpUrl } from '../api/url.js';
 import { t } from '../i18n.js';
 
-export interface SavedStatus {
+interface SavedStatus {
   saved: boolean;
   collectionId?: number;
 }
 
-export interface BadgeDeps {
+interface BadgeDeps {
   enabled: () => Promise<boolean>;
   signedIn: () => Promise<boolean>;
   /** Saved or not; undefined when it cannot be known now (then the badge stays blank). */
@@ -18,7 +18,7 @@ export interface BadgeDeps {
   collectionTitle: (id: number) => Promise<string | null>;
 }
 
-export const SAVED_BADGE = '✓';
+const SAVED_BADGE = '✓';
 const SAVED_COLOR = '#1f7a4d';
 const NOTE_COLOR = '#5b5b66';
 const ERROR_COLOR = '#b3261e';

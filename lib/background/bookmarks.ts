@@ -39,7 +39,7 @@ export function isClosedPage(url: string): boolean {
   return /^(chrome|about|edge|brave|opera|vivaldi|chrome-extension|moz-extension|extension|view-source|devtools|chrome-search|chrome-untrusted):/i.test(url);
 }
 
-export interface BookmarksDeps {
+interface BookmarksDeps {
   api: TidemarkApi;
   queue: WriteQueue;
   account: () => Promise<Account | null>;

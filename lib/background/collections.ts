@@ -10,7 +10,7 @@ import { collectionsCacheItem, recentCollectionsItem } from '../storage/items.js
 const RECENT_MAX = 8;
 
 /** Flat options with full paths ("Work / Reading"), sorted by path; Unsorted first. */
-export function toOptions(collections: Collection[], unsortedTitle = 'Unsorted'): CollectionOption[] {
+function toOptions(collections: Collection[], unsortedTitle = 'Unsorted'): CollectionOption[] {
   const byId = new Map(collections.map((c) => [c._id, c]));
   const pathOf = (c: Collection): string[] => {
     const path: string[] = [];

@@ -4,7 +4,7 @@
 import type { UrlExistsResponse } from '../api/types.js';
 import { normalizeUrl } from '../api/url.js';
 
-export interface ExistsBatcherOptions {
+interface ExistsBatcherOptions {
   check: (urls: string[]) => Promise<UrlExistsResponse>;
   delayMs?: number;
   ttlMs?: number;

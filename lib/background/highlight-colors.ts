@@ -7,7 +7,7 @@ import { highlightColorsItem } from '../storage/items.js';
  * The order colours are offered in before any is used: yellow (the API's default), green, blue,
  * pink first, then the rest in the API's order.
  */
-export const STARTER_COLORS: readonly HighlightColor[] = [
+const STARTER_COLORS: readonly HighlightColor[] = [
   ...(['yellow', 'green', 'blue', 'pink'] as const),
   ...HIGHLIGHT_COLORS.filter((c) => !['yellow', 'green', 'blue', 'pink'].includes(c)),
 ];

@@ -7,7 +7,7 @@ import type { StoredHighlight } from '../model.js';
 import { isLocalKey, type WriteQueue } from './queue.js';
 import { storedOf } from './stored-highlights.js';
 
-export interface KeyMap {
+interface KeyMap {
   /** The server id of a delivered local key; any other key as it is. */
   toServer: (key: string) => string;
   /** The local key a server id was delivered from; any other id as it is. */

@@ -7,7 +7,7 @@ import { UserFacingError } from '../messaging/router.js';
 import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue.js';
 import { isOffline, userError } from './server-answers.js';
 
-export interface HighlightWriterDeps {
+interface HighlightWriterDeps {
   api: TidemarkApi;
   queue: WriteQueue;
   account: () => Promise<Account | null>;

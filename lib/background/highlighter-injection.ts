@@ -7,9 +7,9 @@ import { ALWAYS_HAS_HIGHLIGHT_API } from '../browser-differences.js';
 import { frameLacksHighlightApi } from '../painting/fallback-probe.js';
 
 /** Built by WXT from entrypoints/highlighter.ts. */
-export const HIGHLIGHTER_FILE = '/highlighter.js' as const;
+const HIGHLIGHTER_FILE = '/highlighter.js' as const;
 /** The rangy painter, injected before the highlighter only where the CSS Custom Highlight API is missing. */
-export const FALLBACK_PAINTER_FILE = '/highlighter-fallback-painter.js' as const;
+const FALLBACK_PAINTER_FILE = '/highlighter-fallback-painter.js' as const;
 
 /** The highlighter's parts injected when it asks for them (lib/highlighter/parts.ts), built from entrypoints/highlighter-<part>.ts. */
 const PART_FILES = {

@@ -7,10 +7,10 @@ import { browser } from 'wxt/browser';
 import { HIGHLIGHT_STYLES_FILE } from '../painting/highlight-css.js';
 
 /** Built by WXT from entrypoints/highlighter-loader.ts. */
-export const LOADER_FILE = '/highlighter-loader.js';
-export const LOADER_SCRIPT_ID = 'tidemark-highlighter';
+const LOADER_FILE = '/highlighter-loader.js';
+const LOADER_SCRIPT_ID = 'tidemark-highlighter';
 /** What automatic painting asks for (optional host permission). */
-export const AUTO_PAINT_ORIGINS = ['http://*/*', 'https://*/*'];
+const AUTO_PAINT_ORIGINS = ['http://*/*', 'https://*/*'];
 
 export async function autoPaintGranted(): Promise<boolean> {
   return browser.permissions.contains({ origins: AUTO_PAINT_ORIGINS }).catch(() => false);

@@ -27,7 +27,7 @@ import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue
 import { isOffline, savedIdOf, userError } from './server-answers.js';
 import { applied, pick } from './stored-highlights.js';
 
-export interface HighlightsDeps {
+interface HighlightsDeps {
   api: TidemarkApi;
   queue: WriteQueue;
   account: () => Promise<Account | null>;

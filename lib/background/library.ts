@@ -15,7 +15,7 @@ import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryColl
 
 export type * from '../library/types.js';
 
-export const LIBRARY_PAGE_SIZE = 50;
+const LIBRARY_PAGE_SIZE = 50;
 
 /** The last answers the library saw, per query, for showing offline (a few dozen pages at most). */
 const listCache = storage.defineItem<Record<string, { at: number; owner: string; page: { items: Bookmark[]; count: number } }>>(
@@ -29,7 +29,7 @@ const collectionsCache = storage.defineItem<{ owner: string; items: LibraryColle
 const MAX_CACHED_PAGES = 12;
 const CACHED_PAGE_NUMBERS = 2;
 
-export interface LibraryDeps {
+interface LibraryDeps {
   api: TidemarkApi;
   account: () => Promise<Account | null>;
   accessToken: () => Promise<string | null>;

@@ -26,17 +26,17 @@ import { LibraryService } from './library.js';
 import { listenForExports } from './export-port.js';
 import { createOmnibox, type OmniboxDisposition } from './omnibox.js';
 
-export const ALARM_DRAIN = 'queue-drain';
-export const ALARM_SYNC = 'index-sync';
-export const MENU_SAVE_PAGE = 'save-page';
-export const MENU_SAVE_LINK = 'save-link';
-export const MENU_SAVE_IMAGE = 'save-image';
-export const COMMAND_SAVE_PAGE = 'save-page';
-export const MENU_HIGHLIGHT = 'highlight';
-export const MENU_HIGHLIGHT_NOTE = 'highlight-note';
-export const COMMAND_HIGHLIGHT = 'highlight-selection';
-export const COMMAND_SIDE_PANEL = 'open-side-panel';
-export const COMMAND_OPEN_LIBRARY = 'open-library';
+const ALARM_DRAIN = 'queue-drain';
+const ALARM_SYNC = 'index-sync';
+const MENU_SAVE_PAGE = 'save-page';
+const MENU_SAVE_LINK = 'save-link';
+const MENU_SAVE_IMAGE = 'save-image';
+const COMMAND_SAVE_PAGE = 'save-page';
+const MENU_HIGHLIGHT = 'highlight';
+const MENU_HIGHLIGHT_NOTE = 'highlight-note';
+const COMMAND_HIGHLIGHT = 'highlight-selection';
+const COMMAND_SIDE_PANEL = 'open-side-panel';
+const COMMAND_OPEN_LIBRARY = 'open-library';
 
 const SYNC_EVERY_MINUTES = 5;
 const DRAIN_EVERY_MINUTES = 0.5;
@@ -502,4 +502,3 @@ export function startBackground() {
   return { auth, api, queue, index, badge, bookmarks, collections, highlights, library, omnibox, openLibrary, handlers, onMenuClicked, onCommand, onAlarm };
 }
 
-export type BackgroundApp = ReturnType<typeof startBackground>;

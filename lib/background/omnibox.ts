@@ -10,7 +10,7 @@ export interface OmniboxSuggestion {
 
 export type OmniboxDisposition = 'currentTab' | 'newForegroundTab' | 'newBackgroundTab';
 
-export interface OmniboxDeps {
+interface OmniboxDeps {
   /** The first bookmarks matching `search` (the library's own listing of collection 0). */
   search: (search: string) => Promise<Bookmark[]>;
   /** Opens `url` (a bookmark or the library page) as the disposition asks. */
@@ -22,7 +22,7 @@ export interface OmniboxDeps {
 }
 
 /** Text made safe for the omnibox description (XML): &, <, >, quotes escaped. */
-export function escapeOmnibox(text: string): string {
+function escapeOmnibox(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 

@@ -5,7 +5,7 @@ import { browser, type Browser } from 'wxt/browser';
 import { parseHttpUrl } from '../api/url.js';
 import type { PageInfo } from '../messaging/protocol.js';
 
-export interface RawPageInfo {
+interface RawPageInfo {
   title?: unknown;
   excerpt?: unknown;
   cover?: unknown;
@@ -49,7 +49,7 @@ function text(value: unknown, max: number): string {
 }
 
 /** Longest title kept from a page (longer ones are cut, and the popup says so). */
-export const PAGE_TITLE_MAX = 500;
+const PAGE_TITLE_MAX = 500;
 
 /** What the page said, made safe, with the tab's own title and URL as the fallback. */
 export function cleanPageInfo(raw: RawPageInfo | null | undefined, tab: { url: string; title?: string }): PageInfo {

@@ -9,7 +9,7 @@ import type { HighlightListView, PanelView, PopupOpenResult } from '../messaging
 import { signedOutReasonItem } from '../storage/items.js';
 import { isClosedPage } from './bookmarks.js';
 
-export interface PanelDeps {
+interface PanelDeps {
   account: () => Promise<Account | null>;
   openForTab: (tabId: number, opts: { create: boolean }) => Promise<PopupOpenResult>;
   listHighlights: (tabId: number) => Promise<HighlightListView>;

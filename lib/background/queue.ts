@@ -18,12 +18,12 @@ import { EMPTY_QUEUE, type Account, type AppendChanges, type BookmarkRef, type F
 import type { QueueView } from '../messaging/protocol.js';
 import { highlightIdsItem, queueItem, type HighlightIdEntry } from '../storage/items.js';
 
-export type NewWrite = QueuedWrite extends infer W ? (W extends QueuedWrite ? Omit<W, 'seq' | 'queuedAt' | 'attempts'> : never) : never;
+type NewWrite = QueuedWrite extends infer W ? (W extends QueuedWrite ? Omit<W, 'seq' | 'queuedAt' | 'attempts'> : never) : never;
 
 /** A highlight change as queued: an add made offline carries its local key as `_local`; `_id` may be a local key. */
 export type QueuedHighlightChange = HighlightChange & { _local?: string };
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   /**
    * The write was already sent once (an online try whose answer never came): it may have reached the
    * server under its key, so it is kept exactly as it is (nothing is folded into it) and repeated.
@@ -31,7 +31,7 @@ export interface EnqueueOptions {
   tried?: boolean;
 }
 
-export interface QueueDeps {
+interface QueueDeps {
   api: TidemarkApi;
   account: () => Promise<Account | null>;
   now?: () => number;
@@ -43,7 +43,7 @@ export interface QueueDeps {
   onBulkDelivered?: (write: Extract<QueuedWrite, { op: 'bulk' }>) => void;
 }
 
-export interface DrainResult {
+interface DrainResult {
   sent: number;
   failed: number;
   remaining: number;
@@ -60,12 +60,12 @@ const REKEY_SUFFIX = '.r';
 export const isLocalKey = (key: string | undefined): key is `l:${string}` => typeof key === 'string' && key.startsWith('l:');
 
 /** Whether a queued write was made for `account` (null: nobody is signed in, nothing is theirs). */
-export function isFor(write: Pick<QueuedWrite, 'userId' | 'serverUrl'>, account: Pick<Account, 'userId' | 'serverUrl'> | null): boolean {
+function isFor(write: Pick<QueuedWrite, 'userId' | 'serverUrl'>, account: Pick<Account, 'userId' | 'serverUrl'> | null): boolean {
   return !!account && write.userId === account.userId && write.serverUrl === account.serverUrl;
 }
 
 /** What the signed-in account sees: its own waiting writes, and how many wait for other accounts. */
-export function viewOf(state: QueueState, account: Pick<Account, 'userId' | 'serverUrl'> | null): QueueView {
+function viewOf(state: QueueState, account: Pick<Account, 'userId' | 'serverUrl'> | null): QueueView {
   const mine = state.entries.filter((e) => isFor(e, account));
   return {
     entries: mine.map(({ op, label, queuedAt, attempts }) => ({ op, label, queuedAt, attempts })),
@@ -78,7 +78,7 @@ const highlightsOf = (body: BookmarkUpdate) => body.highlights as QueuedHighligh
 const isEmptyUpdate = (body: BookmarkUpdate) => Object.keys(body).every((k) => k === 'highlights' && !body.highlights?.length);
 
 /** Adds `later` to `earlier`: a change of a highlight already listed is merged into it (later fields win; a delete wins). */
-export function mergeHighlightChanges(earlier: QueuedHighlightChange[], later: QueuedHighlightChange[]): QueuedHighlightChange[] {
+function mergeHighlightChanges(earlier: QueuedHighlightChange[], later: QueuedHighlightChange[]): QueuedHighlightChange[] {
   const out = earlier.map((c) => ({ ...c }));
   for (const change of later) {
     const same = change._id ? out.find((c) => c._id === change._id) : undefined;

@@ -25,7 +25,7 @@ export interface IndexHit {
   collectionId: number;
 }
 
-export interface IndexArrays {
+interface IndexArrays {
   hashes: Float64Array;
   ids: Int32Array;
   collections: Int32Array;

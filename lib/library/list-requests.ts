@@ -16,7 +16,7 @@ interface Shared {
 const SLOT = Symbol.for('tidemark.libraryListRequests');
 const shared: Shared = ((globalThis as { [SLOT]?: Shared })[SLOT] ??= { channel: crypto.randomUUID(), early: null });
 
-export type ListQuery = ReturnType<typeof listQuery>;
+type ListQuery = ReturnType<typeof listQuery>;
 
 export function listQuery(s: LibraryState) {
   return { collectionId: s.collectionId, search: s.search, sort: effectiveSort(s), channel: shared.channel };

@@ -3,7 +3,7 @@
 // answer's way back, rendering. Only the latest mark of each name is kept, so they never pile up.
 
 /** The moments, in the order a request passes them. `detail` carries the search text. */
-export type ListMoment =
+type ListMoment =
   | 'tidemark:list-request' // the page asks the background (end of the typing pause, or opening)
   | 'tidemark:list-received' // the background has the message
   | 'tidemark:list-fetched' // the background has the server's answer, parsed

@@ -3,7 +3,7 @@
 import { BOOKMARK_SORTS, HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 
 export type LibraryView = 'list' | 'compact';
-export type LibraryTab = 'bookmarks' | 'highlights';
+type LibraryTab = 'bookmarks' | 'highlights';
 
 export interface LibraryState {
   /** 0 all, -1 Unsorted, -99 Trash, else a collection id. */

@@ -5,7 +5,7 @@ import type { DataOf, EventEnvelope, EventMap, MessageType, Reply, ResultOf } fr
 import type { ExportRequest } from './schemas.js';
 import { EXPORT_PORT, ExportAssembler, type ExportPortMessage } from '../library/export-transfer.js';
 
-export class MessageError extends Error {
+class MessageError extends Error {
   constructor(
     message: string,
     readonly kind: string,

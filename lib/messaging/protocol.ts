@@ -50,7 +50,7 @@ export interface QueueView {
   otherAccounts: number;
 }
 
-export interface StatusView {
+interface StatusView {
   account: Account | null;
   signedOutReason: string | null;
   serverUrl: string;
@@ -189,7 +189,7 @@ interface Results {
 
 // Keyed by MESSAGES (a schema without a result fails here) and read by Results' keys (a result
 // without a schema fails in DataOf): the two lists cannot differ.
-export type ProtocolMap = { [K in keyof typeof MESSAGES]: Message<Static<(typeof MESSAGES)[K]['data']>, Results[K]> };
+type ProtocolMap = { [K in keyof typeof MESSAGES]: Message<Static<(typeof MESSAGES)[K]['data']>, Results[K]> };
 export type MessageType = keyof Results;
 export type DataOf<K extends MessageType> = ProtocolMap[K]['data'];
 export type ResultOf<K extends MessageType> = ProtocolMap[K]['result'];
@@ -202,12 +202,6 @@ export type TabResultOf<K extends TabCommandType> = Static<(typeof TAB_COMMANDS)
 export interface TabCommand<K extends TabCommandType = TabCommandType> {
   tidemark: K;
   data: TabDataOf<K>;
-}
-
-/** The envelope on the wire. */
-export interface Envelope<K extends MessageType = MessageType> {
-  type: K;
-  data: DataOf<K>;
 }
 
 /** Answers carry errors as data: thrown errors lose their kind on the way through the browser. */

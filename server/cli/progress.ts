@@ -1,7 +1,7 @@
 // Progress on stderr for long commands: a bar redrawn in place when stderr is a terminal, plain
 // lines (at most one per `lineEvery` items, plus the last) when it is a file or a pipe.
 
-export interface ProgressOptions {
+interface ProgressOptions {
   total: number;
   /** text after the counts, e.g. "created 10, duplicates 2, failed 0" */
   label?: () => string;

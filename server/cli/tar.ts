@@ -83,7 +83,7 @@ export class TarWriter {
   }
 }
 
-export interface TarEntry {
+interface TarEntry {
   name: string;
   type: 'file' | 'directory';
   size: number;

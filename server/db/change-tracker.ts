@@ -12,7 +12,7 @@ import type { CacheSignal } from './read-cache.js';
  *   once per event-loop turn; a commit by another process becomes visible from the next turn on,
  *   as if this turn's work had run just before that commit.
  */
-export class ChangeTracker {
+class ChangeTracker {
   private current = 0;
   private external: unknown;
   private checkedThisTurn = false;
@@ -49,7 +49,7 @@ export class ChangeTracker {
 const trackers = new WeakMap<Database.Database, ChangeTracker>();
 
 /** The tracker of a connection opened by `openDatabase`. */
-export function changesOf(db: Database.Database): ChangeTracker {
+function changesOf(db: Database.Database): ChangeTracker {
   const tracker = trackers.get(db);
   if (!tracker) throw new Error('This database connection has no change tracker: open it with openDatabase().');
   return tracker;

@@ -14,7 +14,7 @@ export interface PostgresStore extends Store {
   readonly changes: PgChangeFeed;
 }
 
-export interface PostgresStoreOptions {
+interface PostgresStoreOptions {
   /** Connections this process keeps at most (default 10). */
   maxConnections?: number;
 }

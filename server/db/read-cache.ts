@@ -13,7 +13,7 @@ export interface CacheSignal {
 }
 
 /** A signal for backends without change notifications: caches built on it never hold anything. */
-export const NO_CACHE: CacheSignal = { generation: () => 0, usable: () => false };
+const NO_CACHE: CacheSignal = { generation: () => 0, usable: () => false };
 
 /** Gives the signal for a cache whose values are read from `tables` (PostgreSQL: a PgChangeFeed's). */
 export type CacheSignals = (tables: string[]) => CacheSignal;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 
 /** What browsers may do across origins; only origins `isAllowedOrigin` accepts get any CORS header. */
-export interface CorsPolicy {
+interface CorsPolicy {
   isAllowedOrigin(origin: string): boolean;
   /** Response headers a page may read. */
   exposedHeaders: string[];

@@ -107,5 +107,3 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
     .catch(noted)
     .then(() => reply.code(status).send(envelope(status, message)));
 }
-
-export { envelope };

@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 
 /** How long a stored answer is replayed. The extension's offline queue retries well within this. */
-export const IDEMPOTENCY_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A claimed key whose request has not answered after this long is considered abandoned (crash). */
-export const IDEMPOTENCY_STALE_MS = 60_000;
+const IDEMPOTENCY_STALE_MS = 60_000;
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
  * body costs no more than its length, and never reaches code that walks it recursively
  * (validation, fingerprints, serialisation).
  */
-export function jsonDepthExceeds(text: string, max: number): boolean {
+function jsonDepthExceeds(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -6,7 +6,7 @@ import type { RateWindowCount } from '../repositories/index.js';
 const WINDOW_MS = 60_000;
 
 /** Which count a request goes to. */
-export type RateBucket = 'main' | 'small';
+type RateBucket = 'main' | 'small';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -50,7 +50,7 @@ function strictPathIntegers(schema: unknown, validate: Validate): Validate {
  * number holds exactly (and so what SQLite stores as an integer): `1e30` or a 20-digit id is a 400
  * naming the field, never a float that fails deeper down or comes back rounded.
  */
-export function boundIntegers(schema: unknown): unknown {
+function boundIntegers(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(boundIntegers);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};

@@ -6,7 +6,7 @@ import { chunks } from './bookmark-records.js';
 import type { BookmarkExportRepository, BookmarkScope, ExportFolder } from './types.js';
 
 /** What a backend lends the export reads. */
-export interface ExportBackend {
+interface ExportBackend {
   /** Rows of a query with `?` placeholders. */
   rows<T>(sql: string, params: unknown[]): Promise<T[]>;
   /** A search expression as a condition over `bookmarks b`. */

@@ -23,7 +23,7 @@ export interface HighlightRow {
   last_update: string;
 }
 
-export function toHighlight(row: HighlightRow): Highlight {
+function toHighlight(row: HighlightRow): Highlight {
   const h: Highlight = {
     _id: row.id,
     text: row.text,
@@ -43,7 +43,7 @@ export function toHighlightListItem(row: HighlightRow & { link: string; title: s
 }
 
 /** The uploaded file a bookmark links to, and its permanent copy, when it has them. */
-export interface BookmarkAttachments {
+interface BookmarkAttachments {
   file?: { name: string; size: number; type: string };
   cache?: { status: string; size: number };
 }
@@ -57,7 +57,7 @@ export interface AttachmentRow {
   mime: string;
 }
 
-export function toBookmark(row: BookmarkRow, highlights: HighlightRow[], extra: BookmarkAttachments = {}): Bookmark {
+function toBookmark(row: BookmarkRow, highlights: HighlightRow[], extra: BookmarkAttachments = {}): Bookmark {
   return {
     ...extra,
     _id: row.id,
@@ -111,7 +111,7 @@ export function assembleBookmarks(ids: number[], rows: BookmarkRow[], highlights
 }
 
 /** How many ids one lookup asks for at most. */
-export const ID_CHUNK = 500;
+const ID_CHUNK = 500;
 
 export function chunks<T>(list: T[], size = ID_CHUNK): T[][] {
   const out: T[][] = [];
@@ -159,7 +159,7 @@ export function newHighlightRows(bookmarkId: number, ownerId: number, list: NewH
 }
 
 /** What a list of highlight changes does to a bookmark's highlights. */
-export interface HighlightPlan {
+interface HighlightPlan {
   remove: string[];
   /** Existing highlights with their new values (each id once). */
   update: HighlightRow[];
@@ -243,7 +243,7 @@ export function changedColumns(changes: BookmarkChanges): [column: string, value
 }
 
 /** A new bookmark's stored columns (its id, `broken` and `lang` aside: the database gives those). */
-export type BookmarkInsert = Omit<BookmarkRow, 'id' | 'broken' | 'lang'>;
+type BookmarkInsert = Omit<BookmarkRow, 'id' | 'broken' | 'lang'>;
 
 export function bookmarkInsert(item: NewBookmark, sort: number, now: string): BookmarkInsert {
   return {

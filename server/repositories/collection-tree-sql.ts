@@ -8,7 +8,7 @@ const MAX_DEPTH = 64;
  * `WITH RECURSIVE tree(id, depth) AS (...)`: the collections `seed` selects (as `id, 0` rows) and
  * all collections below them. Follow with a query that reads `tree`.
  */
-export const collectionTree = (seed: string): string => `
+const collectionTree = (seed: string): string => `
   WITH RECURSIVE tree(id, depth) AS (
     ${seed}
     UNION

@@ -6,7 +6,7 @@ import type { Tag, TagSuggestion } from '../../lib/api/types.js';
  * Tags are told apart without regard to ASCII letter case, as SQLite's NOCASE does (and as the
  * search `#tag` does): "JS" and "js" are one tag. Letters outside ASCII compare as written.
  */
-export const foldTag = (tag: string) => tag.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+const foldTag = (tag: string) => tag.replace(/[A-Z]+/g, (s) => s.toLowerCase());
 
 const byName = new Intl.Collator('en', { sensitivity: 'base' });
 

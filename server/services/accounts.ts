@@ -48,7 +48,7 @@ export async function changeEmail(
  * id) or OAuth authorization (the grant of `tokenId`) is kept. Test tokens made in the app console
  * are not sign-ins and stay.
  */
-export async function revokeOtherSignIns(
+async function revokeOtherSignIns(
   app: FastifyInstance,
   userId: number,
   keep: { tokenId?: number; sessionId?: string },

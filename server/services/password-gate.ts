@@ -6,9 +6,9 @@ import { LoginThrottle, type ThrottleVerdict } from '../web/throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 /** Sign-up attempts allowed per IP address within the throttle window, unless configured. */
-export const DEFAULT_SIGNUPS_PER_IP = 20;
+const DEFAULT_SIGNUPS_PER_IP = 20;
 
-export type PasswordCheck = { kind: 'ok' } | { kind: 'wrong' } | ({ kind: 'blocked' } & Extract<ThrottleVerdict, { blocked: true }>);
+type PasswordCheck = { kind: 'ok' } | { kind: 'wrong' } | ({ kind: 'blocked' } & Extract<ThrottleVerdict, { blocked: true }>);
 
 /**
  * The one place a password is checked: web sign-in, the account page's email and password forms,
@@ -72,7 +72,7 @@ export class PasswordGate {
 }
 
 /** The 429 for a blocked password check: says for whom, and how long to wait. */
-export function tooManyAttempts(verdict: { by: 'account' | 'ip'; retryAfterSeconds: number }): ApiError {
+function tooManyAttempts(verdict: { by: 'account' | 'ip'; retryAfterSeconds: number }): ApiError {
   const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
   const who = verdict.by === 'account' ? 'for this account' : 'from your network';
   return new ApiError(429, `Too many wrong passwords ${who}. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, {

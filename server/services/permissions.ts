@@ -2,7 +2,7 @@ import { ACCESS_LEVEL, SYSTEM_COLLECTION_IDS, TRASH } from '../../lib/api/consta
 import { ApiError, badRequest, forbidden, notFound } from '../errors.js';
 import type { AccessRepository } from '../repositories/index.js';
 
-export type Role = 'owner' | 'member' | 'viewer' | 'public' | 'none';
+type Role = 'owner' | 'member' | 'viewer' | 'public' | 'none';
 export type Need = 'read' | 'write' | 'owner';
 
 export interface CollectionAccess {
@@ -27,7 +27,7 @@ export interface CollectionAccess {
 }
 
 /** What a sharing request wants to do; each has its own rule. */
-export type SharingAction =
+type SharingAction =
   /** POST /collection/{id}/sharing: owners and members. */
   | 'invite'
   /** GET /collection/{id}/sharing: the owner and every collaborator. */
@@ -38,7 +38,7 @@ export type SharingAction =
   | 'leave';
 
 /** The exact text the contract gives for an invite without the right to. */
-export const NO_INVITE_PERMISSION = 'you dont have permissions to invite more people';
+const NO_INVITE_PERMISSION = 'you dont have permissions to invite more people';
 
 const LEVEL: Record<Role, number> = {
   owner: ACCESS_LEVEL.owner,

@@ -19,7 +19,7 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-export interface CookieOptions {
+interface CookieOptions {
   /** Seconds; 0 deletes the cookie. Omitted: a session cookie. */
   maxAge?: number;
   secure: boolean;

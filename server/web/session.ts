@@ -6,13 +6,13 @@ import { newSecret, safeEqual } from '../services/secrets.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import { field } from './forms.js';
 
-export const SESSION_COOKIE = 'tidemark_session';
+const SESSION_COOKIE = 'tidemark_session';
 /** A random id for a browser that has not signed in, so forms before sign-in carry a CSRF token too. */
-export const VISITOR_COOKIE = 'tidemark_visitor';
+const VISITOR_COOKIE = 'tidemark_visitor';
 export const CSRF_FIELD = '_csrf';
 
 /** What the web pages know about the browser making a request. */
-export interface WebState {
+interface WebState {
   session: SessionRow | null;
   user: UserRow | null;
   visitor: string;

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { SignInFailuresRepository } from '../repositories/index.js';
 
-export interface ThrottleSettings {
+interface ThrottleSettings {
   maxFailuresPerAccount: number;
   maxFailuresPerIp: number;
   throttleWindowMs: number;

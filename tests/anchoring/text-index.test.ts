@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, test } from 'vitest';
 import { TextIndex, normalizeText, offsetsOf, offsetAt } from '../../lib/anchoring/index.js';
+import { Normaliser } from '../../lib/anchoring/text-index.js';
 import { loadFixture, rangeText, seededRandom, setPage } from './helpers.js';
 
 /** Range.toString() has no spaces for block boundaries; compare what the reader sees, letter for letter. */
@@ -239,6 +240,28 @@ describe('normalizeText', () => {
       expect(normalizeText(s), JSON.stringify(s)).toBe(reference(s));
       // Normalising twice changes nothing.
       expect(normalizeText(normalizeText(s))).toBe(reference(s));
+    }
+  });
+
+  test("the index's normaliser makes the same text, and its runs account for every character of it", () => {
+    const random = seededRandom(12);
+    const alphabet = ['a', 'b', ' ', '  ', '\n', '\t', '\u00a0', '\u00ad', '\u200b', '\u2003', '\ufeff', '\x85', 'é'];
+    for (let i = 0; i < 3000; i++) {
+      let s = '';
+      const n = Math.floor(random() * 14);
+      for (let j = 0; j < n; j++) s += alphabet[Math.floor(random() * alphabet.length)];
+      for (const sliced of [false, true]) {
+        const norm = new Normaliser(s, sliced);
+        if (sliced) {
+          expect(norm.run(() => true)).toBe(true);
+          norm.finish();
+        }
+        expect(norm.text, JSON.stringify(s)).toBe(normalizeText(s));
+        // Between runs raw and normalised text advance together: the last run's end says the length.
+        const last = norm.count - 1;
+        const length = last < 0 ? s.length : norm.runNorm[last] + norm.runOut[last] + (s.length - norm.runEnd[last]);
+        expect(length, JSON.stringify(s)).toBe(norm.text.length);
+      }
     }
   });
 });

@@ -5,7 +5,7 @@ import type { TokenResponse } from '../types.js';
 import { ApiClientError, messageOf } from './errors.js';
 import { readBody } from './http.js';
 
-export interface Pkce {
+interface Pkce {
   verifier: string;
   challenge: string;
 }
@@ -40,7 +40,7 @@ export function authorizeUrl(p: { serverUrl: string; clientId: string; redirectU
 }
 
 /** What the authorization server sent back to the redirect URL. */
-export type RedirectResult = { code: string } | { error: string; description: string };
+type RedirectResult = { code: string } | { error: string; description: string };
 
 /** Reads `code` (checking `state`) or `error` from the URL the flow ended on. */
 export function readRedirect(redirectedTo: string, expectedState: string): RedirectResult {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { CacheSignal } from '../read-cache.js';
 
 /** The channel the change triggers notify (migration 0009), with the changed table as payload. */
-export const CHANGES_CHANNEL = 'tidemark_changes';
+const CHANGES_CHANNEL = 'tidemark_changes';
 
 /**
  * SQL starting with this comment writes nothing a read cache holds (the rate-limit windows): it

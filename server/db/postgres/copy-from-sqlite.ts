@@ -53,7 +53,7 @@ const QUIET_TRIGGERS: [table: string, trigger: string][] = [
 
 const ROWS_PER_INSERT = 500;
 
-export type TableCounts = Record<string, number>;
+type TableCounts = Record<string, number>;
 
 export class TargetNotEmptyError extends Error {}
 
@@ -73,7 +73,7 @@ export function countSqlite(db: Db, tables: string[]): TableCounts {
   return out;
 }
 
-export async function countPostgres(client: pg.PoolClient | pg.Pool, tables: string[]): Promise<TableCounts> {
+async function countPostgres(client: pg.PoolClient | pg.Pool, tables: string[]): Promise<TableCounts> {
   const out: TableCounts = {};
   for (const t of tables) out[t] = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${t}"`)).rows[0].n);
   return out;

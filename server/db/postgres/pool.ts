@@ -24,7 +24,7 @@ export function isPostgresUrl(value: string): boolean {
 }
 
 /** Turns a connection failure into words a person can act on. */
-export function explainConnectError(url: string, err: unknown): DatabaseUnreachableError {
+function explainConnectError(url: string, err: unknown): DatabaseUnreachableError {
   const where = describeDatabaseUrl(url);
   const e = err as { code?: string; message?: string };
   let what: string;

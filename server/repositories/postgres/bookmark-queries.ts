@@ -9,9 +9,9 @@ import { all, one } from './query.js';
 import { compilePgSearch } from './search-sql.js';
 
 /** ASCII letters folded, nothing else (SQLite's NOCASE), then compared by code point. */
-export const caseless = (col: string) => `translate(${col}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE "C"`;
+const caseless = (col: string) => `translate(${col}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE "C"`;
 /** Compared by code point, as SQLite compares text, whatever the database's collation. */
-export const bytewise = (col: string) => `${col} COLLATE "C"`;
+const bytewise = (col: string) => `${col} COLLATE "C"`;
 
 /** ORDER BY clauses; ties always fall back to newest first and then id, so pages never overlap. */
 const ORDER = bookmarkOrders(caseless, bytewise);

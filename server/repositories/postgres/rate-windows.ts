@@ -109,6 +109,6 @@ export class PgRateWindowsRepository implements RateWindowsRepository {
 }
 
 /** The block one update reserves when `count` of `limit` are taken (the SQL above says the same). */
-export function blockFor(limit: number, count: number): number {
+function blockFor(limit: number, count: number): number {
   return Math.max(1, Math.min(MAX_BLOCK, Math.floor((limit - count) / SHARE_OF_REMAINING)));
 }

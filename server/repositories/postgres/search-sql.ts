@@ -11,7 +11,7 @@ import { escapeLike, FLAG_SQL } from '../search-flags-sql.js';
  * numbers them), and `rank`, the tsquery text of the positive full-text terms for `ts_rank`
  * (null when there is none).
  */
-export interface PgCompiledSearch {
+interface PgCompiledSearch {
   where: string;
   params: unknown[];
   rank: string | null;
@@ -107,7 +107,7 @@ function termSql(term: Term): { sql: string; params: unknown[]; rank?: string; a
  * Compiles a parsed expression. AND mode: every term must hold; OR mode: any. A full-text term
  * without any word (e.g. `"""`) matches nothing, and its negation everything, as on SQLite.
  */
-export function compilePgQuery(query: SearchQuery): PgCompiledSearch {
+function compilePgQuery(query: SearchQuery): PgCompiledSearch {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const ranks: string[] = [];

@@ -90,7 +90,7 @@ function plainSql(term: Term): { sql: string; params: unknown[] } {
  * index lookup. In AND mode a positive tag is also added to that MATCH as a `tags : "..."`
  * phrase: the index narrows the rows, the exact (case-insensitive) tag check then confirms them.
  */
-export function compileQuery(query: SearchQuery): CompiledSearch {
+function compileQuery(query: SearchQuery): CompiledSearch {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const positive: string[] = [];

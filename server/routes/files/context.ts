@@ -5,7 +5,7 @@ import type { FileStorage } from '../../services/files/storage.js';
 import { formatBytes } from './multipart.js';
 
 /** What the upload and file routes share: the file rows, the file storage, and the served URL of a file. */
-export interface FileContext {
+interface FileContext {
   files: FilesRepository;
   store: FileStorage;
   /** The absolute URL a stored file is served under: <origin>/rest/v1/files/<id>/<name>. */

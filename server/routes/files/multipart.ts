@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, badRequest } from '../../errors.js';
 import type { FileStorage, StagedFile } from '../../services/files/storage.js';
 
-export interface UploadedPart<T> {
+interface UploadedPart<T> {
   /** the file name the client sent ('' when none) */
   filename: string;
   /** the Content-Type the client claimed (not trusted) */
@@ -13,7 +13,7 @@ export interface UploadedPart<T> {
   content: T;
 }
 
-export interface MultipartRead<T> {
+interface MultipartRead<T> {
   file: UploadedPart<T>;
   fields: Record<string, string>;
 }
@@ -27,7 +27,7 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-export const tooLarge = (what: string, limit: number) =>
+const tooLarge = (what: string, limit: number) =>
   new ApiError(413, `The ${what} is larger than the limit of ${formatBytes(limit)}. Send a smaller file.`);
 
 async function collect(stream: Readable): Promise<Buffer> {

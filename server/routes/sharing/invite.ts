@@ -9,9 +9,9 @@ import { readEmails } from './emails.js';
 import { treeOf } from './context.js';
 
 /** The contract's errorMessage texts (Errors table), word for word. */
-export const NO_EMAILS = 'no emails';
-export const TOO_MANY_EMAILS = 'you cant send more than 10 invites at once';
-export const TOO_MANY_PENDING = 'you have too many pending invitations, you will be banned if you continue send more';
+const NO_EMAILS = 'no emails';
+const TOO_MANY_EMAILS = 'you cant send more than 10 invites at once';
+const TOO_MANY_PENDING = 'you have too many pending invitations, you will be banned if you continue send more';
 
 /** POST /collection/{id}/sharing: invite people by email. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {

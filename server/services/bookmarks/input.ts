@@ -24,7 +24,7 @@ export function cleanTags(tags: string[]): string[] {
 }
 
 /** Parses the link or answers 400 naming the field. */
-export function readLink(link: string, prefix = ''): { link: string; linkKey: string; domain: string } {
+function readLink(link: string, prefix = ''): { link: string; linkKey: string; domain: string } {
   const url = parseHttpUrl(link);
   if (!url) throw badRequest(`${at(prefix, 'link')} must be an http(s) URL`);
   const trimmed = link.trim();
@@ -40,7 +40,7 @@ function iso(value: string | undefined, field: string): string | undefined {
 }
 
 /** The collection a body names (`collection.$id` wins over flat `collectionId`), or undefined. */
-export function namedCollection(body: { collection?: { $id: number }; collectionId?: number }): number | undefined {
+function namedCollection(body: { collection?: { $id: number }; collectionId?: number }): number | undefined {
   return body.collection?.$id ?? body.collectionId;
 }
 

@@ -1,14 +1,14 @@
 import type { Bookmark } from '../../../lib/api/types.js';
 import type { ExportEvent } from './walk.js';
 
-export const CSV_COLUMNS = ['id', 'title', 'note', 'excerpt', 'url', 'folder path', 'tags', 'created', 'cover', 'highlights', 'favourite'] as const;
+const CSV_COLUMNS = ['id', 'title', 'note', 'excerpt', 'url', 'folder path', 'tags', 'created', 'cover', 'highlights', 'favourite'] as const;
 
 /**
  * One CSV field, always quoted (quotes doubled). A value a spreadsheet would run as a formula
  * (starting with `=`, `+`, `-`, `@`, tab or carriage return) gets a leading `'`, the usual guard
  * against CSV formula injection; numbers we write ourselves are left alone.
  */
-export function csvField(value: string): string {
+function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }

@@ -7,7 +7,7 @@ import { netscapeHtml } from './netscape-html.js';
 import { walkExport } from './walk.js';
 
 export const EXPORT_FORMATS = ['html', 'csv', 'md'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   html: 'text/html; charset=utf-8',

@@ -4,7 +4,7 @@ import type { ExportEvent } from './walk.js';
  * Text safe in Markdown prose: inline markup characters are backslash-escaped, and so is what
  * would start a block (heading, quote, list, numbered list) at the beginning of a line.
  */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text
     .replace(/([\\`*_[\]<>|~])/g, '\\$1')
     .replace(/^(\s*)([#>+=-])/gm, '$1\\$2')

@@ -1,7 +1,7 @@
 import type { ExportEvent } from './walk.js';
 
 /** Text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

@@ -4,7 +4,7 @@ import type { BookmarkType } from '../../../lib/api/constants.js';
 // or the Content-Type the client claimed. The name only refines a container (a ZIP that is a
 // .docx) or names the kind of a plain-text file.
 
-export interface SniffedType {
+interface SniffedType {
   mime: string;
   /** the bookmark type a file of this kind gets */
   type: BookmarkType;

@@ -7,7 +7,7 @@ export interface CsvTable {
   rows: CsvRow[];
 }
 
-export interface CsvRow {
+interface CsvRow {
   rowNumber: number;
   /** the trimmed cell of the named column (case and surrounding space ignored); '' when the file has no such column */
   cell(name: string): string;

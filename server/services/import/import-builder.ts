@@ -16,7 +16,7 @@ const DEFAULT_DUPLICATE_BATCH = 500;
 const UNSORTED_TITLE = 'Unsorted';
 
 /** What a format reader knows about one entry; the builder validates and fills the rest. */
-export interface BookmarkInput {
+interface BookmarkInput {
   link: string;
   title?: string;
   excerpt?: string;

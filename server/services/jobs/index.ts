@@ -17,7 +17,7 @@ const ORPHAN_AGE_MS = 3600_000;
 const FINISHED_JOB_AGE_MS = 7 * 24 * 3600_000;
 
 /** Wait before retry number `attempt` (1 = first retry): backoff doubling each time, capped. */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
 

@@ -10,7 +10,7 @@ import { createArchiveImageFetcher, readPage, sanitizeForArchive, type ParsedPag
 /** How a job ended: done (with a note for the record), or failed with a reason and whether retrying can help. */
 export type JobOutcome = { ok: true; note?: string } | { ok: false; error: string; retry: boolean };
 
-export interface PageJobDeps {
+interface PageJobDeps {
   jobs: JobsRepository;
   files: FilesRepository;
   users: UsersRepository;
@@ -31,7 +31,7 @@ function retryable(code: string): boolean {
 }
 
 /** The parse answer as fields to fill: the first image becomes the cover, media keeps real links only. */
-export function pageFill(item: ParsedPageItem): PageFill {
+function pageFill(item: ParsedPageItem): PageFill {
   const media: Media[] = item.media.filter((m) => m.link !== SCREENSHOT_COVER).map((m) => ({ type: m.type, link: m.link }));
   const cover = media.find((m) => m.type === 'image')?.link;
   return {

@@ -7,7 +7,7 @@ const escapeHtml = (s: string) =>
 /** Header-safe text: no line breaks, bounded length. */
 const oneLine = (s: string, max = 120) => s.replace(/[\r\n\t]+/g, ' ').trim().slice(0, max);
 
-export interface InvitationMessageInput {
+interface InvitationMessageInput {
   to: string;
   inviterName: string;
   collectionTitle: string;

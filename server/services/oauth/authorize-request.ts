@@ -12,7 +12,7 @@ export interface AuthorizeRequest {
   codeChallenge?: string;
 }
 
-export type AuthorizeCheck =
+type AuthorizeCheck =
   /** Cannot trust the redirect URI: show an error page, never redirect (no open redirect). */
   | { kind: 'page'; message: string }
   /** The app is known and the redirect URI registered: tell the app through its redirect URI. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { safeEqual } from '../secrets.js';
 
 /** RFC 7636: a verifier is 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
-export function isValidVerifier(verifier: string): boolean {
+function isValidVerifier(verifier: string): boolean {
   return /^[A-Za-z0-9\-._~]{43,128}$/.test(verifier);
 }
 

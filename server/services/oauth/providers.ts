@@ -4,7 +4,7 @@
 export const PROVIDERS = ['facebook', 'google', 'twitter', 'vkontakte', 'dropbox', 'gdrive'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
-export interface ProviderConfig {
+interface ProviderConfig {
   clientId: string;
   clientSecret: string;
   /** Overrides the provider's authorization page (e.g. a test double on loopback). */
@@ -22,7 +22,7 @@ interface ProviderEndpoints {
 }
 
 /** The providers' published OAuth 2.0 endpoints and the scope each connection asks for. */
-export const PROVIDER_ENDPOINTS: Record<ProviderName, ProviderEndpoints> = {
+const PROVIDER_ENDPOINTS: Record<ProviderName, ProviderEndpoints> = {
   facebook: {
     authorizeUrl: 'https://www.facebook.com/v19.0/dialog/oauth',
     tokenUrl: 'https://graph.facebook.com/v19.0/oauth/access_token',

@@ -1,5 +1,5 @@
 /** Most redirect URIs one application may register. */
-export const MAX_REDIRECT_URIS = 10;
+const MAX_REDIRECT_URIS = 10;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -8,7 +8,7 @@ import { verifyPkce } from './pkce.js';
 
 
 /** Parameters of a token request, from a JSON or form body (values may be anything a client sent). */
-export type TokenParams = Record<string, unknown>;
+type TokenParams = Record<string, unknown>;
 
 const oauthError = (status: number, error: string, message: string) => new ApiError(status, message, { error });
 const badCode = (why: string) => oauthError(400, 'bad_authorization_code', why);
@@ -19,7 +19,7 @@ function text(params: TokenParams, name: string): string | undefined {
 }
 
 /** Client credentials from HTTP Basic auth (RFC 6749 2.3.1), when the client sent them that way. */
-export function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
+function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
   const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   if (!match) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -39,7 +39,7 @@ export function basicCredentials(header: string | undefined): { clientId: string
  * Identifies the calling application. Confidential clients must prove their secret (compared in
  * constant time); public clients have none and prove possession with PKCE instead.
  */
-export async function authenticateClient(app: FastifyInstance, params: TokenParams, authorization?: string): Promise<OAuthClient> {
+async function authenticateClient(app: FastifyInstance, params: TokenParams, authorization?: string): Promise<OAuthClient> {
   const basic = basicCredentials(authorization);
   const clientId = basic?.clientId ?? text(params, 'client_id');
   const clientSecret = basic?.clientSecret ?? text(params, 'client_secret');

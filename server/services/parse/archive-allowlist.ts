@@ -86,13 +86,13 @@ function resolve(raw: string, base: URL): URL | null {
 }
 
 /** http(s) and mailto only; relative links and #fragments resolve against the page. */
-export function isLinkAllowed(raw: string, base: URL): boolean {
+function isLinkAllowed(raw: string, base: URL): boolean {
   const url = resolve(raw, base);
   return url !== null && (url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'mailto:');
 }
 
 /** data:image/..., or an http(s) address that is not on the reader's own machine or network. */
-export function isImageAllowed(raw: string, base: URL): boolean {
+function isImageAllowed(raw: string, base: URL): boolean {
   const value = raw.trim();
   if (/^data:/i.test(value)) return /^data:image\/[a-z0-9.+-]+[;,]/i.test(value);
   const url = resolve(value, base);

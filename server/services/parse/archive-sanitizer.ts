@@ -24,14 +24,14 @@ function loadArchiveDom() {
   return archiveDom;
 }
 
-export const MAX_INLINE_IMAGE_BYTES = 100 * 1024;
+const MAX_INLINE_IMAGE_BYTES = 100 * 1024;
 const DEFAULT_MAX_IMAGES = 100;
 const DEFAULT_CONCURRENCY = 4;
 
 /** Fetches an image for inlining; null when it cannot be had. */
-export type ArchiveImageFetcher = (url: string) => Promise<{ contentType: string; body: Buffer } | null>;
+type ArchiveImageFetcher = (url: string) => Promise<{ contentType: string; body: Buffer } | null>;
 
-export interface SanitizeForArchiveOptions {
+interface SanitizeForArchiveOptions {
   /** when given, images of at most `maxInlineBytes` are inlined as data: URIs */
   fetchImage?: ArchiveImageFetcher;
   /** default 100 KB */

@@ -29,7 +29,7 @@ function decoderFor(label: string): TextDecoder {
 }
 
 /** The charset parameter of a Content-Type value ("text/html; charset=ISO-8859-1"). */
-export function charsetParam(contentType: string): string | null {
+function charsetParam(contentType: string): string | null {
   for (const part of contentType.split(';').slice(1)) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;

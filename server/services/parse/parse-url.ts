@@ -22,7 +22,7 @@ export interface ParsedPageItem {
  * `errorMessage` (invalid_url, url_status_404, url_status_503, timeout, too_large,
  * blocked_address, dns_failure, too_many_redirects, ...) and the fallback item.
  */
-export interface ParseResult {
+interface ParseResult {
   result: true;
   item: ParsedPageItem;
   error?: 'not_found';
@@ -31,7 +31,7 @@ export interface ParseResult {
   detail?: string;
 }
 
-export type ParseUrlOptions = Omit<FetchPageOptions, 'wantBody' | 'onTooLarge'>;
+type ParseUrlOptions = Omit<FetchPageOptions, 'wantBody' | 'onTooLarge'>;
 
 /**
  * Fetches `url` safely (see fetchPage) and reads its title, excerpt, media, type and meta.
@@ -42,7 +42,7 @@ export async function parseUrl(url: string, options: ParseUrlOptions = {}): Prom
 }
 
 /** A page read by readPage: the parse answer, plus the fetched page and its HTML text when it was HTML. */
-export interface PageReading {
+interface PageReading {
   result: ParseResult;
   page?: FetchedPage;
   /** decoded body of a successful HTML answer ('' for other types) */
@@ -77,7 +77,7 @@ export async function readPage(url: string, options: ParseUrlOptions = {}): Prom
 }
 
 /** The item the reference service answers when it could not read a page. */
-export function fallbackItem(url: string): ParsedPageItem {
+function fallbackItem(url: string): ParsedPageItem {
   return {
     title: url.length > 500 ? `${url.slice(0, 499)}…` : url,
     excerpt: '',

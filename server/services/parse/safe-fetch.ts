@@ -10,11 +10,11 @@ import { blockedAddressReason } from './address-policy.js';
 // its network (SSRF): http(s) only; every hop's host is resolved here, every address checked,
 // and the connection pinned to the checked address so DNS cannot change its answer in between.
 
-export const DEFAULT_USER_AGENT =
+const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -42,7 +42,7 @@ export class FetchError extends Error {
   }
 }
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }

@@ -4,7 +4,7 @@ import type { InvitationRow } from '../../repositories/index.js';
 import type { Mailer } from '../mail/index.js';
 import { invitationMessage } from '../mail/invitation-message.js';
 
-export interface InvitationMailDeps {
+interface InvitationMailDeps {
   repos: Pick<Repositories, 'users' | 'collections' | 'sharing'>;
   mailer: Mailer;
   /** Origin the join links point at, e.g. https://bookmarks.example.com (no trailing slash). */
@@ -12,13 +12,13 @@ export interface InvitationMailDeps {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
-export interface DeliveryOutcome {
+interface DeliveryOutcome {
   sent: string[];
   failed: { email: string; error: string }[];
 }
 
 /** The join link of an invitation: the web page at /join reads it and calls POST /collection/{id}/join. */
-export function joinLink(origin: string, collectionId: number, token: string): string {
+function joinLink(origin: string, collectionId: number, token: string): string {
   return `${origin.replace(/\/+$/, '')}/join?collection=${collectionId}&token=${encodeURIComponent(token)}`;
 }
 
