@@ -71,8 +71,6 @@ function after(node: Node): Node | null {
 
 /** Text nodes walked at most to find those in view (past it the view is taken as unknown). */
 const VIEW_NODES = 3000;
-/** Text nodes walked between two looks at where the walk is (a text box's position; past the view, those since the last look are looked at one by one). */
-const LOOK_EVERY = 8;
 
 /** A text node of `doc` (not of a shadow tree) at the caret position of viewport point (x, y), or null. */
 function textAt(doc: Document, x: number, y: number): Node | null {
@@ -81,52 +79,38 @@ function textAt(doc: Document, x: number, y: number): Node | null {
 }
 
 /**
- * The text nodes in view, or null where they cannot be told: from the text at the caret position of
- * the viewport's top edge on in tree order, to the first text whose box starts below the view (layout
- * is clean where this is asked). A hit test costs some 0.15-0.25 ms on a 440k-character page, a text
- * node's box a few µs: one hit test, at a quarter of the width (the first text of a page read left to
- * right; then at three quarters, the middle, and the middle height where that finds no text: an
- * image, a page margin), then the walk, looking at a box every LOOK_EVERY text nodes (and at the next
- * one where a box is empty: white space between blocks, hidden text); past the bottom edge, the nodes
- * since the last look one by one. Text in view before the first one in tree order, or after a text
- * laid out below the view (as in columns), is marked in the first idle slice.
+ * The text nodes in view, or null where they cannot be told: those from the first to the last in tree
+ * order of the text at the caret positions of the viewport's top and bottom edges (layout is clean
+ * where this is asked). Each hit test costs some 0.15 ms on a 440k-character page, so the top edge is
+ * tried at a quarter of the width, the bottom one at three quarters (the first and last text of a page
+ * read left to right), and the other points (the other quarter, the middle, then the middle height)
+ * only where that finds no text (an image, a page margin): two hit tests instead of six.
  */
 function textInView(doc: Document): Set<Node> | null {
   const win = doc.defaultView;
   if (!win || !win.innerHeight) return null;
   const w = win.innerWidth - 1;
-  const h = win.innerHeight;
-  const edge = (y: number): Node | null => textAt(doc, 0.25 * w, y) ?? textAt(doc, 0.75 * w, y) ?? textAt(doc, w / 2, y);
-  const first = edge(0) ?? edge(h / 2);
-  if (!first) return null;
+  const h = win.innerHeight - 1;
+  // Left to right: the first text in view is at the top left, the last at the bottom right.
+  const edge = (y: number, a: number, b: number): Node | null => textAt(doc, a * w, y) ?? textAt(doc, b * w, y) ?? textAt(doc, w / 2, y);
+  let first = edge(0, 0.25, 0.75);
+  let last = edge(h, 0.75, 0.25);
+  if (!first || !last) {
+    const middle = edge(h / 2, 0.25, 0.75);
+    first ??= middle;
+    last ??= middle;
+  }
+  if (!first || !last) return null;
+  if (first !== last && first.compareDocumentPosition(last) & 2) [first, last] = [last, first]; // last precedes first
   const seen = new Set<Node>([first]);
+  if (first === last) return seen;
   const walker = doc.createTreeWalker(doc, 4 /* SHOW_TEXT */);
   walker.currentNode = first;
-  const box = doc.createRange();
-  /** Where node `n`'s text starts: below the view (1), not (0), no box (-1). */
-  const below = (n: Node): number => {
-    box.selectNodeContents(n);
-    const rect = box.getBoundingClientRect();
-    return !rect.height ? -1 : rect.top >= h ? 1 : 0;
-  };
-  // The nodes since the last box seen in view: where the walk passes the bottom edge, the first of
-  // them below it ends the view.
-  let since: Node[] = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (seen.size > VIEW_NODES) return null;
+  for (let n = walker.nextNode(); n && seen.size <= VIEW_NODES; n = walker.nextNode()) {
     seen.add(n);
-    since.push(n);
-    if (since.length < LOOK_EVERY) continue;
-    const where = below(n);
-    if (where < 0) continue; // no box: look at the next one
-    if (where > 0) {
-      let past = false;
-      for (const m of since) if (past || (past = below(m) > 0)) seen.delete(m);
-      break;
-    }
-    since = [];
+    if (n === last) return seen;
   }
-  return seen;
+  return null;
 }
 
 export class ScopeMarks implements ScopeMarker {
