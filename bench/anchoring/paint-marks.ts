@@ -115,7 +115,9 @@ async function main(): Promise<void> {
     else throw new Error(`unknown version ${name}: hint, no-hint, bundled or tree`);
   }
   const html = renderPage(buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000).original, 'The Harbour Chronicle');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  // JS_FLAGS=--single-threaded: V8 compiles on the main thread, so runs depend less on the load (compare versions with it; report figures without it).
+  const args = process.env.JS_FLAGS ? [...CHROMIUM_ARGS, `--js-flags=${process.env.JS_FLAGS}`] : CHROMIUM_ARGS;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
   const categories = detail ? ['v8', 'disabled-by-default-v8.compile', ...(process.env.DETAIL_ALL ? ['blink', 'v8.execute', 'disabled-by-default-devtools.timeline'] : [])] : [];
   try {
     const results = versions.map(() => ({ load: [] as number[], make: [] as number[], paint: [] as number[], slices: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>() }));
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
         await context.close();
       }
     }
-    console.log(`paintMany() of 1000 highlights with scope marks, ${rounds} rounds, fresh context each, CPU ms (${new Date().toISOString().slice(11, 16)} UTC, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})${detail ? ', V8 compile events traced' : ''}`);
+    console.log(`paintMany() of 1000 highlights with scope marks, ${rounds} rounds, fresh context each, CPU ms (${new Date().toISOString().slice(11, 16)} UTC, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})${detail ? ', V8 compile events traced' : ''}${process.env.JS_FLAGS ? `, V8 flags ${process.env.JS_FLAGS}` : ''}`);
     versions.forEach((v, i) => {
       const r = results[i];
       const load = v.marks === null ? 'no script of its own' : `loading the marks script median ${fmt(median(r.load))} [${list(r.load)}]`;
