@@ -1,7 +1,7 @@
 // Where the highlighter must stay out of the way: selections in form fields and editable content.
 
 /** True when `node` is inside an input, a textarea, a select or contenteditable content. */
-export function inEditable(node: Node | null): boolean {
+function inEditable(node: Node | null): boolean {
   const el = node && (node.nodeType === 1 ? (node as Element) : node.parentElement);
   if (!el) return false;
   if (el.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"]')) return true;

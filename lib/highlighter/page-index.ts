@@ -25,7 +25,7 @@ function neverIndexed(n: Node): boolean {
 }
 
 /** Whether a mutation can change the indexed text. */
-export function touchesText(r: MutationRecord): boolean {
+function touchesText(r: MutationRecord): boolean {
   if (r.target.nodeType === COMMENT_NODE) return false;
   const head = r.target.ownerDocument?.head;
   if (head && (r.target === head || head.contains(r.target))) return false;

@@ -3,7 +3,7 @@
  * adopted style sheet, or one <style> element where constructable style sheets are unavailable. Styles
  * only: nothing about notes or ids goes into the page.
  */
-export { COLOR_VALUES, FLASH_HIGHLIGHT, NAME_PREFIX, NOTE_HIGHLIGHT, NOTE_MARK, SCOPE_ATTRIBUTE, classApplierCss, colorClass, highlightApiCss, highlightName } from './highlight-css.js';
+export { COLOR_VALUES, FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, classApplierCss, colorClass, highlightApiCss, highlightName } from './highlight-css.js';
 
 type StyleScope = Document | ShadowRoot;
 
