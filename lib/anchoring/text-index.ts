@@ -400,16 +400,21 @@ export class Normaliser {
    * Makes the normalised text (after run() returned true). The runs recorded say what it is, but two
    * native replacements over the raw text make it at a fraction of the cost of copying the pieces
    * between runs one by one (thousands on a long page), and give the same text: a run with whitespace
-   * becomes one space, one of dropped characters only nothing, and a space at either end is trimmed.
+   * becomes one space, one of dropped characters only nothing, and a run at either end (which gives
+   * nothing) is cut off first. Cut off first, not trimmed after: V8 makes the slice of a long string a
+   * view into it, which every later search of the text would go through; the replacements' result is
+   * a string of its own.
    */
   finish(): void {
     const raw = this.raw;
-    if (this.count === 0) {
+    const last = this.count - 1;
+    if (last < 0) {
       this.text = raw;
       return;
     }
-    const text = raw.replace(DROPPED_RUN, '').replace(SPACE_RUN, ' ');
-    this.text = text.slice(text[0] === ' ' ? 1 : 0, text.endsWith(' ') ? -1 : undefined);
+    const from = this.runStart[0] === 0 ? this.runEnd[0] : 0;
+    const to = this.runEnd[last] === raw.length ? this.runStart[last] : raw.length;
+    this.text = raw.slice(from, to).replace(DROPPED_RUN, '').replace(SPACE_RUN, ' ');
   }
 
   private push(start: number, end: number, norm: number, out: number, src: number): void {
