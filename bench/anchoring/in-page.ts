@@ -161,6 +161,22 @@ const bench = {
    * parents (the frame that shows the highlights restyles them).
    */
   async paint(n: number, styled = false) {
+    // The scope marks as the extension has them: from their own script (highlighter-scope-marks.js,
+    // loaded by run.ts in a task of its own) where it was loaded, else this bundle's copy.
+    const part = (window as unknown as Record<string, (() => ScopeMarks) | undefined>)['__tidemarkPart_scope-marks'];
+    // Made in a task of its own (tidemarkMakeMarks), as the highlighter makes them before its painter,
+    // before it indexes the page and anchors the highlights: what that costs is read from the trace too.
+    const marks = styled
+      ? undefined
+      : await new Promise<ScopeMarks>((resolve) =>
+          setTimeout(function tidemarkMakeMarks() {
+            const made = part?.() ?? new ScopeMarks();
+            // Resolved from the next task: the code after the await (the painter made) is not this task's.
+            setTimeout(() => resolve(made), 0);
+          }, 0),
+        );
+    const painter = await createPainter(document, { documentStyled: styled, marks });
+    // The page's highlights, found after the painter is made (as the highlighter anchors them after making it).
     const index = new TextIndex(document);
     const text = index.text;
     const items: Array<{ key: string; ranges: Range; color: HighlightColor; hasNote: boolean }> = [];
@@ -171,11 +187,6 @@ const bench = {
       const e = Math.min(text.length, s + 1 + 20 + (i % 60));
       items.push({ key: `h${i}`, ranges: index.rangeFor(s + 1, e), color: HIGHLIGHT_COLORS[i % 12], hasNote: i % 10 === 0 });
     }
-    // The scope marks as the extension has them: from their own script (highlighter-scope-marks.js,
-    // loaded by run.ts in a task of its own) where it was loaded, else this bundle's copy.
-    const part = (window as unknown as Record<string, (() => ScopeMarks) | undefined>)['__tidemarkPart_scope-marks'];
-    const marks = styled ? undefined : (part?.() ?? new ScopeMarks());
-    const painter = await createPainter(document, { documentStyled: styled, marks });
     await new Promise((r) => requestAnimationFrame(() => r(null)));
     let scriptMs = 0;
     let t0 = 0;

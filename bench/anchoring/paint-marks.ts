@@ -7,18 +7,22 @@
  *
  *   npx tsx bench/anchoring/paint-marks.ts [rounds]
  *
- * Versions: `hint` (the built file as it ships), `no hint` (the same without its first line) and
+ * Versions: `hint` (the built file as it ships), `no-hint` (the same without its first line) and
  * `bundled` (no script of its own: the bench bundle's copy of the marks, the bench before 2026-11-26 17:00).
- * VERSIONS=hint,no-hint picks some. DETAIL=1 adds V8's compile events to the trace and prints, per version,
+ * VERSIONS=hint,no-hint picks some. BASE=<git ref>[,<ref>...] compares commits' lib/ instead: each
+ * version's bench script and its marks script bundled here as the build makes it (minified, with the
+ * hint), this tree as `tree` (VERSIONS=tree by default then; it may be combined with the others). DETAIL=1 adds V8's compile events to the trace and prints, per version,
  * the compile and parse time inside the load task and the paint task (the tracing of those events costs
  * time itself: read the split from it, the CPU figures from a run without it).
  * The marks script is that of the test suite's build of this tree (tests/e2e/helpers/extension-build.ts:
  * built when the sources changed); OUT=dir takes it from another Chrome build directory.
  * Figures are main-thread CPU ms of the named tasks, from a Chromium trace.
  */
+import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../playwright.config.js';
 import { bundleForPage } from '../../tests/e2e/helpers/page-bundle.js';
@@ -39,7 +43,7 @@ export function compileInside(events: TraceEvent[], name: string): Record<string
   if (!task || task.dur === undefined) return out;
   for (const e of events) {
     if (e.tid !== task.tid || e.pid !== task.pid || e.ph !== 'X' || e.ts < task.ts || e.ts + (e.dur ?? 0) > task.ts + task.dur) continue;
-    if (!/compile|parse/i.test(e.name)) continue;
+    if (!process.env.DETAIL_ALL && !/compile|parse/i.test(e.name)) continue;
     const s = (out[e.name] ??= { ms: 0, n: 0 });
     s.ms += (e.tdur ?? e.dur ?? 0) / 1000;
     s.n++;
@@ -56,6 +60,34 @@ export async function traced<T>(browser: Browser, page: Page, names: string[], c
   return { value, cpu, idle: idleCallbackCpu(events), events };
 }
 
+/**
+ * The bench's page script and the marks script as the build makes it (a minified script of its own
+ * with the compile hint), both from the lib/ under `root` (this tree, or a commit's lib/ taken with git
+ * archive, run with this tree's bench code).
+ */
+async function versionAt(root: string): Promise<{ script: string; marks: string }> {
+  if (root !== ROOT) {
+    fs.cpSync(path.join(ROOT, 'bench/anchoring'), path.join(root, 'bench/anchoring'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'tests/anchoring/fixtures'), path.join(root, 'tests/anchoring/fixtures'), { recursive: true });
+    if (!fs.existsSync(path.join(root, 'node_modules'))) fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  }
+  const script = await bundleForPage({ file: path.join(root, 'bench/anchoring/in-page.ts') });
+  const out = await build({
+    stdin: {
+      contents: `import { ScopeMarks } from './lib/painting/scope-marks.js';\nglobalThis['__tidemarkPart_scope-marks'] = () => new ScopeMarks();`,
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'chrome120',
+    write: false,
+    logLevel: 'error',
+  });
+  return { script, marks: `//# allFunctionsCalledOnLoad\n${out.outputFiles[0].text}` };
+}
+
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const list = (xs: number[]) => xs.map(fmt).join(' ');
@@ -63,16 +95,32 @@ const list = (xs: number[]) => xs.map(fmt).join(' ');
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2] ?? 5);
   const detail = !!process.env.DETAIL;
-  const outDir = process.env.OUT ?? (await ensureExtensionBuilt());
-  const all = { hint: () => marksScript(outDir), 'no-hint': () => marksScript(outDir, false), bundled: () => null };
-  const names = (process.env.VERSIONS ?? 'hint,no-hint,bundled').split(',') as Array<keyof typeof all>;
-  const versions = names.map((name) => ({ name, marks: all[name]() }));
-  const script = await bundleForPage({ file: path.join(ROOT, 'bench/anchoring/in-page.ts') });
+  const own = await bundleForPage({ file: path.join(ROOT, 'bench/anchoring/in-page.ts') });
+  type Version = { name: string; script: string; marks: string | null };
+  const versions: Version[] = [];
+  const bases = (process.env.BASE ?? '').split(',').filter(Boolean);
+  for (const ref of bases) {
+    const sha = execSync(`git rev-parse --short ${ref}`, { cwd: ROOT }).toString().trim();
+    const dir = path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), `tidemark-paint-marks-${sha}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    execSync(`git archive ${sha} lib | tar -x -C ${dir}`, { cwd: ROOT });
+    versions.push({ name: sha, ...(await versionAt(dir)) });
+  }
+  const picked = (process.env.VERSIONS ?? (bases.length ? 'tree' : 'hint,no-hint,bundled')).split(',');
+  for (const name of picked) {
+    if (name === 'tree') versions.push({ name: 'this tree', ...(await versionAt(ROOT)) });
+    else if (name === 'hint' || name === 'no-hint') versions.push({ name, script: own, marks: marksScript(process.env.OUT ?? (await ensureExtensionBuilt()), name === 'hint') });
+    else if (name === 'bundled') versions.push({ name, script: own, marks: null });
+    else throw new Error(`unknown version ${name}: hint, no-hint, bundled or tree`);
+  }
   const html = renderPage(buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000).original, 'The Harbour Chronicle');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-  const categories = detail ? ['v8', 'disabled-by-default-v8.compile'] : [];
+  // JS_FLAGS=--single-threaded: V8 compiles on the main thread, so runs depend less on the load (compare versions with it; report figures without it).
+  const args = process.env.JS_FLAGS ? [...CHROMIUM_ARGS, `--js-flags=${process.env.JS_FLAGS}`] : CHROMIUM_ARGS;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
+  const categories = detail ? ['v8', 'disabled-by-default-v8.compile', ...(process.env.DETAIL_ALL ? ['blink', 'v8.execute', 'disabled-by-default-devtools.timeline'] : [])] : [];
   try {
-    const results = versions.map(() => ({ load: [] as number[], paint: [] as number[], slices: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>() }));
+    const results = versions.map(() => ({ load: [] as number[], make: [] as number[], paint: [] as number[], slices: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>() }));
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 ? [...versions.keys()].reverse() : [...versions.keys()];
       for (const v of order) {
@@ -80,19 +128,20 @@ async function main(): Promise<void> {
         const page = await context.newPage();
         page.setDefaultTimeout(300_000);
         await page.setContent(html, { waitUntil: 'load' });
-        await page.addScriptTag({ content: script });
+        await page.addScriptTag({ content: versions[v].script });
         const marks = versions[v].marks;
-        const { value, cpu, idle, events } = await traced(browser, page, ['tidemarkLoadMarks', 'tidemarkPaint'], categories, async () => {
+        const { value, cpu, idle, events } = await traced(browser, page, ['tidemarkLoadMarks', 'tidemarkMakeMarks', 'tidemarkPaint'], categories, async () => {
           if (marks !== null) await loadScriptInOwnTask(page, marks);
           return page.evaluate(() => (window as unknown as PaintWindow).tidemarkBench.paint(1000));
         });
         const res = results[v];
         if (marks !== null) res.load.push(cpu.tidemarkLoadMarks[0]);
+        res.make.push(cpu.tidemarkMakeMarks[0]);
         res.paint.push(cpu.tidemarkPaint[0]);
         res.slices.push(idle.reduce((a, b) => a + b, 0));
         res.info = `${value.marked} elements marked, hit test ${value.hitOk ? 'ok' : 'MISSED'}, marks from ${value.marksFrom}`;
         if (detail) {
-          for (const task of ['tidemarkLoadMarks', 'tidemarkPaint']) {
+          for (const task of ['tidemarkLoadMarks', 'tidemarkMakeMarks', 'tidemarkPaint']) {
             const c = compileInside(events, task);
             for (const [k, s] of Object.entries(c)) res.compile.set(`${task} ${k}`, [...(res.compile.get(`${task} ${k}`) ?? []), s]);
           }
@@ -100,11 +149,11 @@ async function main(): Promise<void> {
         await context.close();
       }
     }
-    console.log(`paintMany() of 1000 highlights with scope marks, ${rounds} rounds, fresh context each, CPU ms (${new Date().toISOString().slice(11, 16)} UTC, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})${detail ? ', V8 compile events traced' : ''}`);
+    console.log(`paintMany() of 1000 highlights with scope marks, ${rounds} rounds, fresh context each, CPU ms (${new Date().toISOString().slice(11, 16)} UTC, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})${detail ? ', V8 compile events traced' : ''}${process.env.JS_FLAGS ? `, V8 flags ${process.env.JS_FLAGS}` : ''}`);
     versions.forEach((v, i) => {
       const r = results[i];
       const load = v.marks === null ? 'no script of its own' : `loading the marks script median ${fmt(median(r.load))} [${list(r.load)}]`;
-      console.log(`  ${v.name}: ${load}; paintMany() median ${fmt(median(r.paint))} [${list(r.paint)}]; idle slices median ${fmt(median(r.slices))} [${list(r.slices)}]; ${r.info}`);
+      console.log(`  ${v.name}: ${load}; making the marks median ${fmt(median(r.make))} [${list(r.make)}]; paintMany() median ${fmt(median(r.paint))} [${list(r.paint)}]; idle slices median ${fmt(median(r.slices))} [${list(r.slices)}]; ${r.info}`);
       for (const [k, ss] of [...r.compile].sort()) console.log(`    ${k}: median ${fmt(median(ss.map((s) => s.ms)))} ms, ${median(ss.map((s) => s.n))} events [${list(ss.map((s) => s.ms))}]`);
     });
   } finally {
