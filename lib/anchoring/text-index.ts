@@ -85,12 +85,6 @@ const WS = ` ${OTHER_SPACE_CHARS}`;
 const SPECIAL = new RegExp(`[${WS}${DROPPED_CHARS}]{2,}|[${OTHER_SPACE_CHARS}${DROPPED_CHARS}]|^ | $`, 'g');
 /** Whitespace only (to find the character a collapsed run's space stands for). */
 const WS_CHAR = new RegExp(`[${WS}]`, 'g');
-/**
- * What normalising changes, as two native replacements (Normaliser.finish): dropped characters go,
- * then every whitespace run left (a single U+0020 excepted, which stays as it is) becomes one space.
- */
-const DROPPED_RUN = new RegExp(`[${DROPPED_CHARS}]+`, 'g');
-const SPACE_RUN = new RegExp(`[${WS}]{2,}|[${OTHER_SPACE_CHARS}]`, 'g');
 /** Stands for a block boundary or <br> in the raw text: whitespace, and never inside a node's range. */
 const BREAK = '\n';
 
@@ -354,6 +348,7 @@ export class Normaliser {
 
   text = '';
   readonly raw: string;
+  private readonly parts: string[] = [];
   private rawPos = 0;
   private normLen = 0;
   /** Own copies of the shared patterns: two normalisers may run interleaved (sliced builds). */
@@ -375,11 +370,15 @@ export class Normaliser {
     const raw = this.raw;
     const n = raw.length;
     const special = this.special;
+    const parts = this.parts;
     let k = 0;
     for (let m = special.exec(raw); m !== null; m = special.exec(raw)) {
       const at = m.index;
       const end = special.lastIndex;
-      this.normLen += at - this.rawPos;
+      if (at > this.rawPos) {
+        parts.push(raw.slice(this.rawPos, at));
+        this.normLen += at - this.rawPos;
+      }
       // The run's space stands for its first whitespace character (none: only dropped characters).
       let src = at;
       if (classifyChar(raw.charCodeAt(at)) !== CHAR_SPACE) {
@@ -388,6 +387,7 @@ export class Normaliser {
         src = ws !== null && ws.index < end ? ws.index : -1;
       }
       const out = src >= 0 && this.normLen > 0 && end < n ? 1 : 0;
+      if (out === 1) parts.push(' ');
       this.push(at, end, this.normLen, out, src);
       this.normLen += out;
       this.rawPos = end;
@@ -396,20 +396,15 @@ export class Normaliser {
     return true;
   }
 
-  /**
-   * Makes the normalised text (after run() returned true). The runs recorded say what it is, but two
-   * native replacements over the raw text make it at a fraction of the cost of copying the pieces
-   * between runs one by one (thousands on a long page), and give the same text: a run with whitespace
-   * becomes one space, one of dropped characters only nothing, and a space at either end is trimmed.
-   */
+  /** Makes the normalised text (after run() returned true). */
   finish(): void {
     const raw = this.raw;
-    if (this.count === 0) {
+    if (this.rawPos === 0) {
       this.text = raw;
       return;
     }
-    const text = raw.replace(DROPPED_RUN, '').replace(SPACE_RUN, ' ');
-    this.text = text.slice(text[0] === ' ' ? 1 : 0, text.endsWith(' ') ? -1 : undefined);
+    if (this.rawPos < raw.length) this.parts.push(raw.slice(this.rawPos));
+    this.text = this.parts.join('');
   }
 
   private push(start: number, end: number, norm: number, out: number, src: number): void {
