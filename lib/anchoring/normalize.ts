@@ -13,7 +13,7 @@ export const CHAR_KEEP = 0;
 /** Character class: whitespace, collapsed with its neighbours to one space. */
 export const CHAR_SPACE = 1;
 /** Character class: invisible, dropped entirely. */
-export const CHAR_DROP = 2;
+const CHAR_DROP = 2;
 
 /** Classifies one UTF-16 code unit. */
 export function classifyChar(c: number): number {

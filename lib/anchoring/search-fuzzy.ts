@@ -90,7 +90,7 @@ function dedupe(cands: Candidate[]): Candidate[] {
 }
 
 /** Stage 1: approximate matches where the stored context puts the quote (see contextAnchors). */
-export function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[] {
+function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[] {
   const L = q.quote.length;
   const slack = k + 8;
   const regions = anchors.map((e): [number, number] => [e - slack, e + L + slack]);
@@ -105,7 +105,7 @@ export function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: rea
  * up to MAX_PIECES pieces; a match with fewer errors than pieces keeps at least one piece intact, and
  * the piece's position fixes where the match must start (give or take the allowed errors).
  */
-export function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate[] {
+function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate[] {
   const text = search.text;
   const quote = q.quote;
   const L = quote.length;

@@ -315,10 +315,10 @@ export interface NormalisedText {
 }
 
 /** Bits of an open element's entry on the walk's stack (IndexBuilder.flags): it is a block; its own text is shown. */
-export const F_BLOCK = 1;
+const F_BLOCK = 1;
 export const F_SHOWN = 2;
 /** Its style was checked and found visible, or it shares a checked parent's (inline children may inherit that). */
-export const F_CHECKED = 4;
+const F_CHECKED = 4;
 /**
  * Text nodes here are read one by one (shadow trees, slotted nodes); otherwise they are taken from the
  * top's light-DOM text by position.
@@ -328,7 +328,7 @@ export const F_DIRECT = 8;
 export const F_ONE = 16;
 
 /** Growable Int32Array copy with room for at least `need` entries. */
-export function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
+function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;

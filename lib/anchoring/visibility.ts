@@ -137,7 +137,7 @@ export class HidingRules {
 export const HIDDEN_OR_STYLED = '[hidden],[class],[style],[id]';
 
 /** Result of a style check on one element. */
-export const STYLE_SHOWN = 0;
+const STYLE_SHOWN = 0;
 /** `display: none`: the whole subtree is skipped. */
 export const STYLE_NONE = 1;
 /** `visibility: hidden|collapse`: this element's own text is skipped; children may override. */

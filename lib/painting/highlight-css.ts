@@ -9,7 +9,7 @@ import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 /** highlightApiCss() as a file of the extension (written by the build, see wxt.config.ts). */
 export const HIGHLIGHT_STYLES_FILE = 'highlight-styles.css';
 
-export const NAME_PREFIX = 'tidemark';
+const NAME_PREFIX = 'tidemark';
 export const NOTE_HIGHLIGHT = `${NAME_PREFIX}-note`;
 export const FLASH_HIGHLIGHT = `${NAME_PREFIX}-flash`;
 
