@@ -27,6 +27,7 @@ import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
 import { buildScenario } from './scenario.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import type { TraceEvent } from './trace-event.js';
+import { traceWhile } from './trace-run.js';
 
 /** A version: the bench page script, and its approximate search as a script of its own (ab-page.ts). */
 type Version = { name: string; script: string; approx: string };
@@ -59,16 +60,7 @@ async function bundleWith(libRoot: string): Promise<string> {
 /** CPU ms of the calls of each named function (FunctionCall events) while `fn` runs. */
 async function cpuOf<T>(browser: Browser, page: Page, names: string[], fn: () => Promise<T>): Promise<{ value: T; cpu: Record<string, number[]> }> {
   const extra = process.env.TRACE_CATEGORIES?.split(',').filter(Boolean) ?? [];
-  await browser.startTracing(page, { categories: ['devtools.timeline', ...extra] });
-  let value: T;
-  try {
-    value = await fn();
-  } catch (err) {
-    await browser.stopTracing();
-    throw err;
-  }
-  const parsed = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+  const { value, events } = await traceWhile(browser, page, ['devtools.timeline', ...extra], fn);
   const cpu: Record<string, number[]> = {};
   for (const n of names) cpu[n] = events.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === n && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
   if (extra.length) for (const n of names) inside(events, n);
