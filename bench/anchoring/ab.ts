@@ -28,6 +28,7 @@ import { buildScenario } from './scenario.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import type { TraceEvent } from './trace-event.js';
 import { traceWhile } from './trace-run.js';
+import { fmt, median } from './figures.js';
 
 /** A version: the bench page script, and its approximate search as a script of its own (ab-page.ts). */
 type Version = { name: string; script: string; approx: string };
@@ -132,8 +133,6 @@ async function loadScript(page: Page, task: string, source: string): Promise<voi
   );
 }
 
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const list = (xs: number[]) => xs.map(fmt).join(' ');
 
 async function main(): Promise<void> {

@@ -17,6 +17,7 @@ import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.j
 import { highlightApiCss } from '../../lib/painting/highlight-css.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import type { TraceEvent as Ev } from './trace-event.js';
+import { fmt, median } from './figures.js';
 
 
 /** What in-page.ts puts on the page's window. */
@@ -65,11 +66,6 @@ async function measure(browser: Browser, page: Page, kind: string) {
   return { walls, split };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)] : NaN;
-};
-const f1 = (n: number) => n.toFixed(1);
 
 async function main(): Promise<void> {
   const api = buildApiScenario(1, 1_100_000);
@@ -93,8 +89,8 @@ async function main(): Promise<void> {
       for (const [kind, label] of Object.entries(KINDS)) {
         const { walls, split } = await measure(browser, page, kind);
         console.log(
-          `  ${label}: change -> frame done ${f1(median(walls))} ms wall (max ${f1(Math.max(...walls))}); wait for the frame ${f1(median(split.wait))}; ` +
-            `frame CPU ${f1(median(split.frame))} (style ${f1(median(split.style))}, pre-paint ${f1(median(split.prePaint))}, paint ${f1(median(split.paint))})`,
+          `  ${label}: change -> frame done ${fmt(median(walls))} ms wall (max ${fmt(Math.max(...walls))}); wait for the frame ${fmt(median(split.wait))}; ` +
+            `frame CPU ${fmt(median(split.frame))} (style ${fmt(median(split.style))}, pre-paint ${fmt(median(split.prePaint))}, paint ${fmt(median(split.paint))})`,
         );
       }
     }

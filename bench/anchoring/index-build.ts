@@ -27,6 +27,7 @@ import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
 import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { buildScenario } from './scenario.js';
 import type { TraceEvent } from './trace-event.js';
+import { fmt, median } from './figures.js';
 
 type Result = { slicedWall: number; words: number; warmWall: number[]; digest: string };
 type Cpu = { sliced: number; slicedGc: number; words: number; warm: number[] };
@@ -138,8 +139,6 @@ async function warmAlternated(browser: Browser, html: string, variants: Array<{ 
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2] ?? 3);

@@ -32,6 +32,7 @@ import { loadScriptInOwnTask, marksScript } from './marks-script.js';
 import { idleCallbackCpu, traceWhile } from './trace-run.js';
 import { buildScenario } from './scenario.js';
 import type { TraceEvent } from './trace-event.js';
+import { fmt, median } from './figures.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 type PaintWindow = Window & { tidemarkBench: { paint(n: number, styled?: boolean): Promise<{ marked: number; hitOk: boolean; marksFrom: string }> } };
@@ -88,8 +89,6 @@ async function versionAt(root: string): Promise<{ script: string; marks: string 
   return { script, marks: `//# allFunctionsCalledOnLoad\n${out.outputFiles[0].text}` };
 }
 
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const list = (xs: number[]) => xs.map(fmt).join(' ');
 
 async function main(): Promise<void> {

@@ -21,6 +21,7 @@ import { loadScriptInOwnTask, marksScript } from './marks-script.js';
 import { idleCallbackCpu, traceWhile } from './trace-run.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { highlightApiCss } from '../../lib/painting/highlight-css.js';
+import { fmt, median } from './figures.js';
 
 const TARGET_CHARS = 440_000;
 /** Fresh pages per cold figure (BENCH_COLD_RUNS): the figure is their median, each sample printed. */
@@ -150,18 +151,10 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
 }
 
-function median(xs: number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 async function load(page: Page, html: string, script: string): Promise<void> {
   await page.setContent(html, { waitUntil: 'load' });
   await page.addScriptTag({ content: script });
 }
-
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 
 async function main(): Promise<void> {
   const t0 = performance.now();
