@@ -1,7 +1,7 @@
 import type createDOMPurifyType from 'dompurify';
 import { addArchiveHooks, ARCHIVE_PURIFY_CONFIG } from './archive-allowlist.js';
 import { absoluteHttp } from './metadata.js';
-import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
+import { fetchSubresource, type FetchPageOptions } from './safe-fetch.js';
 import { serializeDocument } from './serialize-html.js';
 import { inlineStylesheets, type ArchiveStylesheetFetcher, type StylesheetLimits } from './archive-stylesheets.js';
 
@@ -167,20 +167,11 @@ export function createArchiveImageFetcher(
   maxInlineBytes = MAX_INLINE_IMAGE_BYTES,
 ): ArchiveImageFetcher {
   return async (url) => {
-    try {
-      const page = await fetchPage(url, {
-        timeoutMs: 5000,
-        ...fetchOptions,
-        accept: 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8',
-        maxBytes: maxInlineBytes,
-        onTooLarge: 'error',
-        wantBody: ({ status, contentType }) => status >= 200 && status < 300 && contentType.startsWith('image/'),
-      });
-      if (page.status < 200 || page.status >= 300 || !page.contentType.startsWith('image/')) return null;
-      return { contentType: page.contentType, body: page.body };
-    } catch (error) {
-      if (error instanceof FetchError) return null;
-      throw error;
-    }
+    const page = await fetchSubresource(
+      url,
+      { ...fetchOptions, accept: 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8', maxBytes: maxInlineBytes },
+      (status, contentType) => status >= 200 && status < 300 && contentType.startsWith('image/'),
+    );
+    return page && { contentType: page.contentType, body: page.body };
   };
 }

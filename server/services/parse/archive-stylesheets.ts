@@ -1,5 +1,5 @@
 import { absoluteHttp } from './metadata.js';
-import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
+import { fetchSubresource, type FetchPageOptions } from './safe-fetch.js';
 
 // A permanent copy keeps the look of its page: each external stylesheet the page uses
 // (`<link rel=stylesheet>`) is fetched on the server and put in its place as a <style> element,
@@ -88,22 +88,12 @@ function charsetOf(contentTypeHeader: string): string {
  * what is served as `text/css` (as browsers require of a stylesheet from another site).
  */
 export function createArchiveStylesheetFetcher(fetchOptions: Omit<FetchPageOptions, 'wantBody' | 'maxBytes' | 'onTooLarge'> = {}): ArchiveStylesheetFetcher {
-  const isCss = (status: number, contentType: string) => status >= 200 && status < 300 && contentType === 'text/css';
   return async (url) => {
-    try {
-      const page = await fetchPage(url, {
-        timeoutMs: 5000,
-        ...fetchOptions,
-        accept: 'text/css,*/*;q=0.1',
-        maxBytes: MAX_SHEET_BYTES,
-        onTooLarge: 'error',
-        wantBody: ({ status, contentType }) => isCss(status, contentType),
-      });
-      if (!isCss(page.status, page.contentType)) return null;
-      return new TextDecoder(charsetOf(page.contentTypeHeader)).decode(page.body);
-    } catch (error) {
-      if (error instanceof FetchError) return null;
-      throw error;
-    }
+    const page = await fetchSubresource(
+      url,
+      { ...fetchOptions, accept: 'text/css,*/*;q=0.1', maxBytes: MAX_SHEET_BYTES },
+      (status, contentType) => status >= 200 && status < 300 && contentType === 'text/css',
+    );
+    return page && new TextDecoder(charsetOf(page.contentTypeHeader)).decode(page.body);
   };
 }
