@@ -21,6 +21,8 @@ interface ToolbarActions {
 }
 
 const FIRST_SWATCHES = 4;
+/** How long a toast stays after it appears, or after the pointer or focus leaves it. */
+const TOAST_MS = 6000;
 
 export class Toolbar {
   private readonly bar: HTMLDivElement;
@@ -44,6 +46,9 @@ export class Toolbar {
     this.toast = el('div', { className: 'toast', hidden: true });
     this.toast.setAttribute('role', 'status');
     ui.root.append(style, this.bar, this.toast);
+    // Leaving the toast gives the reader its whole time again.
+    this.toast.addEventListener('mouseleave', () => this.restartToastTime());
+    this.toast.addEventListener('focusout', () => this.restartToastTime());
     // Keep the page's selection: nothing in the toolbar takes it away on press.
     this.bar.addEventListener('mousedown', (e) => e.preventDefault());
     ui.root.addEventListener('keydown', (e) => this.onKey(e as KeyboardEvent));
@@ -147,9 +152,20 @@ export class Toolbar {
     if (undo) parts.push(button(t('highlightUndo'), t('highlightUndo'), () => this.actions.undo(), 'btn undo'));
     this.toast.replaceChildren(...parts);
     this.toast.hidden = false;
+    this.restartToastTime();
+  }
+
+  /**
+   * The toast goes when its time is up, unless the pointer is over it or focus is in it (someone
+   * about to press Undo): then it waits for another turn.
+   */
+  private restartToastTime(): void {
+    clearTimeout(this.toastTimer);
+    if (this.toast.hidden) return;
     this.toastTimer = setTimeout(() => {
-      this.toast.hidden = true;
-    }, 6000);
+      if (this.toast.matches(':hover') || this.toast.contains(this.ui.root.activeElement)) this.restartToastTime();
+      else this.toast.hidden = true;
+    }, TOAST_MS);
   }
 
   hideToast(): void {

@@ -80,6 +80,11 @@ export interface NewBookmark {
   created?: string;
   lastUpdate?: string;
   highlights: NewHighlight[];
+  /**
+   * `pleaseParse` was asked: the page parse is queued in the insert's own transaction, so it joins the
+   * permanent-copy job the insert may queue before any job runner can take that job.
+   */
+  pleaseParse?: boolean;
 }
 
 /** Changes to one bookmark (PUT /bookmark/{id}); absent fields stay as they are. */
@@ -636,8 +641,8 @@ export interface BookmarksRepository {
    */
   findSavedByKeys(userId: number, keys: string[]): Promise<SavedLink[]>;
   /**
-   * `pleaseParse: {}` on create/update: queues the background page parse (jobs.ts), all ids in
-   * one transaction; the job runner fills the fields the owner left empty.
+   * `pleaseParse: {}` on update: queues the background page parse (jobs.ts), all ids in one
+   * transaction; the job runner fills the fields the owner left empty. (On create, `NewBookmark.pleaseParse`.)
    */
   onPleaseParse(bookmarkIds: number[], on: 'create' | 'update'): Promise<void>;
 }

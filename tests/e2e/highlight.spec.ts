@@ -139,7 +139,11 @@ test('the keyboard command highlights in the last colour used (red, though undon
   await clickPhrase(tab, ARTICLE.quotes.neap);
   await bar.getByRole('button', { name: 'Delete' }).click();
   await expect.poll(async () => (await highlightsOf(url)).some((h) => h.text === ARTICLE.quotes.neap)).toBe(false);
-  await tab.getByRole('button', { name: 'Undo' }).focus();
+  // Focus on the toast's Undo keeps the toast up (a loaded machine can take its 6 s before the key).
+  const undo = tab.getByRole('button', { name: 'Undo' });
+  await expect(undo).toBeVisible();
+  await undo.focus();
+  await expect(undo).toBeFocused();
   await tab.keyboard.press('Control+z');
   await expect.poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.neap)?.color).toBe('red');
   await expect.poll(async () => (await painted(tab)).red).toEqual([ARTICLE.quotes.neap]);

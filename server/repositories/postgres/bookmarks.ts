@@ -53,7 +53,10 @@ export class PgBookmarksRepository implements BookmarksRepository {
     return loadBookmarks(this.pool, ids);
   }
 
-  /** Inserts the bookmarks (with tags and highlights) in one transaction; returns their ids in order. */
+  /**
+   * Inserts the bookmarks (with tags and highlights) in one transaction, with the page parses of those
+   * asking `pleaseParse`; returns their ids in order.
+   */
   async create(input: NewBookmark[]): Promise<number[]> {
     if (input.length === 0) return [];
     const items = withoutNul(input);
@@ -88,6 +91,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
         }
       }
       await this.insert(c, pending, now);
+      await enqueuePageParse(c, ids.filter((_, i) => items[i].pleaseParse), 'create', this.clock.now());
       return ids;
     });
   }

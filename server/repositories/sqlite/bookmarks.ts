@@ -83,7 +83,10 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
     return loadBookmarks(this.db, ids);
   }
 
-  /** Inserts the bookmarks (with tags and highlights) in one transaction; returns their ids in order. */
+  /**
+   * Inserts the bookmarks (with tags and highlights) in one transaction, with the page parses of those
+   * asking `pleaseParse`; returns their ids in order.
+   */
   async create(items: NewBookmark[]): Promise<number[]> {
     const now = isoNow(this.clock);
     const tx = this.db.transaction((list: NewBookmark[]) => {
@@ -109,6 +112,7 @@ export class SqliteBookmarksRepository implements BookmarksRepository {
         this.fts.add(id, item);
         ids.push(id);
       }
+      enqueuePageParse(this.db, ids.filter((_, i) => list[i].pleaseParse), 'create', this.clock.now());
       return ids;
     });
     return tx(items);

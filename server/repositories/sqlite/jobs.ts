@@ -19,6 +19,7 @@ const PAGE_JOB_UPSERT = `
  * pro user's bookmark was inserted) gets that job widened instead of a second one.
  */
 export function enqueuePageParse(db: Db, bookmarkIds: number[], on: 'create' | 'update', now: number): void {
+  if (bookmarkIds.length === 0) return;
   const stmt = db.prepare(PAGE_JOB_UPSERT);
   for (const id of bookmarkIds) stmt.run({ id, on, now });
 }

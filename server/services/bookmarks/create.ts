@@ -44,13 +44,14 @@ export class BookmarkCreation {
     return { item: { ...input, ownerId: target.ownerId, creatorId: userId }, pleaseParse: !!body.pleaseParse };
   }
 
-  /** Inserts prepared bookmarks in one transaction (in the order given); answers their ids. */
+  /**
+   * Inserts prepared bookmarks in one transaction (in the order given), their page parses (pleaseParse)
+   * queued in it too; answers their ids.
+   */
   async save(prepared: PreparedBookmark[]): Promise<number[]> {
     if (prepared.length === 0) return [];
-    const ids = await this.repos.bookmarks.create(prepared.map((p) => p.item));
+    const ids = await this.repos.bookmarks.create(prepared.map((p) => ({ ...p.item, pleaseParse: p.pleaseParse })));
     for (const owner of new Set(prepared.map((p) => p.item.ownerId))) await this.repos.users.touchBookmarks(owner);
-    const parse = ids.filter((_, i) => prepared[i].pleaseParse);
-    if (parse.length) await this.repos.bookmarks.onPleaseParse(parse, 'create');
     return ids;
   }
 
