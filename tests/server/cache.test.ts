@@ -42,6 +42,8 @@ beforeAll(async () => {
     '/tides-3': respond(200, html, PAGE),
     '/tides-4': respond(200, html, PAGE),
     '/tides-5': respond(200, html, PAGE),
+    '/styled': respond(200, html, PAGE.replace('</head>', '<link rel="stylesheet" href="/css/tides.css"></head>')),
+    '/css/tides.css': respond(200, { 'content-type': 'text/css' }, 'h1 { color: rgb(0, 51, 102); background: url(/img/wave.png) }'),
     '/free-page': respond(200, html, PAGE),
     '/img/chart.png': respond(200, { 'content-type': 'image/png' }, PNG_1x1),
     '/paywalled': respond(200, html, '<html><head><title>Subscribe</title></head><body>Subscribe to read.</body></html>'),
@@ -98,6 +100,16 @@ describe('permanent copies made in the background', () => {
     expect((pages.hits.get('/tides-2') ?? 0) - before).toBe(1);
     expect((await s.api('GET', `/bookmark/${id}`, { token: pro.token })).body.item.excerpt).toBe('High and low water for the week.');
     expect((await getRaw(cacheUrl(id), pro.token)).status).toBe(200);
+  });
+
+  it('the copy keeps the page\'s stylesheet, as a <style> that fetches nothing', async () => {
+    const id = await save(pro.token, `${pages.origin}/styled`);
+    await jobDone(id);
+    const res = await getRaw(cacheUrl(id), pro.token);
+    const { window } = new JSDOM(res.text);
+    expect([...window.document.querySelectorAll('style')].map((e) => e.textContent)).toEqual(['h1 { color: rgb(0, 51, 102); background: none }']);
+    expect(window.document.querySelector('link')).toBeNull();
+    expect(window.getComputedStyle(window.document.querySelector('h1')!).color).toBe('rgb(0, 51, 102)');
   });
 
   // The copy job is queued by the insert's trigger; pleaseParse must join it in the same transaction.

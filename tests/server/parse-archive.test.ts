@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArchiveImageFetcher, sanitizeForArchive } from '../../server/services/parse/index.js';
+import { createArchiveImageFetcher, createArchiveStylesheetFetcher, sanitizeForArchive } from '../../server/services/parse/index.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
 
 interface Tag {
@@ -49,6 +49,8 @@ const PAGE = `<!DOCTYPE html>
 const SMALL_PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2000, 1)]);
 const LARGE_PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(150 * 1024, 1)]);
 
+const BASE_CSS = '\ufeff@import url(other.css);\nh1 { color: rgb(1, 2, 3); background: url(/bg.png) }\n@font-face { font-family: X; src: url(x.woff2) }';
+
 let server: PageServer;
 
 beforeAll(async () => {
@@ -56,6 +58,11 @@ beforeAll(async () => {
     '/blog/small.png': respond(200, { 'content-type': 'image/png' }, SMALL_PNG),
     '/blog/large.png': respond(200, { 'content-type': 'image/png' }, LARGE_PNG),
     '/blog/lazy.png': respond(200, { 'content-type': 'image/png' }, SMALL_PNG),
+    '/css/base.css': respond(200, { 'content-type': 'text/css' }, BASE_CSS),
+    '/css/alt.css': respond(200, { 'content-type': 'text/css' }, 'body { color: green }'),
+    '/css/print.css': respond(200, { 'content-type': 'text/css; charset=utf-8' }, 'nav { display: none }'),
+    '/css/latin1.css': respond(200, { 'content-type': 'text/css; charset=iso-8859-1' }, Buffer.from('q::before { content: "\xe9" }', 'latin1')),
+    '/css/wrong-type.css': respond(200, { 'content-type': 'text/html' }, 'p { color: red }'),
   });
 });
 
@@ -185,5 +192,62 @@ describe('sanitizeForArchive output read by a standards-conforming parser (jsdom
     expect(document.body.textContent).toContain('</textarea><img src=x onerror=alert(3)>');
     // <xmp> shows its content as text; it becomes a <pre> that shows the same
     expect(document.querySelector('pre')!.textContent).toBe('<img src=x onerror=alert(4)>');
+  });
+});
+
+describe('sanitizeForArchive with a stylesheet fetcher: the copy keeps the look of its page', () => {
+  const STYLED = `<html><head><title>Styled</title>
+    <link rel="stylesheet" href="/css/base.css">
+    <link rel="alternate stylesheet" href="/css/alt.css" title="Green">
+    <link rel="stylesheet" href="/css/print.css" media="print">
+    <link rel="stylesheet" href="/css/missing.css">
+    <link rel="stylesheet" href="/css/wrong-type.css">
+    <link rel="Stylesheet" href="/css/latin1.css">
+    <link rel="stylesheet" href="/css/base.css">
+    <style>p { margin: 0 }</style>
+  </head><body><h1>Styled</h1><p>Text.</p></body></html>`;
+
+  it('puts each applied sheet in place of its link as cleaned <style>, in order, fetching each once', async () => {
+    const before = (p: string) => server.hits.get(p) ?? 0;
+    const hits = { base: before('/css/base.css'), alt: before('/css/alt.css') };
+    const out = await sanitizeForArchive(STYLED, `${server.origin}/post.html`, { fetchStylesheet: createArchiveStylesheetFetcher({ allowPrivateNetwork: true }) });
+    const { document } = new JSDOM(out).window;
+    const styles = [...document.querySelectorAll('style')].map((e) => ({ media: e.getAttribute('media'), css: e.textContent!.trim() }));
+    const base = '\nh1 { color: rgb(1, 2, 3); background: none }\n@font-face { font-family: X; src: none }'.trim();
+    expect(styles).toEqual([
+      { media: null, css: base },
+      { media: 'print', css: 'nav { display: none }' },
+      { media: null, css: 'q::before { content: "é" }' },
+      { media: null, css: base },
+      { media: null, css: 'p { margin: 0 }' },
+    ]);
+    // Nothing left that fetches: no link, no url(), no @import; the alternate sheet was not asked for.
+    expect(document.querySelectorAll('link')).toHaveLength(0);
+    expect(out).not.toMatch(/url\(|@import/);
+    expect(before('/css/base.css') - hits.base).toBe(1);
+    expect(before('/css/alt.css') - hits.alt).toBe(0);
+    // The sheet really applies in the copy.
+    const { window } = new JSDOM(out);
+    expect(window.getComputedStyle(window.document.querySelector('h1')!).color).toBe('rgb(1, 2, 3)');
+  });
+
+  it('does not fetch stylesheets from private addresses unless allowed', async () => {
+    const before = server.hits.get('/css/base.css') ?? 0;
+    const out = await sanitizeForArchive(STYLED, `${server.origin}/post.html`, { fetchStylesheet: createArchiveStylesheetFetcher() });
+    expect(server.hits.get('/css/base.css') ?? 0).toBe(before);
+    expect(new JSDOM(out).window.document.querySelectorAll('style')).toHaveLength(1);
+  });
+
+  it('keeps at most the limits: sheets past the bytes left are left out, and at most maxSheets are asked for', async () => {
+    const asked: string[] = [];
+    const fetchStylesheet = async (url: string) => {
+      asked.push(url);
+      return url.endsWith('big.css') ? `a { color: red }${' '.repeat(2000)}` : 'b { color: blue }';
+    };
+    const page = '<head><link rel=stylesheet href=a.css><link rel=stylesheet href=big.css><link rel=stylesheet href=c.css><link rel=stylesheet href=d.css></head>';
+    const out = await sanitizeForArchive(page, 'https://site.example.com/', { fetchStylesheet, stylesheetLimits: { maxSheets: 3, maxTotalBytes: 1000 } });
+    expect(asked.sort()).toEqual(['https://site.example.com/a.css', 'https://site.example.com/big.css', 'https://site.example.com/c.css']);
+    const css = [...new JSDOM(out).window.document.querySelectorAll('style')].map((e) => e.textContent);
+    expect(css).toEqual(['b { color: blue }', 'b { color: blue }']);
   });
 });

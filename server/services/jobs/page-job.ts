@@ -5,7 +5,7 @@ import type { JobsRepository, PageFill, PageJobPayload } from '../../repositorie
 import type { UsersRepository } from '../../repositories/index.js';
 import { storePageCopy } from '../files/page-copies.js';
 import type { FileStorage } from '../files/storage.js';
-import { createArchiveImageFetcher, readPage, sanitizeForArchive, type ParsedPageItem } from '../parse/index.js';
+import { createArchiveImageFetcher, createArchiveStylesheetFetcher, readPage, sanitizeForArchive, type ParsedPageItem } from '../parse/index.js';
 
 /** How a job ended: done (with a note for the record), or failed with a reason and whether retrying can help. */
 export type JobOutcome = { ok: true; note?: string } | { ok: false; error: string; retry: boolean };
@@ -78,6 +78,7 @@ export async function runPageJob(deps: PageJobDeps, payload: PageJobPayload, sig
     if (reading.html && reading.page) {
       const html = await sanitizeForArchive(reading.html, reading.page.finalUrl, {
         fetchImage: createArchiveImageFetcher(fetchOptions),
+        fetchStylesheet: createArchiveStylesheetFetcher(fetchOptions),
       });
       if (signal.aborted) return { ok: false, error: 'aborted: the runner stopped', retry: true };
       const saved = await storePageCopy(deps.store, deps.files, {

@@ -23,6 +23,7 @@ const ALLOWED_ATTR = [
   'href', 'src', 'srcset', 'sizes', 'alt', 'title', 'width', 'height', 'loading', 'decoding',
   'id', 'class', 'lang', 'dir', 'role', 'style', 'datetime', 'value', 'start', 'reversed', 'type', 'open',
   'colspan', 'rowspan', 'headers', 'scope', 'span', 'abbr', 'align', 'valign', 'color', 'face', 'size',
+  'media', // a kept stylesheet's media query (archive-stylesheets.ts)
 ];
 
 /** Elements whose content is dropped with them (DOMPurify keeps the text of other removed elements). */

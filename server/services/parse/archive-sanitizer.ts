@@ -1,8 +1,9 @@
 import type createDOMPurifyType from 'dompurify';
 import { addArchiveHooks, ARCHIVE_PURIFY_CONFIG } from './archive-allowlist.js';
 import { absoluteHttp } from './metadata.js';
-import { FetchError, fetchPage, type FetchPageOptions } from './safe-fetch.js';
+import { fetchSubresource, type FetchPageOptions } from './safe-fetch.js';
 import { serializeDocument } from './serialize-html.js';
+import { inlineStylesheets, type ArchiveStylesheetFetcher, type StylesheetLimits } from './archive-stylesheets.js';
 
 // Turns a fetched page into a permanent copy that is safe to show from our origin. DOMPurify, on a
 // jsdom window (linkedom lacks what DOMPurify needs: on it DOMPurify.isSupported is false and it
@@ -40,6 +41,9 @@ interface SanitizeForArchiveOptions {
   maxImages?: number;
   /** parallel image fetches; default 4 */
   concurrency?: number;
+  /** when given, the page's stylesheets are fetched and kept as <style> (their CSS cleaned like the rest) */
+  fetchStylesheet?: ArchiveStylesheetFetcher;
+  stylesheetLimits?: StylesheetLimits;
 }
 
 /** obsolete elements whose content browsers show as raw text; kept as <pre> */
@@ -49,7 +53,8 @@ const CSP =
 
 /**
  * A permanent copy of `html` that runs nothing and loads relative resources from `baseUrl` (or
- * the page's own http(s) <base href>). With `fetchImage`, small images are inlined as data URIs.
+ * the page's own http(s) <base href>). With `fetchImage`, small images are inlined as data URIs;
+ * with `fetchStylesheet`, the page's stylesheets are kept in it.
  */
 export async function sanitizeForArchive(html: string, baseUrl: string, options: SanitizeForArchiveOptions = {}): Promise<string> {
   const { jsdom, createDOMPurify } = await loadArchiveDom();
@@ -64,6 +69,7 @@ export async function sanitizeForArchive(html: string, baseUrl: string, options:
     const base = new URL(absoluteHttp(declaredBase, pageUrl) ?? pageUrl.href);
     replaceRawTextElements(document);
     unwrapNoscript(document);
+    if (options.fetchStylesheet) await inlineStylesheets(document, base, options.fetchStylesheet, options.stylesheetLimits);
 
     const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurifyType>[0]);
     if (!purify.isSupported) throw new Error('DOMPurify cannot run on this DOM; refusing to store an unsanitised copy');
@@ -161,20 +167,11 @@ export function createArchiveImageFetcher(
   maxInlineBytes = MAX_INLINE_IMAGE_BYTES,
 ): ArchiveImageFetcher {
   return async (url) => {
-    try {
-      const page = await fetchPage(url, {
-        timeoutMs: 5000,
-        ...fetchOptions,
-        accept: 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8',
-        maxBytes: maxInlineBytes,
-        onTooLarge: 'error',
-        wantBody: ({ status, contentType }) => status >= 200 && status < 300 && contentType.startsWith('image/'),
-      });
-      if (page.status < 200 || page.status >= 300 || !page.contentType.startsWith('image/')) return null;
-      return { contentType: page.contentType, body: page.body };
-    } catch (error) {
-      if (error instanceof FetchError) return null;
-      throw error;
-    }
+    const page = await fetchSubresource(
+      url,
+      { ...fetchOptions, accept: 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8', maxBytes: maxInlineBytes },
+      (status, contentType) => status >= 200 && status < 300 && contentType.startsWith('image/'),
+    );
+    return page && { contentType: page.contentType, body: page.body };
   };
 }

@@ -4,3 +4,4 @@ export { extractMetadata } from './metadata.js';
 export { decodeHtml } from './decode-html.js';
 export { blockedAddressReason, isBlockedAddress } from './address-policy.js';
 export { sanitizeForArchive, createArchiveImageFetcher } from './archive-sanitizer.js';
+export { createArchiveStylesheetFetcher } from './archive-stylesheets.js';

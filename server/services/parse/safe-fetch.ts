@@ -377,6 +377,30 @@ function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
+/**
+ * A resource a page uses (an image, a stylesheet), for a permanent copy: fetched like a page (same
+ * address policy and limits, 5 s unless told), its body read only when `wanted` accepts the answer.
+ * Answers null when it is not wanted or cannot be had (a FetchError); anything else thrown is a fault.
+ */
+export async function fetchSubresource(
+  url: string,
+  options: Omit<FetchPageOptions, 'wantBody' | 'onTooLarge'> & { maxBytes: number; accept: string },
+  wanted: (status: number, contentType: string) => boolean,
+): Promise<FetchedPage | null> {
+  try {
+    const page = await fetchPage(url, {
+      timeoutMs: 5000,
+      ...options,
+      onTooLarge: 'error',
+      wantBody: ({ status, contentType }) => wanted(status, contentType),
+    });
+    return wanted(page.status, page.contentType) ? page : null;
+  } catch (error) {
+    if (error instanceof FetchError) return null;
+    throw error;
+  }
+}
+
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) ? 1 : 0)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
