@@ -55,9 +55,13 @@ export const SCOPE_ATTRIBUTE = 'data-tidemark-hl';
 /** The mark's word for a highlight with a note. */
 export const NOTE_MARK = 'note';
 
-/** The `::highlight()` rules; `scoped`: only for the marked elements whose mark names the colour (see SCOPE_ATTRIBUTE). */
-export function highlightApiCss(scoped = false): string {
-  const scope = (word: string) => (scoped ? `[${SCOPE_ATTRIBUTE}${word && `~=${word}`}]` : '');
+/**
+ * The `::highlight()` rules, each for the elements `scope` selects: by default all; with the scope
+ * marks' (ScopeMarker.scope, scope-marks.ts) only the marked elements whose mark has the rule's word
+ * (a colour, NOTE_MARK; '' any mark: see SCOPE_ATTRIBUTE). That selector is written by the marks'
+ * script, so the highlighter's own script does not carry it.
+ */
+export function highlightApiCss(scope: (word: string) => string = () => ''): string {
   const rules = HIGHLIGHT_COLORS.map((c) => `${scope(c)}::highlight(${highlightName(c)}){background-color:${COLOR_VALUES[c]}}`);
   rules.push(
     `${scope(NOTE_MARK)}::highlight(${NOTE_HIGHLIGHT}){text-decoration:underline dotted rgba(33,33,33,.85);text-decoration-thickness:2px;text-underline-offset:3px}`,

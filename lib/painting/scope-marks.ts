@@ -19,6 +19,8 @@ export interface ScopeMarker {
   clear(now?: boolean): void;
   /** `count` highlights will be marked in this task, before any is painted (paintMany()). */
   willMark(count: number): void;
+  /** The selector of the elements marked with `word` (any mark where ''): the scope of the painter's rules (highlightApiCss). */
+  readonly scope: (word: string) => string;
 }
 
 /**
@@ -134,6 +136,8 @@ export class ScopeMarks implements ScopeMarker {
   constructor(private readonly doc: Document = document) {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(() => undefined);
   }
+
+  readonly scope = (word: string): string => `[${SCOPE_ATTRIBUTE}${word && `~=${word}`}]`;
 
   /** Ranges whose marks wait for idle slices (0 once all are marked). */
   get pending(): number {

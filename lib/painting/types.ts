@@ -19,7 +19,7 @@ export interface PaintItem extends PaintStyle {
 
 /** A fresh array of the one or many ranges a caller passed. */
 export function rangeList(ranges: AbstractRange | readonly AbstractRange[]): AbstractRange[] {
-  return Array.isArray(ranges) ? [...ranges] : [ranges as AbstractRange];
+  return Array.isArray(ranges) ? ranges.slice() : [ranges as AbstractRange];
 }
 
 export interface FlashOptions {
