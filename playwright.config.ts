@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { TEST_ENV } from './scripts/test-env';
+import { TEST_ENV } from './scripts/test-env.js';
 
 // The servers and CLI processes the specs start run with the tests' environment (this file is loaded by
 // every worker too). Set before any spec's modules read it.

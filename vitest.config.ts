@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing';
-import { TEST_ENV } from './scripts/test-env';
+import { TEST_ENV } from './scripts/test-env.js';
 
 // Unit and server tests. Real-browser end-to-end tests run under Playwright (playwright.config.ts, Chromium)
 // and vitest.firefox.config.ts (Firefox).
