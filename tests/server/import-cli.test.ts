@@ -10,6 +10,11 @@ import { startServer, type TestServer } from '../helpers/server.js';
 // through that server's API.
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
+/**
+ * Each test runs 3-8 CLI processes one after another (about 1 s each on PostgreSQL on a quiet
+ * machine); at load 15-20 two of them took over 30 s (2026-11-26 20:45), so they get the file's 120 s.
+ */
+const CLI_TESTS = 120_000;
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'import');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-import-cli-'));
 let s: TestServer;
@@ -42,7 +47,7 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe('import command', () => {
+describe('import command', { timeout: CLI_TESTS }, () => {
   it('creates the folders as nested collections and the bookmarks in them, with a summary on stdout', async () => {
     const token = makeUser('cli-import@example.test');
     const res = runCli(['import', '--email', 'cli-import@example.test', '--file', path.join(FIXTURES, 'firefox-bookmarks.html'), ...s.cliArgs]);

@@ -4,6 +4,10 @@ import type { ImportLimits } from './types.js';
 
 /** Conversions running at once; more wait their turn (each may hold a 50 MB file several times over). */
 const MAX_CONCURRENT = 2;
+/** An idle worker is ended after this long without a file. */
+const IDLE_MS = 10_000;
+/** A worker that converted a file this large is ended at once: its heap may hold hundreds of MB of garbage. */
+const KEEP_AFTER_BYTES_MAX = 4 * 1024 * 1024;
 let running = 0;
 const waiting: (() => void)[] = [];
 
@@ -17,6 +21,46 @@ async function turn(): Promise<() => void> {
 }
 
 /**
+ * Workers waiting for their next file. Starting one costs about 0.85 s of CPU (loading the
+ * converter's TypeScript), more than converting a typical export, so a worker converts file after
+ * file while they keep coming. Idle ones do not keep the process alive.
+ */
+const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
+
+function takeWorker(): Worker {
+  const parked = idle.pop();
+  if (parked) {
+    clearTimeout(parked.timer);
+    parked.worker.ref();
+    return parked.worker;
+  }
+  // A file that blows up in memory fails this conversion, not the server.
+  const worker = new Worker(new URL('./convert-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 2048 } });
+  // A worker that ends while idle is never handed a file. (Its error, if any, is reported by the
+  // conversion it was running; an idle worker runs nothing, so this listener only keeps an error
+  // event without a conversion from crashing the server.)
+  worker.on('exit', () => unpark(worker));
+  worker.on('error', () => unpark(worker));
+  return worker;
+}
+
+function unpark(worker: Worker): void {
+  const i = idle.findIndex((entry) => entry.worker === worker);
+  if (i < 0) return;
+  clearTimeout(idle[i].timer);
+  idle.splice(i, 1);
+}
+
+function park(worker: Worker): void {
+  worker.unref();
+  const timer = setTimeout(() => {
+    unpark(worker);
+    void worker.terminate();
+  }, IDLE_MS).unref();
+  idle.push({ worker, timer });
+}
+
+/**
  * Converts an uploaded bookmark export in a worker thread, so a large or hostile file never holds
  * up other requests: parsing a 50 MB file takes seconds of CPU, and the request thread keeps
  * answering meanwhile. The content is copied once into the worker; the result comes back as text.
@@ -26,27 +70,35 @@ export async function convertOffThread(content: Buffer, filename: string | undef
   try {
     const copy = new Uint8Array(content.byteLength);
     copy.set(content);
-    const worker = new Worker(new URL('./convert-worker.mjs', import.meta.url), {
-      workerData: { content: copy, filename, limits },
-      transferList: [copy.buffer],
-      // A file that blows up in memory fails this conversion, not the server.
-      resourceLimits: { maxOldGenerationSizeMb: 2048 },
-    });
-    return await new Promise<ConvertJobResult>((resolve, reject) => {
-      let settled = false;
-      worker.once('message', (result: ConvertJobResult) => {
-        settled = true;
-        resolve(result);
+    const worker = takeWorker();
+    const result = await new Promise<ConvertJobResult>((resolve, reject) => {
+      const stop = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (answer: ConvertJobResult) => {
+        stop();
+        resolve(answer);
+      };
+      // A worker that failed is not used again.
+      const onError = (err: Error) => {
+        stop();
         void worker.terminate();
-      });
-      worker.once('error', (err) => {
-        settled = true;
         reject(err);
-      });
-      worker.once('exit', (code) => {
-        if (!settled) reject(new Error(`the import conversion worker stopped (exit code ${code}) before answering`));
-      });
+      };
+      const onExit = (code: number) => {
+        stop();
+        reject(new Error(`the import conversion worker stopped (exit code ${code}) before answering`));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ content: copy, filename, limits }, [copy.buffer]);
     });
+    if (content.byteLength <= KEEP_AFTER_BYTES_MAX) park(worker);
+    else void worker.terminate();
+    return result;
   } finally {
     release();
   }
