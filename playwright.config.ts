@@ -1,4 +1,9 @@
 import { defineConfig } from '@playwright/test';
+import { TEST_ENV } from './scripts/test-env.js';
+
+// The servers and CLI processes the specs start run with the tests' environment (this file is loaded by
+// every worker too). Set before any spec's modules read it.
+Object.assign(process.env, TEST_ENV);
 
 // Real-browser tests: Debian's Chromium, headless, against the real server on loopback.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing';
+import { TEST_ENV } from './scripts/test-env.js';
 
 // Unit and server tests. Real-browser end-to-end tests run under Playwright (playwright.config.ts, Chromium)
 // and vitest.firefox.config.ts (Firefox).
@@ -23,10 +24,14 @@ export const SERVER_LANE = {
 
 export const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };
 
+/** What every vitest lane shares besides its timeouts: the test environment (scripts/test-env.ts). */
+export const COMMON = { env: TEST_ENV };
+
 export default defineConfig({
   plugins: [WxtVitest()],
   test: {
     ...TIMEOUTS,
+    ...COMMON,
     pool: 'forks',
     // Two files at a time. Vitest's default is one fewer than the cores: one here, where most files
     // spend much of their time waiting (on child processes, PostgreSQL, module loading).

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing';
-import { SERVER_LANE, TIMEOUTS } from './vitest.config';
+import { COMMON, SERVER_LANE, TIMEOUTS } from './vitest.config';
 
 // The server suite again on the PostgreSQL backend (`npm run test:server-postgres`, which sets
 // TIDEMARK_TEST_BACKEND=postgres): every server a test starts through tests/helpers/server.ts gets a
@@ -33,5 +33,5 @@ export default defineConfig({
   // early run with two workers (2026-11-26 04:00, before the server files shared a module graph)
   // passed every test but exited with status 1 and no error shown; since then it has passed with
   // two workers and exited 0 (14:27 at load 8-12: 47 files, 462 tests, 507 s wall).
-  test: { ...TIMEOUTS, ...SERVER_LANE, pool: 'forks', include, maxWorkers: 2 },
+  test: { ...TIMEOUTS, ...COMMON, ...SERVER_LANE, pool: 'forks', include, maxWorkers: 2 },
 });

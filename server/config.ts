@@ -5,6 +5,7 @@ import { LIMITS } from '../lib/api/constants.js';
 import { providersFromEnv, type ProvidersConfig } from './services/oauth/providers.js';
 import { smtpFromEnv, type SmtpSettings } from './services/mail/settings.js';
 import { fileStorageFromEnv, type FileStorageSettings } from './services/files/storage-settings.js';
+import { DEFAULT_PASSWORD_HASH_COST, PASSWORD_HASH_COST_RANGE } from './services/passwords.js';
 
 /** Everything the service can be configured with. CLI flags and environment fill it in. */
 export interface ServerConfig {
@@ -66,6 +67,11 @@ export interface ServerConfig {
   jobs: JobSettings;
   /** Time limit for reading one page (GET /import/url/parse, background jobs): DNS, redirects and body. */
   fetchTimeoutMs: number;
+  /**
+   * scrypt's N for new password hashes (TIDEMARK_PASSWORD_HASH_COST): 32768 unless set. Lower only
+   * for tests, which make hundreds of accounts; a stored hash keeps the N it was made with.
+   */
+  passwordHashCost: number;
 }
 
 interface UploadLimits {
@@ -114,6 +120,21 @@ function positiveNumber(value: string | undefined, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
+/**
+ * TIDEMARK_PASSWORD_HASH_COST, or the default. Anything but a power of two within the allowed range
+ * is refused: a typo must not silently leave passwords cheaper (or dearer) to guess than meant.
+ */
+export function passwordHashCostFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.TIDEMARK_PASSWORD_HASH_COST;
+  if (raw === undefined || raw === '') return DEFAULT_PASSWORD_HASH_COST;
+  const n = Number(raw);
+  const { min, max } = PASSWORD_HASH_COST_RANGE;
+  if (!Number.isInteger(n) || n < min || n > max || (n & (n - 1)) !== 0) {
+    throw new Error(`TIDEMARK_PASSWORD_HASH_COST must be a power of two from ${min} to ${max} (scrypt's N; ${DEFAULT_PASSWORD_HASH_COST} when unset, which production should use); got "${raw}".`);
+  }
+  return n;
+}
+
 export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
     host: '127.0.0.1',
@@ -136,6 +157,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     jobs: { ...DEFAULT_JOB_SETTINGS },
     files: fileStorageFromEnv(process.env),
     fetchTimeoutMs: 10_000,
+    passwordHashCost: passwordHashCostFromEnv(process.env),
     ...overrides,
   };
 }

@@ -20,7 +20,7 @@ export async function changePassword(
       'oldpassword is wrong: the password was not changed. Enter your current password.');
   }
   if (input.newpassword.length < 8) throw badRequest('newpassword must be at least 8 characters.');
-  await app.repos.users.update(userId, { passwordHash: await hashPassword(input.newpassword) });
+  await app.repos.users.update(userId, { passwordHash: await hashPassword(input.newpassword, app.config.passwordHashCost) });
   await revokeOtherSignIns(app, userId, keep);
 }
 

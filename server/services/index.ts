@@ -31,7 +31,7 @@ export function createServices(config: ServerConfig, repos: Repositories, permis
     jobs,
     files,
     mailer,
-    passwordGate: new PasswordGate(config.clock, config.web, repos.signInFailures),
+    passwordGate: new PasswordGate(config.clock, config.web, repos.signInFailures, config.passwordHashCost),
     async stop() {
       await jobs.stop();
       await mailer.close();

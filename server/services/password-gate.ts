@@ -23,7 +23,13 @@ export class PasswordGate {
   /** Verified against when the account has no password or is unknown, so every refusal takes as long. */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(clock: Clock, settings: ServerConfig['web'], failures: SignInFailuresRepository) {
+  constructor(
+    clock: Clock,
+    settings: ServerConfig['web'],
+    failures: SignInFailuresRepository,
+    /** scrypt's N for the dummy hash: the configured one, so a refusal costs what checking a real password does. */
+    private readonly hashCost: number,
+  ) {
     this.throttle = new LoginThrottle(clock, settings, failures, 'signin');
     this.signups = new LoginThrottle(clock, {
       maxFailuresPerAccount: Number.MAX_SAFE_INTEGER,
@@ -52,7 +58,7 @@ export class PasswordGate {
   async check(email: string, passwordHash: string | null | undefined, password: string, ip: string): Promise<PasswordCheck> {
     const verdict = await this.throttle.check(email, ip);
     if (verdict.blocked) return { kind: 'blocked', ...verdict };
-    this.dummyHash ??= hashPassword('not a real password');
+    this.dummyHash ??= hashPassword('not a real password', this.hashCost);
     const ok = (await verifyPassword(password, passwordHash ?? (await this.dummyHash))) && !!passwordHash;
     if (!ok) {
       await this.throttle.recordFailure(email, ip);

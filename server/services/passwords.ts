@@ -1,7 +1,13 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-// scrypt with N=2^15: about 50 ms per hash here, slow enough to make guessing expensive.
-const N = 32768;
+/**
+ * scrypt's cost N for new hashes unless configured (`passwordHashCost`, TIDEMARK_PASSWORD_HASH_COST):
+ * 2^15, about 50-200 ms of CPU per hash here, slow enough to make guessing expensive. The test
+ * lanes configure 2^10; a stored hash carries its own N, so it verifies whatever the setting is now.
+ */
+export const DEFAULT_PASSWORD_HASH_COST = 32768;
+/** The N a configuration may ask for: a power of two from 2^10 up to the default (scrypt's memory, 128 * N * r bytes, stays within MAXMEM). */
+export const PASSWORD_HASH_COST_RANGE = { min: 1024, max: DEFAULT_PASSWORD_HASH_COST } as const;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
@@ -15,11 +21,11 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   );
 }
 
-/** Returns `scrypt$N$r$p$salt$hash` (base64url parts). */
-export async function hashPassword(password: string): Promise<string> {
+/** Returns `scrypt$N$r$p$salt$hash` (base64url parts), N being `cost` (the server's `passwordHashCost`). */
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost, R, P);
+  return ['scrypt', cost, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {

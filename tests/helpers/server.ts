@@ -138,7 +138,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     const addr = email ?? `user${++seq}-${process.pid}@example.test`;
     const row = await app.repos.users.create({
       email: addr,
-      passwordHash: opts.password ? await hashPassword(opts.password) : null,
+      passwordHash: opts.password ? await hashPassword(opts.password, config.passwordHashCost) : null,
       fullName: opts.name ?? 'Test User',
       pro: opts.pro,
     });

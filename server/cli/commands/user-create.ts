@@ -1,5 +1,6 @@
 import { DuplicateEmailError, toUser } from '../../repositories/index.js';
 import { openCliStore } from '../store.js';
+import { passwordHashCostFromEnv } from '../../config.js';
 import { hashPassword } from '../../services/passwords.js';
 import { CliError, parseFlags, printJson, required } from '../args.js';
 
@@ -15,11 +16,12 @@ export async function run(args: string[]): Promise<void> {
   const password = required(flags, 'password');
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`--email "${email}" is not an email address.`);
   if (password.length < 8) throw new CliError('--password must be at least 8 characters.');
+  const cost = passwordHashCostFromEnv(process.env);
   const { repos, close } = await openCliStore(flags);
   try {
     const row = await repos.users.create({
       email,
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashPassword(password, cost),
       fullName: (flags.name as string | undefined) ?? '',
       pro: !!flags.pro,
     });

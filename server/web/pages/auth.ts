@@ -118,7 +118,7 @@ export function authPages(app: FastifyInstance): void {
     if (password.length < 8) return fail('The password must be at least 8 characters.');
     let user;
     try {
-      user = await app.repos.users.create({ email, passwordHash: await hashPassword(password), fullName: name });
+      user = await app.repos.users.create({ email, passwordHash: await hashPassword(password, app.config.passwordHashCost), fullName: name });
     } catch (err) {
       if (err instanceof DuplicateEmailError) return fail('An account with this email already exists. Sign in instead, or use another email.');
       throw err;

@@ -111,7 +111,7 @@ export class TidemarkServer {
 
   /** A user with a test token; `pro` gives them the paid plan (permanent copies). */
   async createUser(email: string, password: string, name = 'Test Reader', opts: { pro?: boolean } = {}): Promise<{ id: number; token: string }> {
-    const row = await this.repos.users.create({ email, passwordHash: await hashPassword(password), fullName: name, pro: opts.pro });
+    const row = await this.repos.users.create({ email, passwordHash: await hashPassword(password, this.app!.config.passwordHashCost), fullName: name, pro: opts.pro });
     const { token } = await this.repos.tokens.create({ userId: row.id, kind: 'test' });
     return { id: row.id, token };
   }
