@@ -5,7 +5,7 @@
  * Chromium with a copy of that script without the hint beside it; for each, in a fresh tab of the
  * article page (served on localhost, which the extension may script), the service worker injects the
  * script (the load), then runs in the same isolated world what the painter does with the marks for
- * 1,000 ranges (willMark, mark: the use). A trace of the tab's renderer gives V8's compile events of
+ * 1,000 ranges (mark: the use). A trace of the tab's renderer gives V8's compile events of
  * each step: with the hint in effect the marks' functions are compiled in the load, not in the use.
  *
  *   npx tsx bench/anchoring/hint-in-extension.ts [rounds]
@@ -81,8 +81,7 @@ async function main(): Promise<void> {
             range.setEnd(n, 20);
             ranges.push(range);
           }
-          marks.willMark(ranges.length);
-          ranges.forEach((range, i) => marks.mark([range], i % 2 ? 'yellow' : 'blue', i % 10 === 0));
+          marks.mark(ranges.map((range, i) => ({ key: 'h' + i, ranges: range, color: i % 2 ? 'yellow' : 'blue', hasNote: i % 10 === 0 })));
         }`;
         const inject = (what: 'load' | 'use') =>
           worker.evaluate(`(async () => {

@@ -125,19 +125,18 @@ export class HighlightApiPainter implements Painter {
    * restyles the newly marked elements (with marks naming their colours, a few ms for 124 elements on
    * the 48k-element page; the ranges used to wait for a frame of their own after that restyle, which
    * cost a frame of wall time). Many highlights at once (over 200): only those in view are marked
-   * in this task, the others in idle slices after it (willMark() of the scope marks, scope-marks.ts).
+   * in this task, the others in idle slices after it (mark() of the scope marks, scope-marks.ts).
    * One loop for all, without a call per highlight: 1,000 highlights run it before V8 has optimised it.
    */
   paintMany(items: readonly PaintItem[]): void {
-    const { marks, entries, doc, note } = this;
-    marks?.willMark(items.length);
+    const { entries, doc, note } = this;
+    this.marks?.mark(items);
     for (let i = 0; i < items.length; i++) {
       const { key, color } = items[i];
       const h = this.byColor.get(color);
       if (!h) throw new Error(`Unknown highlight colour "${color}"`);
       const list = rangeList(items[i].ranges);
       const hasNote = !!items[i].hasNote;
-      marks?.mark(list, color, hasNote);
       if (entries.size && entries.has(key)) this.remove(key);
       for (let j = 0; j < list.length; j++) {
         const r = list[j];

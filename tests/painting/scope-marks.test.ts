@@ -4,6 +4,7 @@
 // how clear() takes them off.
 import { beforeEach, expect, test } from 'vitest';
 import { ScopeMarks } from '../../lib/painting/scope-marks.js';
+import type { HighlightColor } from '../../lib/painting/types.js';
 
 const MARK = 'data-tidemark-hl';
 
@@ -48,46 +49,48 @@ function watchWrites(): { writes: string[]; take(): string[] } {
   };
 }
 const endOfTask = () => new Promise((r) => setTimeout(r, 0));
+/** Marks `ranges` as one highlight of `color`, as the painter's paint() does. */
+const mark = (m: ScopeMarks, ranges: AbstractRange[], color: HighlightColor, hasNote = false) => m.mark([{ key: 'k', ranges, color, hasNote }]);
 
 test('marks the parent of every text node a highlight covers, with its colours in a fixed order and `note`, but not the container of white space between blocks', () => {
   const m = new ScopeMarks();
-  m.mark([textRange('p1', 'opens at')], 'yellow');
+  mark(m, [textRange('p1', 'opens at')], 'yellow');
   // Across both paragraphs: from inside <em> to inside the link (the white space between the <p>s is the article's).
   const across = document.createRange();
   across.setStart(textRange('em', 'bour').startContainer, 4);
   across.setEnd(textRange('link', 'on the').startContainer, 2);
-  m.mark([across], 'blue', true);
+  mark(m, [across], 'blue', true);
   // Element boundaries: the link and nothing else of its paragraph.
   const link = document.createRange();
   link.setStartBefore(el('link'));
   link.setEndAfter(el('link'));
-  m.mark([link], 'green');
+  mark(m, [link], 'green');
   expect(marks()).toEqual(['p1: blue yellow note', 'em: blue note', 'p2: blue note', 'link: blue green note']);
 });
 
 test('each element is written once per change of its words and not for words it already has; a StaticRange marks nothing', () => {
   const m = new ScopeMarks();
   const w = watchWrites();
-  m.mark([textRange('p1', 'The'), textRange('p1', 'opens')], 'red');
-  m.mark([textRange('p1', 'dawn')], 'red');
-  m.mark([textRange('p1', 'at')], 'red', true);
-  m.mark([new StaticRange({ startContainer: el('p2').firstChild!, startOffset: 0, endContainer: el('p2').firstChild!, endOffset: 5 })], 'teal');
+  mark(m, [textRange('p1', 'The'), textRange('p1', 'opens')], 'red');
+  mark(m, [textRange('p1', 'dawn')], 'red');
+  mark(m, [textRange('p1', 'at')], 'red', true);
+  mark(m, [new StaticRange({ startContainer: el('p2').firstChild!, startOffset: 0, endContainer: el('p2').firstChild!, endOffset: 5 })], 'teal');
   expect(w.take()).toEqual(['p1: null', 'p1: red']);
   expect(marks()).toEqual(['p1: red note']);
 });
 
 test('clear() takes the marks off at the end of the task, leaving untouched those marked again with the same words meanwhile; clear(true) at once', async () => {
   const m = new ScopeMarks();
-  m.mark([textRange('p1', 'opens')], 'yellow');
-  m.mark([textRange('em', 'harbour')], 'pink');
-  m.mark([textRange('link', 'tide')], 'blue');
+  mark(m, [textRange('p1', 'opens')], 'yellow');
+  mark(m, [textRange('em', 'harbour')], 'pink');
+  mark(m, [textRange('link', 'tide')], 'blue');
   const w = watchWrites();
   // A re-anchor: clear and paint again in one task (twice here), one highlight now in another colour.
   m.clear();
-  m.mark([textRange('p1', 'opens')], 'yellow');
+  mark(m, [textRange('p1', 'opens')], 'yellow');
   m.clear();
-  m.mark([textRange('p1', 'opens')], 'yellow');
-  m.mark([textRange('em', 'harbour')], 'orange');
+  mark(m, [textRange('p1', 'opens')], 'yellow');
+  mark(m, [textRange('em', 'harbour')], 'orange');
   expect(marks()).toEqual(['p1: yellow', 'em: orange', 'link: blue']);
   await endOfTask();
   expect(marks()).toEqual(['p1: yellow', 'em: orange']);
@@ -95,18 +98,17 @@ test('clear() takes the marks off at the end of the task, leaving untouched thos
   // What the page did to a mark is not trusted: a cleared mark the page removed is written again.
   m.clear();
   el('p1').removeAttribute(MARK);
-  m.mark([textRange('p1', 'opens')], 'yellow');
+  mark(m, [textRange('p1', 'opens')], 'yellow');
   await endOfTask();
   expect(marks()).toEqual(['p1: yellow']);
   m.clear(true);
   expect(marks()).toEqual([]);
 });
 
-test('many highlights announced (willMark) where the view cannot be told (no caret hit testing here): all are marked at once', () => {
+test('many highlights at once where the view cannot be told (no caret hit testing here): all are marked at once', () => {
   const m = new ScopeMarks();
-  m.willMark(1000);
-  m.mark([textRange('p1', 'opens')], 'yellow');
-  m.mark([textRange('link', 'tide')], 'blue');
+  const items = Array.from({ length: 300 }, (_, i) => ({ key: `k${i}`, ranges: textRange(i % 2 ? 'p1' : 'link', i % 2 ? 'opens' : 'tide'), color: (i % 2 ? 'yellow' : 'blue') as HighlightColor }));
+  m.mark(items);
   expect(marks()).toEqual(['p1: yellow', 'link: blue']);
   expect(m.pending).toBe(0);
 });
