@@ -1,3 +1,4 @@
+import { decodeText } from './decode-html.js';
 import { absoluteHttp } from './metadata.js';
 import { fetchSubresource, type FetchPageOptions } from './safe-fetch.js';
 
@@ -71,18 +72,6 @@ export async function inlineStylesheets(document: Document, base: URL, fetchShee
   }
 }
 
-/** The charset named in a Content-Type header, if Node can decode it. */
-function charsetOf(contentTypeHeader: string): string {
-  const named = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentTypeHeader)?.[1]?.toLowerCase();
-  if (!named) return 'utf-8';
-  try {
-    new TextDecoder(named);
-    return named;
-  } catch {
-    return 'utf-8';
-  }
-}
-
 /**
  * An ArchiveStylesheetFetcher on top of fetchPage: same address policy, 5 s, at most 1 MiB, and only
  * what is served as `text/css` (as browsers require of a stylesheet from another site).
@@ -94,6 +83,6 @@ export function createArchiveStylesheetFetcher(fetchOptions: Omit<FetchPageOptio
       { ...fetchOptions, accept: 'text/css,*/*;q=0.1', maxBytes: MAX_SHEET_BYTES },
       (status, contentType) => status >= 200 && status < 300 && contentType === 'text/css',
     );
-    return page && new TextDecoder(charsetOf(page.contentTypeHeader)).decode(page.body);
+    return page && decodeText(page.body, page.contentTypeHeader);
   };
 }

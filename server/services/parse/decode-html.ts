@@ -9,13 +9,22 @@ const PRESCAN_BYTES = 4096;
  * Unknown charset names fall back to UTF-8.
  */
 export function decodeHtml(body: Buffer, contentTypeHeader = ''): string {
+  return decodeBody(body, () => charsetParam(contentTypeHeader) ?? metaCharset(body.subarray(0, PRESCAN_BYTES)) ?? 'utf-8');
+}
+
+/** Decodes another text body (a stylesheet): a byte-order mark wins, then the Content-Type's charset, else UTF-8. */
+export function decodeText(body: Buffer, contentTypeHeader = ''): string {
+  return decodeBody(body, () => charsetParam(contentTypeHeader) ?? 'utf-8');
+}
+
+/** A byte-order mark wins over the declared charset, which is looked for only without one. */
+function decodeBody(body: Buffer, declared: () => string): string {
   if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
     return new TextDecoder('utf-8').decode(body.subarray(3));
   }
   if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe) return new TextDecoder('utf-16le').decode(body.subarray(2));
   if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff) return new TextDecoder('utf-16be').decode(body.subarray(2));
-  const label = charsetParam(contentTypeHeader) ?? metaCharset(body.subarray(0, PRESCAN_BYTES)) ?? 'utf-8';
-  return decoderFor(label).decode(body);
+  return decoderFor(declared()).decode(body);
 }
 
 function decoderFor(label: string): TextDecoder {
