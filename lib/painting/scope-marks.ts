@@ -260,24 +260,23 @@ export class ScopeMarks implements ScopeMarker {
   }
 
   private markElement(el: Element | null, bits: number): void {
-    if (!el) return;
-    const had = this.marked.get(el) ?? 0;
-    const now = had | bits;
-    if (now === had) return;
-    this.marked.set(el, now);
-    const viewed = this.viewed.size ? (this.viewed.get(el) ?? 0) : 0;
-    if ((now | viewed) !== (had | viewed)) this.show(el, now | viewed);
+    this.addWords(this.marked, this.viewed, el, bits);
   }
 
   /** Gives `el`, a parent of text in view, the words `bits` until its ranges are marked (settle()). */
   private markView(el: Element | null, bits: number): void {
+    this.addWords(this.viewed, this.marked, el, bits);
+  }
+
+  /** Adds `bits` to `el`'s words in `words` (marked or viewed), its mark showing them with those in `other`. */
+  private addWords(words: Map<Element, number>, other: Map<Element, number>, el: Element | null, bits: number): void {
     if (!el) return;
-    const had = this.viewed.get(el) ?? 0;
+    const had = words.get(el) ?? 0;
     const now = had | bits;
     if (now === had) return;
-    this.viewed.set(el, now);
-    const marked = this.marked.get(el) ?? 0;
-    if ((now | marked) !== (had | marked)) this.show(el, now | marked);
+    words.set(el, now);
+    const also = other.size ? (other.get(el) ?? 0) : 0;
+    if ((now | also) !== (had | also)) this.show(el, now | also);
   }
 
   /** Writes `el`'s mark: the words `bits`. */
