@@ -184,7 +184,11 @@ export class ScopeMarks implements ScopeMarker {
     }
     if (view.size <= VIEW_MARKS) {
       let bits = 0;
-      for (let i = 0; i < items.length; i++) bits |= bitsOf(items[i]);
+      // The words of all the call's highlights (inline: no call per highlight in the paint's task).
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        bits |= (COLOR_BIT.get(item.color) ?? 0) | (item.hasNote ? NOTE_BIT : 0);
+      }
       for (const node of view) if (notBlank((node as Text).data)) this.markView(node.parentElement, bits);
       this.waiting.push(items);
     } else {

@@ -2,7 +2,7 @@
 // The Highlight API painter's scope marks (where it adds its own sheet, its rules only style marked
 // elements): which elements are marked, with which words, how often the page's DOM is written, and
 // how clear() takes them off.
-import { beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { ScopeMarks } from '../../lib/painting/scope-marks.js';
 import type { HighlightColor } from '../../lib/painting/types.js';
 
@@ -15,6 +15,11 @@ beforeEach(() => {
     '  <p id="p2">Boats leave <a id="link" href="#x">on the tide</a> each morning.</p>',
     '</article>',
   ].join('\n');
+});
+
+// manyInView() below gives the document caret hit tests (jsdom has none).
+afterEach(() => {
+  delete (document as unknown as { caretPositionFromPoint?: unknown }).caretPositionFromPoint;
 });
 
 const el = (id: string) => document.getElementById(id)!;
@@ -111,4 +116,67 @@ test('many highlights at once where the view cannot be told (no caret hit testin
   m.mark(items);
   expect(marks()).toEqual(['p1: yellow', 'link: blue']);
   expect(m.pending).toBe(0);
+});
+
+/**
+ * A page of `n` paragraphs under a heading, one highlight on each (yellow and blue in turn), with the
+ * caret hit tests answering as if the view showed the heading down to paragraph `lastInView`.
+ */
+function manyInView(n: number, lastInView: number) {
+  document.body.innerHTML = `<h2 id="head">Tide tables</h2>${Array.from({ length: n }, (_, i) => `<p id="q${i}">Entry ${i} of the tables.</p>`).join('')}`;
+  const top = el('head').firstChild!;
+  const bottom = el(`q${lastInView}`).firstChild!;
+  (document as unknown as { caretPositionFromPoint: (x: number, y: number) => unknown }).caretPositionFromPoint = (_x, y) => ({ offsetNode: y === 0 ? top : bottom, offset: 0 });
+  return Array.from({ length: n }, (_, i) => ({ key: `k${i}`, ranges: textRange(`q${i}`, 'Entry'), color: (i % 2 ? 'blue' : 'yellow') as HighlightColor, hasNote: i === 1 }));
+}
+const markOf = (id: string) => el(id).getAttribute(MARK);
+async function allMarked(m: ScopeMarks) {
+  for (let i = 0; m.pending && i < 200; i++) await endOfTask();
+  expect(m.pending).toBe(0);
+}
+
+test('many highlights at once: the parents of the text in view get the words of all of them in the task, without a test per range; each range is marked later, then those parents keep only their own words', async () => {
+  const items = manyInView(300, 2);
+  const m = new ScopeMarks();
+  const w = watchWrites();
+  m.mark(items);
+  expect(['head', 'q0', 'q1', 'q2', 'q3'].map(markOf)).toEqual(['blue yellow note', 'blue yellow note', 'blue yellow note', 'blue yellow note', null]);
+  expect(m.pending).toBe(300);
+  await allMarked(m);
+  expect(['head', 'q0', 'q1', 'q2', 'q3', 'q299'].map(markOf)).toEqual([null, 'yellow', 'blue note', 'yellow', 'blue', 'blue']);
+  // Each element in view written twice (its view mark, then its own words or, for the heading, none), each other once.
+  expect(w.take().length).toBe(4 + 4 + 297);
+  expect(document.querySelectorAll(`[${MARK}]`).length).toBe(300);
+});
+
+test('many highlights at once with much text in view: those with an end in view are marked in the task with their own words, the others later', async () => {
+  const items = manyInView(600, 450);
+  const m = new ScopeMarks();
+  m.mark(items);
+  expect(['head', 'q0', 'q1', 'q450', 'q451'].map(markOf)).toEqual([null, 'yellow', 'blue note', 'yellow', null]);
+  expect(m.pending).toBe(149);
+  await allMarked(m);
+  expect(document.querySelectorAll(`[${MARK}]`).length).toBe(600);
+});
+
+test('clear() while the view marks wait for their ranges: all marks come off at the end of the task; painted again meanwhile, the view marks stay untouched', async () => {
+  const items = manyInView(300, 2);
+  const m = new ScopeMarks();
+  m.mark(items);
+  const w = watchWrites();
+  m.clear();
+  m.mark(items);
+  expect(['head', 'q0', 'q3'].map(markOf)).toEqual(['blue yellow note', 'blue yellow note', null]);
+  expect(w.take()).toEqual([]);
+  m.clear();
+  await endOfTask();
+  expect(document.querySelectorAll(`[${MARK}]`).length).toBe(0);
+  expect(m.pending).toBe(0);
+  // Painted again and left to settle, then cleared.
+  m.mark(items);
+  await allMarked(m);
+  expect(['head', 'q0', 'q1'].map(markOf)).toEqual([null, 'yellow', 'blue note']);
+  m.clear();
+  await endOfTask();
+  expect(document.querySelectorAll(`[${MARK}]`).length).toBe(0);
 });
