@@ -16,7 +16,10 @@
  * time itself: read the split from it, the CPU figures from a run without it).
  * The marks script is that of the test suite's build of this tree (tests/e2e/helpers/extension-build.ts:
  * built when the sources changed); OUT=dir takes it from another Chrome build directory.
- * Figures are main-thread CPU ms of the named tasks, from a Chromium trace.
+ * DIRS=<dir>[,<dir>...] runs directories holding a lib/ of their own (variants being tried) as BASE runs
+ * commits; a variant may time its own steps into globalThis.tidemarkSplits (wall ms, printed per version).
+ * Figures are main-thread CPU ms of the named tasks, and of the first rendering frame after the paint
+ * (the frame that shows the highlights: it restyles the marked elements), from a Chromium trace.
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,9 +55,22 @@ export function compileInside(events: TraceEvent[], name: string): Record<string
   return out;
 }
 
+/**
+ * The CPU ms of the first rendering frame (a main-thread task running ScheduledActionSendBeginMainFrame:
+ * style, layout, paint) after the first call of function `name`: the frame that shows what it painted.
+ */
+export function frameAfter(events: TraceEvent[], name: string): number {
+  const call = events.find((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === name);
+  if (!call) return NaN;
+  const frame = events
+    .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.args?.src_func === 'ScheduledActionSendBeginMainFrame' && e.tid === call.tid && e.pid === call.pid && e.ts > call.ts && typeof e.tdur === 'number')
+    .sort((a, b) => a.ts - b.ts)[0];
+  return frame ? frame.tdur! / 1000 : NaN;
+}
+
 /** The CPU ms of each call of each named function while `fn` runs, and the trace's events. */
 export async function traced<T>(browser: Browser, page: Page, names: string[], categories: string[], fn: () => Promise<T>) {
-  const { value, events } = await traceWhile(browser, page, ['devtools.timeline', ...categories], fn);
+  const { value, events } = await traceWhile(browser, page, ['devtools.timeline', 'toplevel', ...categories], fn);
   const cpu: Record<string, number[]> = {};
   for (const n of names) cpu[n] = events.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === n && typeof e.tdur === 'number').map((e) => e.tdur! / 1000);
   // requestIdleCallback callbacks (the marks' idle slices: the built script's function names are minified).
@@ -106,7 +122,10 @@ async function main(): Promise<void> {
     execSync(`git archive ${sha} lib | tar -x -C ${dir}`, { cwd: ROOT });
     versions.push({ name: sha, ...(await versionAt(dir)) });
   }
-  const picked = (process.env.VERSIONS ?? (bases.length ? 'tree' : 'hint,no-hint,bundled')).split(',');
+  // DIRS=<dir>[,<dir>...]: directories holding a lib/ of their own (a variant being tried), run as BASE's commits are.
+  const dirs = (process.env.DIRS ?? '').split(',').filter(Boolean);
+  for (const dir of dirs) versions.push({ name: path.basename(dir), ...(await versionAt(path.resolve(dir))) });
+  const picked = (process.env.VERSIONS ?? (bases.length || dirs.length ? 'tree' : 'hint,no-hint,bundled')).split(',').filter(Boolean);
   for (const name of picked) {
     if (name === 'tree') versions.push({ name: 'this tree', ...(await versionAt(ROOT)) });
     else if (name === 'hint' || name === 'no-hint') versions.push({ name, script: own, marks: marksScript(process.env.OUT ?? (await ensureExtensionBuilt()), name === 'hint') });
@@ -119,7 +138,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
   const categories = detail ? ['v8', 'disabled-by-default-v8.compile', ...(process.env.DETAIL_ALL ? ['blink', 'v8.execute', 'disabled-by-default-devtools.timeline'] : [])] : [];
   try {
-    const results = versions.map(() => ({ load: [] as number[], make: [] as number[], paint: [] as number[], slices: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>() }));
+    const results = versions.map(() => ({ load: [] as number[], make: [] as number[], paint: [] as number[], slices: [] as number[], frame: [] as number[], info: '', compile: new Map<string, { ms: number; n: number }[]>(), splits: new Map<string, number[]>() }));
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 ? [...versions.keys()].reverse() : [...versions.keys()];
       for (const v of order) {
@@ -134,10 +153,14 @@ async function main(): Promise<void> {
           return page.evaluate(() => (window as unknown as PaintWindow).tidemarkBench.paint(1000));
         });
         const res = results[v];
+        // A variant being tried may time its own steps (wall ms) into globalThis.tidemarkSplits: printed per version.
+        const splits = (await page.evaluate('globalThis.tidemarkSplits ?? null')) as Record<string, number> | null;
+        for (const [k, ms] of Object.entries(splits ?? {})) res.splits.set(k, [...(res.splits.get(k) ?? []), ms]);
         if (marks !== null) res.load.push(cpu.tidemarkLoadMarks[0]);
         res.make.push(cpu.tidemarkMakeMarks[0]);
         res.paint.push(cpu.tidemarkPaint[0]);
         res.slices.push(idle.reduce((a, b) => a + b, 0));
+        res.frame.push(frameAfter(events, 'tidemarkPaint'));
         res.info = `${value.marked} elements marked, hit test ${value.hitOk ? 'ok' : 'MISSED'}, marks from ${value.marksFrom}`;
         if (detail) {
           for (const task of ['tidemarkLoadMarks', 'tidemarkMakeMarks', 'tidemarkPaint']) {
@@ -152,7 +175,8 @@ async function main(): Promise<void> {
     versions.forEach((v, i) => {
       const r = results[i];
       const load = v.marks === null ? 'no script of its own' : `loading the marks script median ${fmt(median(r.load))} [${list(r.load)}]`;
-      console.log(`  ${v.name}: ${load}; making the marks median ${fmt(median(r.make))} [${list(r.make)}]; paintMany() median ${fmt(median(r.paint))} [${list(r.paint)}]; idle slices median ${fmt(median(r.slices))} [${list(r.slices)}]; ${r.info}`);
+      console.log(`  ${v.name}: ${load}; making the marks median ${fmt(median(r.make))} [${list(r.make)}]; paintMany() median ${fmt(median(r.paint))} [${list(r.paint)}]; idle slices median ${fmt(median(r.slices))} [${list(r.slices)}]; the frame after the paint median ${fmt(median(r.frame))} [${list(r.frame)}]; ${r.info}`);
+      for (const [k, ms] of r.splits) console.log(`    ${k} (wall, the variant's own timing): median ${fmt(median(ms))} [${list(ms)}]`);
       for (const [k, ss] of [...r.compile].sort()) console.log(`    ${k}: median ${fmt(median(ss.map((s) => s.ms)))} ms, ${median(ss.map((s) => s.n))} events [${list(ss.map((s) => s.ms))}]`);
     });
   } finally {

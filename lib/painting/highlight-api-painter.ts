@@ -21,12 +21,6 @@ import {
   type ScrollToOptions,
 } from './types.js';
 
-interface Entry {
-  ranges: AbstractRange[];
-  color: HighlightColor;
-  hasNote: boolean;
-}
-
 interface HighlightWindow {
   CSS: { highlights: HighlightRegistry };
   Highlight: typeof Highlight;
@@ -60,7 +54,8 @@ export interface HighlightApiPainterOptions {
 
 export class HighlightApiPainter implements Painter {
   readonly kind = 'highlight-api' as const;
-  private readonly entries = new Map<string, Entry>();
+  /** The items painted, by key, as the caller gave them (kept, not copied: see PaintItem). */
+  private readonly entries = new Map<string, PaintItem>();
   /**
    * The key of each painted range, made from the entries when a hit test first needs it after a change
    * (not in paint(): paintMany() of 1,000 highlights would fill it for nothing before any click).
@@ -126,22 +121,23 @@ export class HighlightApiPainter implements Painter {
    * the 48k-element page; the ranges used to wait for a frame of their own after that restyle, which
    * cost a frame of wall time). Many highlights at once (over 200): only those in view are marked
    * in this task, the others in idle slices after it (mark() of the scope marks, scope-marks.ts).
-   * One loop for all, without a call per highlight: 1,000 highlights run it before V8 has optimised it.
+   * One loop for all, without a call per highlight and without an allocation (the items are kept as
+   * given): 1,000 highlights run it before V8 has optimised it.
    */
   paintMany(items: readonly PaintItem[]): void {
     const { entries, doc, note } = this;
     this.marks?.mark(items);
     for (let i = 0; i < items.length; i++) {
-      const { key, color } = items[i];
-      const h = this.byColor.get(color);
-      if (!h) throw new Error(`Unknown highlight colour "${color}"`);
-      const list = rangeList(items[i].ranges);
-      const hasNote = !!items[i].hasNote;
-      if (entries.size && entries.has(key)) this.remove(key);
-      for (let j = 0; j < list.length; j++) {
-        const r = list[j];
+      const item = items[i];
+      const h = this.byColor.get(item.color);
+      if (!h) throw new Error(`Unknown highlight colour "${item.color}"`);
+      if (entries.size && entries.has(item.key)) this.remove(item.key);
+      const ranges = item.ranges;
+      const list = Array.isArray(ranges) ? (ranges as readonly AbstractRange[]) : null;
+      for (let j = 0, n = list ? list.length : 1; j < n; j++) {
+        const r = list ? list[j] : (ranges as AbstractRange);
         h.add(r);
-        if (hasNote) note.add(r);
+        if (item.hasNote) note.add(r);
         // From a document, contains() is one tree-scope check; getRootNode() per range cost more.
         const n = r.startContainer;
         if (!doc.contains(n)) {
@@ -149,7 +145,7 @@ export class HighlightApiPainter implements Painter {
           if (root.nodeType === 11 && (root as ShadowRoot).host) this.adoptShadowRoot(root as ShadowRoot);
         }
       }
-      entries.set(key, { ranges: list, color, hasNote });
+      entries.set(item.key, item);
     }
     this.owner = null;
   }
@@ -172,7 +168,7 @@ export class HighlightApiPainter implements Painter {
     const entry = this.entries.get(key);
     if (!entry) return false;
     const h = this.byColor.get(entry.color)!;
-    for (const r of entry.ranges) {
+    for (const r of rangeList(entry.ranges)) {
       h.delete(r);
       this.note.delete(r);
       this.flashing.delete(r);
@@ -201,7 +197,8 @@ export class HighlightApiPainter implements Painter {
   }
 
   rangesOf(key: string): AbstractRange[] {
-    return [...(this.entries.get(key)?.ranges ?? [])];
+    const entry = this.entries.get(key);
+    return entry ? rangeList(entry.ranges) : [];
   }
 
   highlightsAt(x: number, y: number): string[] {
@@ -214,7 +211,7 @@ export class HighlightApiPainter implements Painter {
       let owner = this.owner;
       if (!owner) {
         this.owner = owner = new Map();
-        for (const [key, entry] of this.entries) for (const r of entry.ranges) owner.set(r, key);
+        for (const [key, entry] of this.entries) for (const r of rangeList(entry.ranges)) owner.set(r, key);
       }
       for (const hit of hits as HitResult[]) {
         if (!hit || !this.ours.has(hit.highlight) || !Array.isArray(hit.ranges)) continue;
@@ -227,13 +224,13 @@ export class HighlightApiPainter implements Painter {
       const hit = charAtPoint(this.doc, x, y, [...this.shadowRoots]);
       if (hit) {
         for (const [key, entry] of this.entries) {
-          if (entry.ranges.some((r) => coversChar(this.doc, r, hit))) found.add(key);
+          if (rangeList(entry.ranges).some((r) => coversChar(this.doc, r, hit))) found.add(key);
         }
       }
     }
     const keys = [...found];
     if (keys.length > 1) {
-      const len = new Map(keys.map((k) => [k, textLength(this.doc, this.entries.get(k)!.ranges)]));
+      const len = new Map(keys.map((k) => [k, textLength(this.doc, rangeList(this.entries.get(k)!.ranges))]));
       keys.sort((a, b) => len.get(a)! - len.get(b)!);
     }
     return keys;
@@ -243,7 +240,7 @@ export class HighlightApiPainter implements Painter {
     const entry = this.entries.get(key);
     if (!entry) return false;
     await pulse(this.doc.defaultView ?? globalThis, (on) => {
-      for (const r of entry.ranges) {
+      for (const r of rangeList(entry.ranges)) {
         if (on && this.entries.get(key) === entry) this.flashing.add(r);
         else this.flashing.delete(r);
       }
@@ -252,9 +249,8 @@ export class HighlightApiPainter implements Painter {
   }
 
   scrollTo(key: string, options: ScrollToOptions = {}): boolean {
-    const entry = this.entries.get(key);
-    if (!entry || entry.ranges.length === 0) return false;
-    return scrollRangeIntoView(this.doc, entry.ranges[0], options.behavior);
+    const first = rangeList(this.entries.get(key)?.ranges ?? [])[0];
+    return !!first && scrollRangeIntoView(this.doc, first, options.behavior);
   }
 
   destroy(): void {

@@ -10,14 +10,15 @@
 import { HIGHLIGHT_COLORS } from '../api/constants.js';
 import { NOTE_MARK, SCOPE_ATTRIBUTE } from './highlight-css.js';
 import { caretAt } from './hit-test.js';
-import type { PaintItem } from './types.js';
+import { rangeList, type PaintItem } from './types.js';
 
 /** What the painter needs of its scope marks. */
 export interface ScopeMarker {
   /**
    * Marks the parents of the text each item's ranges cover with its colour (and NOTE_MARK for a note;
    * live Ranges only: a StaticRange is not marked). All the highlights painted in one call: where they
-   * are many, those out of view are marked later (AT_ONCE).
+   * are many, the text in view is marked at once and the ranges later (AT_ONCE). The items are kept
+   * until then, as given.
    */
   mark(items: readonly PaintItem[]): void;
   /** Takes every mark off: at the end of the task (a parent marked again meanwhile keeps its mark untouched), or `now`. */
@@ -27,10 +28,11 @@ export interface ScopeMarker {
 }
 
 /**
- * Ranges marked at once in one task whatever their place (a few ms); past these, a range out of view
- * waits for the idle slices after the task (below): marking the parents of 1,000 highlights' text costs
- * some 6-8 ms of script, most of it out of view. Fewer than this are all marked at once, as one more
- * frame restyling the rest would cost more than marking them (on a long page every frame that changes
+ * Highlights marked at once in one task whatever their place (a few ms); past these, their ranges wait
+ * for the idle slices after the task (below) and the text in view is marked in the task instead:
+ * marking the parents of 1,000 highlights' text costs some 8 ms of script, and even testing which of
+ * 1,000 ranges are in view about 1 ms. Fewer than this are all marked at once, as one more frame
+ * restyling the rest would cost more than marking them (on a long page every frame that changes
  * anything repaints its highlights: 15-28 ms).
  */
 const AT_ONCE = 200;
@@ -59,6 +61,11 @@ const COLOR_BIT = new Map<string, number>(HIGHLIGHT_COLORS.map((c, i) => [c, 1 <
 /** The attribute value of each set of words met so far (one string each, so the DOM gets the same string every time). */
 const VALUES = new Map<number, string>();
 
+/** The words of `item`'s mark, as bits. */
+function bitsOf(item: PaintItem): number {
+  return (COLOR_BIT.get(item.color) ?? 0) | (item.hasNote ? NOTE_BIT : 0);
+}
+
 function valueOf(bits: number): string {
   let value = VALUES.get(bits);
   if (value === undefined) {
@@ -76,6 +83,11 @@ function after(node: Node): Node | null {
 
 /** Text nodes walked at most to find those in view (past it the view is taken as unknown). */
 const VIEW_NODES = 3000;
+/**
+ * Text nodes in view up to which their parents are marked with the words of all the highlights of a
+ * large paint (the article's view holds 74); past it only the highlights with an end in view are.
+ */
+const VIEW_MARKS = 400;
 
 /** A text node of `doc` (not of a shadow tree) at the caret position of viewport point (x, y), or null. */
 function textAt(doc: Document, x: number, y: number): Node | null {
@@ -119,12 +131,19 @@ function textInView(doc: Document): Set<Node> | null {
 }
 
 export class ScopeMarks implements ScopeMarker {
-  /** The elements marked, with their mark's words as bits (remove() of one highlight leaves them: they may hold other highlights' text). */
+  /** The elements marked for the ranges they hold, with their mark's words as bits (remove() of one highlight leaves them: they may hold other highlights' text). */
   private marked = new Map<Element, number>();
-  /** The marks of the last clear() still to be taken off at the end of the task, by element. */
+  /**
+   * The parents of the text that was in view when many highlights came at once, with the words of all
+   * those highlights (VIEW_MARKS), until their ranges are marked: then each keeps the words of the ranges
+   * in its text, or loses its mark. An element's mark shows its words here and in `marked`.
+   */
+  private viewed = new Map<Element, number>();
+  /** The marks of the last clear() still to be taken off at the end of the task, by element (the words shown). */
   private cleared: Map<Element, number> | null = null;
-  /** Ranges out of view waiting for idle slices, each followed by its words' bits. */
-  private waiting: Array<Range | number> = [];
+  /** The batches of highlights whose ranges wait for idle slices, the first one marked up to `next`. */
+  private waiting: Array<readonly PaintItem[]> = [];
+  private next = 0;
   /** An idle slice is asked for. */
   private slicing = false;
 
@@ -140,60 +159,79 @@ export class ScopeMarks implements ScopeMarker {
 
   readonly scope = (word: string): string => `[${SCOPE_ATTRIBUTE}${word && `~=${word}`}]`;
 
-  /** Ranges whose marks wait for idle slices (0 once all are marked). */
+  /** Highlights whose marks wait for idle slices (0 once all are marked). */
   get pending(): number {
-    return this.waiting.length / 2;
+    let n = 0;
+    for (const batch of this.waiting) n += batch.length;
+    return n - this.next;
   }
 
   /**
-   * Marks the parents of the text each range covers (markRange): at once, or where more than AT_ONCE
-   * highlights come in one call, only those with an end in a text node in view, the others in idle
-   * slices after the task. The text in view is found before anything is painted, while the page's
-   * layout is clean (once ranges are added to the highlights, the first hit test makes Chromium prepare
-   * their painting in the task: 28-40 ms for 1,000 ranges on the article page, measured). Each element's
+   * Marks the parents of the text each highlight's ranges cover (markRange): at once, or where more
+   * than AT_ONCE highlights come in one call, in idle slices after the task. Then what is in view is
+   * coloured in the frame that shows the highlights without a test per range (VIEW_MARKS): the parents
+   * of the text in view get the words of all the call's highlights now, and their own words once their
+   * ranges are marked. The text in view is found before anything is painted, while the page's layout is
+   * clean (once ranges are added to the highlights, the first hit test makes Chromium prepare their
+   * painting in the task: 28-40 ms for 1,000 ranges on the article page, measured). Each element's
    * attribute is written once per change of its words, and not at all where it already carries them.
-   * One call for all the painter's highlights, with no work per range but the view test: 1,000 ranges
-   * run this before V8 has optimised it.
    */
   mark(items: readonly PaintItem[]): void {
     const view = items.length > AT_ONCE ? textInView(this.doc) : null;
-    const waiting = this.waiting;
-    const queued = waiting.length;
-    for (let i = 0; i < items.length; i++) {
-      const { ranges, color, hasNote } = items[i];
-      const bits = (COLOR_BIT.get(color) ?? 0) | (hasNote ? NOTE_BIT : 0);
-      const list = Array.isArray(ranges) ? (ranges as readonly AbstractRange[]) : null;
-      const n = list ? list.length : 1;
-      for (let j = 0; j < n; j++) {
-        const r = (list ? list[j] : ranges) as Range;
-        // Out of view: neither end in a text node in view (one that spans the whole view, beginning and
-        // ending outside it, or one given by element boundaries, is taken as out of view: marked a slice later).
-        if (!view || view.has(r.startContainer) || view.has(r.endContainer)) this.markRange(r, bits);
-        else waiting.push(r, bits);
-      }
+    if (!view) {
+      for (let i = 0; i < items.length; i++) this.markItem(items[i]);
+      return;
     }
-    if (waiting.length > queued && !this.slicing) this.sliceWhenIdle();
+    if (view.size <= VIEW_MARKS) {
+      let bits = 0;
+      for (let i = 0; i < items.length; i++) bits |= bitsOf(items[i]);
+      for (const node of view) if (notBlank((node as Text).data)) this.markView(node.parentElement, bits);
+      this.waiting.push(items);
+    } else {
+      // Much text in view (a page of tiny cells, say): marking all its parents with every word would
+      // cost the frame more than finding the highlights with an end in view, marked now, the others later.
+      const later: PaintItem[] = [];
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (rangeList(item.ranges).some((r) => view.has(r.startContainer) || view.has(r.endContainer))) this.markItem(item);
+        else later.push(item);
+      }
+      this.waiting.push(later);
+    }
+    if (!this.slicing) this.sliceWhenIdle();
   }
 
-  /** Marks waiting ranges in slices of SLICE_MS while the page is idle (or after 100 ms at the latest). */
+  /** Marks waiting highlights in slices of SLICE_MS while the page is idle (or after 100 ms at the latest). */
   private sliceWhenIdle(): void {
     this.slicing = true;
     const slice = () => {
       this.slicing = false;
       const t0 = performance.now();
       const waiting = this.waiting;
-      let i = 0;
-      while (i < waiting.length) {
-        this.markRange(waiting[i] as Range, waiting[i + 1] as number);
-        i += 2;
-        if ((i & 63) === 0 && performance.now() - t0 > SLICE_MS) break;
+      let count = 0;
+      while (waiting.length) {
+        const batch = waiting[0];
+        while (this.next < batch.length && ((++count & 31) !== 0 || performance.now() - t0 <= SLICE_MS)) this.markItem(batch[this.next++]);
+        if (this.next < batch.length) break;
+        waiting.shift();
+        this.next = 0;
       }
-      waiting.splice(0, i);
       if (waiting.length) this.sliceWhenIdle();
-      else this.take();
+      else {
+        this.settle();
+        this.take();
+      }
     };
     if (typeof requestIdleCallback === 'function') requestIdleCallback(function tidemarkMarkSlice() { slice(); }, { timeout: 100 });
     else setTimeout(function tidemarkMarkSlice() { slice(); }, 0);
+  }
+
+  /** Marks the parents of the text `item`'s ranges cover with its words. */
+  private markItem(item: PaintItem): void {
+    const bits = bitsOf(item);
+    const ranges = item.ranges;
+    if (!Array.isArray(ranges)) this.markRange(ranges as Range, bits);
+    else for (let j = 0; j < ranges.length; j++) this.markRange(ranges[j] as Range, bits);
   }
 
   /**
@@ -222,15 +260,43 @@ export class ScopeMarks implements ScopeMarker {
   }
 
   private markElement(el: Element | null, bits: number): void {
+    this.addWords(this.marked, this.viewed, el, bits);
+  }
+
+  /** Gives `el`, a parent of text in view, the words `bits` until its ranges are marked (settle()). */
+  private markView(el: Element | null, bits: number): void {
+    this.addWords(this.viewed, this.marked, el, bits);
+  }
+
+  /** Adds `bits` to `el`'s words in `words` (marked or viewed), its mark showing them with those in `other`. */
+  private addWords(words: Map<Element, number>, other: Map<Element, number>, el: Element | null, bits: number): void {
     if (!el) return;
-    const had = this.marked.get(el) ?? 0;
+    const had = words.get(el) ?? 0;
     const now = had | bits;
     if (now === had) return;
-    this.marked.set(el, now);
-    const value = valueOf(now);
+    words.set(el, now);
+    const also = other.size ? (other.get(el) ?? 0) : 0;
+    if ((now | also) !== (had | also)) this.show(el, now | also);
+  }
+
+  /** Writes `el`'s mark: the words `bits`. */
+  private show(el: Element, bits: number): void {
+    const value = valueOf(bits);
     // Only an element cleared in this task can carry the value already (what the page did to it since is read).
-    if (this.cleared?.get(el) === now && el.getAttribute(SCOPE_ATTRIBUTE) === value) return;
+    if (this.cleared?.get(el) === bits && el.getAttribute(SCOPE_ATTRIBUTE) === value) return;
     el.setAttribute(SCOPE_ATTRIBUTE, value);
+  }
+
+  /** Once every waiting range is marked: the parents of the text that was in view keep only their ranges' words. */
+  private settle(): void {
+    const viewed = this.viewed;
+    this.viewed = new Map();
+    viewed.forEach((bits, el) => {
+      const own = this.marked.get(el) ?? 0;
+      if ((own | bits) === own) return;
+      if (own) el.setAttribute(SCOPE_ATTRIBUTE, valueOf(own));
+      else el.removeAttribute(SCOPE_ATTRIBUTE);
+    });
   }
 
   /**
@@ -239,8 +305,11 @@ export class ScopeMarks implements ScopeMarker {
    */
   clear(now = false): void {
     const cleared = this.marked;
+    for (const [el, bits] of this.viewed) cleared.set(el, (cleared.get(el) ?? 0) | bits);
     this.marked = new Map();
-    this.waiting = []; // the cleared highlights' ranges
+    this.viewed = new Map();
+    this.waiting = []; // the cleared highlights
+    this.next = 0;
     if (this.cleared) for (const [el, bits] of this.cleared) if (!cleared.has(el)) cleared.set(el, bits);
     this.cleared = cleared;
     if (now) this.take();
@@ -251,6 +320,6 @@ export class ScopeMarks implements ScopeMarker {
   private take(): void {
     const cleared = this.cleared;
     this.cleared = null;
-    cleared?.forEach((_, el) => this.marked.has(el) || el.removeAttribute(SCOPE_ATTRIBUTE));
+    cleared?.forEach((_, el) => this.marked.has(el) || this.viewed.has(el) || el.removeAttribute(SCOPE_ATTRIBUTE));
   }
 }

@@ -11,6 +11,7 @@ export interface PaintStyle {
   hasNote?: boolean;
 }
 
+/** A highlight to paint: the Highlight API painter and its scope marks keep it as given (not copied), so it is not to be changed once painted. */
 export interface PaintItem extends PaintStyle {
   /** Opaque local key chosen by the caller; never written to the page. */
   key: string;

@@ -8,6 +8,20 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 export const DEFAULT_PASSWORD_HASH_COST = 32768;
 /** The N a configuration may ask for: a power of two from 2^10 up to the default (scrypt's memory, 128 * N * r bytes, stays within MAXMEM). */
 export const PASSWORD_HASH_COST_RANGE = { min: 1024, max: DEFAULT_PASSWORD_HASH_COST } as const;
+
+/**
+ * What an operator is told when new passwords are hashed below the default cost (the setting is meant
+ * for test lanes that make hundreds of accounts), or null at the default.
+ */
+export function lowPasswordCostWarning(cost: number): string | null {
+  if (cost >= DEFAULT_PASSWORD_HASH_COST) return null;
+  return (
+    `Warning: TIDEMARK_PASSWORD_HASH_COST=${cost} hashes new passwords at scrypt N=${cost}, ` +
+    `${DEFAULT_PASSWORD_HASH_COST / cost} times cheaper to guess than the default ${DEFAULT_PASSWORD_HASH_COST}. ` +
+    'It is meant for tests: unset it on a server people use.'
+  );
+}
+
 const R = 8;
 const P = 1;
 const KEYLEN = 32;

@@ -57,6 +57,8 @@ async function firstLineBox(page: Page, key: string): Promise<Box> {
 }
 
 const isYellowBackground = ([r, g, b]: [number, number, number]) => r > 235 && g > 205 && g < 250 && b > 90 && b < 190;
+/** The blue highlight (rgba(66,133,244,.32)) over a white page. */
+const isBlueBackground = ([r, g, b]: [number, number, number]) => r > 175 && r < 215 && g > 195 && g < 230 && b > 240;
 
 test('Highlight API painter: colours show on screen, the text and elements are untouched (only its scope mark, naming the colours, on the highlighted text\'s parents), notes get an underline', async ({ page }) => {
   await open(page);
@@ -183,41 +185,49 @@ test('scope marks: every parent of highlighted text and nothing else (not the co
   await expect(page).toHaveURL(/#tide-tables$/);
 });
 
-test('many highlights at once: the text in view is marked in the task, the rest in idle slices after it (all marked, coloured once scrolled to); clear() drops what waits', async ({ page }) => {
+test('many highlights at once: the text in view is marked in the task (with the words of all of them), the ranges in idle slices after it (each element left with its own words, all coloured once scrolled to); clear() drops what waits', async ({ page }) => {
   await open(page);
   const state = await page.evaluate(async () => {
-    // 400 short paragraphs before the fixture's text, one highlight each: only the first few are in view.
+    // 400 short paragraphs before the fixture's text, one highlight each, yellow and blue in turn, under
+    // a heading with none: only the first few are in view.
     const box = document.createElement('section');
+    box.append(Object.assign(document.createElement('h2'), { id: 'many-head', textContent: 'Appendix' }));
     for (let i = 0; i < 400; i++) box.append(Object.assign(document.createElement('p'), { id: `many-${i}`, textContent: `Appendix ${i}: the tide tables.` }));
     document.body.prepend(box);
     const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     await frame();
-    const inView = [...box.children].filter((p) => p.getBoundingClientRect().top < innerHeight).length;
+    const paragraphs = [...box.querySelectorAll('p')];
+    const inView = paragraphs.filter((p) => p.getBoundingClientRect().top < innerHeight).length;
     const painter = await (window as unknown as PaintingWindow).startPainter();
-    const items = [...box.children].map((p, i) => {
+    const items = paragraphs.map((p, i) => {
       const r = document.createRange();
       r.setStart(p.firstChild!, 0);
       r.setEnd(p.firstChild!, 8);
-      return { key: `m${i}`, ranges: r, color: 'yellow' as const };
+      return { key: `m${i}`, ranges: r, color: i % 2 ? ('blue' as const) : ('yellow' as const) };
     });
-    const marked = () => box.querySelectorAll('[data-tidemark-hl]').length;
+    const mark = (id: string) => document.getElementById(id)!.getAttribute('data-tidemark-hl');
+    const marked = () => box.querySelectorAll('p[data-tidemark-hl]').length;
     painter.paintMany(items);
     const inTask = marked();
     const lastMarkedInTask = document.getElementById('many-399')!.hasAttribute('data-tidemark-hl');
+    // What the frame that shows the highlights styles (the idle slices come after it).
+    const inFirstFrame = await new Promise<string[]>((resolve) => requestAnimationFrame(() => resolve(['many-head', 'many-0', 'many-1'].map((id) => `${id}: ${mark(id)}`))));
     const t0 = performance.now();
     while (marked() < 400 && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+    await frame();
     const later = marked();
+    const settled = ['many-head', 'many-0', 'many-1', 'many-398', 'many-399'].map((id) => `${id}: ${mark(id)}`);
     // A repaint whose out-of-view marks are still waiting, then cleared: nothing is left marked.
     painter.clear();
     await frame();
     painter.paintMany(items);
     painter.clear();
     await new Promise((r) => setTimeout(r, 300));
-    const afterClear = marked();
+    const afterClear = box.querySelectorAll('[data-tidemark-hl]').length;
     painter.paintMany(items);
     while (marked() < 400 && performance.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 10));
-    document.getElementById('many-399')!.scrollIntoView({ block: 'center' });
-    return { inView, inTask, lastMarkedInTask, later, afterClear };
+    document.getElementById('many-398')!.scrollIntoView({ block: 'center' });
+    return { inView, inTask, lastMarkedInTask, inFirstFrame, later, settled, afterClear };
   });
   expect(state.inView).toBeGreaterThan(3);
   expect(state.inView).toBeLessThan(100);
@@ -225,18 +235,26 @@ test('many highlights at once: the text in view is marked in the task, the rest 
   expect(state.inTask).toBeGreaterThanOrEqual(state.inView);
   expect(state.inTask).toBeLessThanOrEqual(state.inView + 1);
   expect(state.lastMarkedInTask).toBe(false);
+  // In view, every parent of text has both colours' words in the first frame (the heading too, for that frame).
+  expect(state.inFirstFrame).toEqual(['many-head: blue yellow', 'many-0: blue yellow', 'many-1: blue yellow']);
   expect(state.later).toBe(400);
+  // Once the ranges are marked, each element has the words of its own highlights, the heading none.
+  expect(state.settled).toEqual(['many-head: null', 'many-0: yellow', 'many-1: blue', 'many-398: yellow', 'many-399: blue']);
   expect(state.afterClear).toBe(0);
-  // The last one, marked in a slice, shows its colour once scrolled to.
-  const box = await page.evaluate(() => {
-    const p = document.getElementById('many-399')!.firstChild!;
-    const r = document.createRange();
-    r.setStart(p, 0);
-    r.setEnd(p, 8);
-    const rect = r.getClientRects()[0];
-    return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
-  });
-  expect(shareOf(decodePng(await page.screenshot({ clip: box })), isYellowBackground)).toBeGreaterThan(0.4);
+  // The last ones, marked in a slice, show their colours once scrolled to.
+  const boxOf = (id: string) =>
+    page.evaluate((id) => {
+      const p = document.getElementById(id)!.firstChild!;
+      const r = document.createRange();
+      r.setStart(p, 0);
+      r.setEnd(p, 8);
+      const rect = r.getClientRects()[0];
+      return { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
+    }, id);
+  const shot = async (id: string) => decodePng(await page.screenshot({ clip: await boxOf(id) }));
+  expect(shareOf(await shot('many-398'), isYellowBackground)).toBeGreaterThan(0.4);
+  expect(shareOf(await shot('many-399'), isBlueBackground)).toBeGreaterThan(0.4);
+  expect(shareOf(await shot('many-399'), isYellowBackground)).toBe(0);
 });
 
 // The highlighter's scope marks are a script of their own; where it could not be loaded, the painter

@@ -2,10 +2,13 @@
 // says otherwise. The test lanes set it to 2^10 (scripts/test-env.ts) because they make hundreds of
 // accounts; this file unsets it and checks every way a password is hashed (web sign-up, a password
 // change, `user:create`) stores N=32768, and that a mistyped setting is refused rather than ignored.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, passwordHashCostFromEnv } from '../../server/config.js';
 import { DEFAULT_PASSWORD_HASH_COST, verifyPassword } from '../../server/services/passwords.js';
-import { runCliAsync } from '../helpers/process.js';
+import { runCliAsync, startServe } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { WebClient } from '../helpers/web-client.js';
 
@@ -63,6 +66,9 @@ describe('the password hash cost', () => {
     expect(atDefault.status, atDefault.stderr).toBe(0);
     const configured = await runCliAsync(['user:create', '--email', 'cli-cheap@example.test', '--password', 'cost-password-4', ...s.cliArgs], { [VARIABLE]: '2048' });
     expect(configured.status, configured.stderr).toBe(0);
+    // Whoever runs it with a lowered cost is told so; at the default nothing is said.
+    expect(configured.stderr).toContain('TIDEMARK_PASSWORD_HASH_COST=2048 hashes new passwords at scrypt N=2048, 16 times cheaper to guess');
+    expect(atDefault.stderr).not.toContain('TIDEMARK_PASSWORD_HASH_COST');
     const rows = await s.sql<{ email: string; password_hash: string }>(
       "SELECT email, password_hash FROM users WHERE email IN ('cli-cost@example.test', 'cli-cheap@example.test') ORDER BY email",
     );
@@ -81,5 +87,25 @@ describe('the password hash cost', () => {
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/TIDEMARK_PASSWORD_HASH_COST must be a power of two/);
     expect(await s.sql('SELECT id FROM users WHERE email = ?', 'cli-bad@example.test')).toEqual([]);
+  });
+
+  it('serve warns its operator when new passwords would be hashed below the default cost, and is silent at the default', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-cost-serve-'));
+    try {
+      for (const [value, warned] of [['1024', true], ['', false]] as const) {
+        const served = await startServe(['--port', '0', '--data', dataDir], { [VARIABLE]: value });
+        try {
+          // The warning comes before the "listening" line, so the output read so far holds it.
+          if (warned) expect(served.output()).toContain('Warning: TIDEMARK_PASSWORD_HASH_COST=1024 hashes new passwords at scrypt N=1024, 32 times cheaper');
+          else expect(served.output()).not.toContain('TIDEMARK_PASSWORD_HASH_COST');
+          expect(served.output()).toContain('listening on');
+        } finally {
+          served.child.kill('SIGTERM');
+          await served.exited;
+        }
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
+import { lowPasswordCostWarning } from '../../services/passwords.js';
 import { FileStorageError } from '../../services/files/storage.js';
 import { ensureExtensionClient } from '../../services/oauth/extension-client.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
@@ -71,6 +72,11 @@ export async function run(args: string[]): Promise<void> {
   });
   const url = new URL(address);
   if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+  const costWarning = lowPasswordCostWarning(config.passwordHashCost);
+  if (costWarning) {
+    app.log.warn({ passwordHashCost: config.passwordHashCost }, costWarning);
+    process.stderr.write(`${costWarning}\n`);
+  }
   process.stdout.write(`Tidemark API listening on ${url.origin}${API_PREFIX}\n`);
 }
 

@@ -1,7 +1,7 @@
 import { DuplicateEmailError, toUser } from '../../repositories/index.js';
 import { openCliStore } from '../store.js';
 import { passwordHashCostFromEnv } from '../../config.js';
-import { hashPassword } from '../../services/passwords.js';
+import { hashPassword, lowPasswordCostWarning } from '../../services/passwords.js';
 import { CliError, parseFlags, printJson, required } from '../args.js';
 
 /** `user:create --email E --password P [--name N] [--pro]`: prints the created user as JSON. */
@@ -17,6 +17,8 @@ export async function run(args: string[]): Promise<void> {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`--email "${email}" is not an email address.`);
   if (password.length < 8) throw new CliError('--password must be at least 8 characters.');
   const cost = passwordHashCostFromEnv(process.env);
+  const costWarning = lowPasswordCostWarning(cost);
+  if (costWarning) process.stderr.write(`${costWarning}\n`);
   const { repos, close } = await openCliStore(flags);
   try {
     const row = await repos.users.create({
