@@ -16,6 +16,13 @@ export default defineConfig({
   imports: false,
   manifestVersion: 3,
   hooks: {
+    // The scripts injected into pages (the highlighter and its parts) are minified with terser, which
+    // makes highlighter.js 255 bytes smaller gzipped than the default minifier (oxc) does: room under
+    // its 15 KB target. Only these: terser takes minutes over the pages' bundles, and seconds here.
+    'vite:build:extendConfig': (entrypoints, config) => {
+      if (!entrypoints.every((e) => e.name.startsWith('highlighter'))) return;
+      config.build = { ...config.build, minify: 'terser', terserOptions: { compress: { passes: 2 }, ecma: 2020 } };
+    },
     // The painter's ::highlight() rules as a file, registered with the loader as a content-script style
     // sheet (lib/background/highlighter-registration.ts): pages painted automatically have them from
     // their first style computation, and Chromium never restyles the whole page for a sheet added later.

@@ -155,11 +155,15 @@ async function main(): Promise<void> {
   const own = await bundleWith(ROOT);
   const ownApprox = await approxScript(ROOT);
   const magic = process.env.MAGIC;
-  versions.push({
-    name: magic === 'approx' ? 'this tree, compile hint on the approximate search' : magic ? 'this tree, compile hint' : 'this tree',
-    script: magic && magic !== 'approx' ? HINT + own : own,
-    approx: magic ? HINT + ownApprox : ownApprox,
-  });
+  // MAGIC=approx,none (or 1,none): this tree twice, interleaved: with that hint, and without any.
+  for (const m of (magic ?? '').split(',')) {
+    const hint = m !== '' && m !== 'none';
+    versions.push({
+      name: m === 'approx' ? 'this tree, compile hint on the approximate search' : hint ? 'this tree, compile hint' : 'this tree',
+      script: hint && m !== 'approx' ? HINT + own : own,
+      approx: hint ? HINT + ownApprox : ownApprox,
+    });
+  }
 
   const scenario = buildScenario(Number(process.env.BENCH_SEED ?? 1), 440_000);
   const originalHtml = renderPage(scenario.original, 'The Harbour Chronicle');

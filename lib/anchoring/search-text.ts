@@ -54,8 +54,12 @@ function buildWordIndex(text: string): WordIndex {
   const n = text.length;
   // An indexed word and the space after it take at least MIN_WORD + 1 characters.
   const capacity = Math.floor(n / (MIN_WORD + 1)) + 2;
+  // About one bucket per 8 possible words (some 3 per word actually indexed on prose): a chain mostly
+  // holds one word's occurrences either way (pages repeat their words), and the two bucket arrays stay
+  // small (128 KB for a 440k-character page instead of 512 KB). Fresh memory is what a newly injected
+  // highlighter pays most for (every page of it is faulted in by a new renderer process).
   let buckets = BUCKET_PRIMES[0];
-  for (let i = 1; i < BUCKET_PRIMES.length && buckets < capacity >>> 1; i++) buckets = BUCKET_PRIMES[i];
+  for (let i = 1; i < BUCKET_PRIMES.length && buckets < capacity >>> 3; i++) buckets = BUCKET_PRIMES[i];
   const heads = new Int32Array(buckets).fill(-1);
   const sizes = new Int32Array(buckets);
   const next = new Int32Array(capacity);
