@@ -49,8 +49,10 @@ export class Highlighter implements EditorHost {
     () => document.body ?? document.documentElement,
     () => this.pageChanged(this.observer?.takeRecords() ?? []),
   );
-  /** Counts paintAll runs: a run overtaken by a newer one (the page changed again) stops. */
+  /** Counts anchoring runs: a run overtaken by a newer one (the page changed again) stops. */
   private paintRun = 0;
+  /** The latest run anchors all of the page's highlights and has not painted yet. */
+  private fullRun = false;
 
   constructor() {
     // Registered at once, not after the painter loads: the background sends its command as soon as
@@ -113,7 +115,7 @@ export class Highlighter implements EditorHost {
   }
 
   placed(key: string, result: PlacedResult): void {
-    this.results.set(key, result);
+    this.setResult(key, result);
   }
 
   private unpaint(key: string) {
@@ -125,9 +127,34 @@ export class Highlighter implements EditorHost {
    * Anchors every highlight in the page as it is now and paints those found. On long pages the index
    * is built and the highlights anchored in slices (no long task); a page change meanwhile starts over.
    */
-  async paintAll(): Promise<void> {
+  paintAll(): Promise<void> {
+    return this.anchorAndPaint();
+  }
+
+  /**
+   * After the page changed: anchors again only the highlights the change may have moved, cut or made
+   * findable (not placed, or their range no longer reads the text it was painted on); the others' ranges
+   * followed the DOM and are still right. A clock ticking or a comment added far from every highlight
+   * then costs a range check per highlight, not the anchoring and repaint of all of them. Everything is
+   * anchored again while a run for everything is under way (it would start over anyway), and with the
+   * fallback painter (its spans split the page's text nodes).
+   */
+  private repaintChanged(): void {
+    const only =
+      this.fullRun || this.painter.kind === 'class-applier'
+        ? undefined
+        : [...this.items.values()].filter(({ key }) => {
+            const r = this.results.get(key);
+            return r?.status !== 'anchored' || r.range.toString() !== r.painted;
+          });
+    if (!only || only.length) void this.anchorAndPaint(only);
+  }
+
+  /** Anchors the page's highlights (`only` those, painted in place of their old paint) and paints them. */
+  private async anchorAndPaint(only?: PageHighlight[]): Promise<void> {
     const run = ++this.paintRun;
-    const list = [...this.items.values()];
+    const list = only ?? [...this.items.values()];
+    this.fullRun = !only;
     let results: AnchorResult[] = [];
     if (list.length) {
       for (;;) {
@@ -159,19 +186,29 @@ export class Highlighter implements EditorHost {
         if (this.pageIndex.generation === generation) break; // else the page changed while anchoring
       }
     }
+    this.fullRun = false;
     this.withoutObserving(() => {
-      this.painter.clear();
-      this.results.clear();
+      if (only) for (const { key } of only) this.unpaint(key);
+      else {
+        this.painter.clear();
+        this.results.clear();
+      }
       const items = [];
       for (let i = 0; i < list.length; i++) {
         const r = results[i];
-        this.results.set(list[i].key, r);
+        this.setResult(list[i].key, r);
         if (r.status === 'anchored') items.push({ key: list[i].key, ranges: r.range, color: list[i].color, hasNote: list[i].hasNote });
       }
       this.painter.paintMany(items);
     });
     if (list.length) this.pageIndex.prepareSearchWhenIdle();
     this.updateMarkers();
+  }
+
+  /** Records where a highlight was found, and the text it is painted on (see repaintChanged). */
+  private setResult(key: string, r: PlacedResult): void {
+    if (r.status === 'anchored') r.painted = r.range.toString();
+    this.results.set(key, r);
   }
 
   updateMarkers(): void {
@@ -252,7 +289,7 @@ export class Highlighter implements EditorHost {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       if (location.href !== this.url) void this.refresh().catch(repaintFailed);
-      else if (this.items.size) void this.paintAll();
+      else if (this.items.size) this.repaintChanged();
     }, REANCHOR_DELAY_MS);
   }
 
@@ -269,14 +306,20 @@ export class Highlighter implements EditorHost {
     },
   };
 
-  /** Where each highlight was found (for the popup's list in page order). */
+  /**
+   * Where each highlight was found (for the popup's list in page order). `start` ranks the placed ones in
+   * document order, read from their ranges as they are now: highlights left in place after a page change
+   * keep ranges that followed the DOM, while the offsets they were anchored at may be out of date.
+   */
   async status(): Promise<AnchorStatus[]> {
     const out: AnchorStatus[] = [];
-    // Offsets in the index the highlights were last anchored in (a page change re-anchors them all).
+    const placed: Array<{ key: string; range: Range }> = [];
     for (const [key, r] of this.results) {
       if (r.status !== 'anchored') out.push({ key, status: r.status, start: -1 });
-      else out.push({ key, status: 'anchored', start: r.start ?? 0 });
+      else placed.push({ key, range: r.range });
     }
+    placed.sort((a, b) => a.range.compareBoundaryPoints(Range.START_TO_START, b.range));
+    placed.forEach(({ key }, rank) => out.push({ key, status: 'anchored', start: rank }));
     return out;
   }
 

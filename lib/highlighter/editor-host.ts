@@ -10,7 +10,8 @@ import type { PageIndex } from './page-index.js';
 
 export type { HighlightOutcome };
 
-export type PlacedResult = AnchorResult & { start?: number };
+/** `painted`: the text its range read when it was painted (a page change that leaves it so needs no re-anchoring). */
+export type PlacedResult = AnchorResult & { start?: number; painted?: string };
 
 export interface EditorHost {
   readonly painter: Painter;

@@ -158,7 +158,7 @@ export const MESSAGES = {
 export const AnchorStatus = Obj({
   key: highlightKey,
   status: oneOf(['anchored', 'orphan', 'ambiguous'] as const),
-  /** Offset in the page's text (page order); -1 when not anchored. */
+  /** Rank in page order among the placed highlights (0 first); -1 when not anchored. */
   start: int(-1),
 });
 export type AnchorStatus = Static<typeof AnchorStatus>;

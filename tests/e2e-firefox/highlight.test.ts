@@ -11,6 +11,7 @@ import { ARTICLE } from '../e2e/fixtures/highlight/article.js';
 import type { TestSite } from '../e2e/helpers/test-pages.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
 import type { Bookmark, Highlight } from '../../lib/api/types.js';
+import { decodePng, shareOf } from '../e2e/fixtures/anchoring/harness.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -104,5 +105,47 @@ test('a fresh profile signed in as the same user (another device) paints the hig
     );
   } finally {
     await other.close();
+  }
+});
+
+test('on a site the extension may not read by itself, the toolbar button paints the saved highlights: scoped to marked paragraphs, in colour', async () => {
+  // 127.0.0.1 is not among the extension's hosts (localhost is): nothing runs there until the press,
+  // which grants activeTab. The page then has no ::highlight() rules of the extension's: the painter
+  // adds its own, scoped to the elements it marks (the scope-marks part), as in Chromium.
+  const first = 'the pilot boat went out to meet the freighter';
+  const second = 'ropes were thrown and the tugs took over';
+  site.add('/firefox-pilot', {
+    title: 'The pilot boat',
+    body: `<style>body { font: 20px/1.6 sans-serif; margin: 24px; }</style><p>At six ${first} beyond the breakwater.</p><p>Inside the harbour ${second} for the last mile.</p>`,
+  });
+  const pilot = `http://127.0.0.1:${new URL(site.origin).port}/firefox-pilot`;
+  const created = await server.api('POST', '/bookmark', token, { link: pilot, title: 'The pilot boat', collectionId: -1 });
+  expect(created.status).toBe(200);
+  const put = await server.api('PUT', `/bookmark/${created.body.item._id}`, token, {
+    highlights: [
+      { text: first, color: 'green' },
+      { text: second, color: 'orange' },
+    ],
+  });
+  expect(put.status).toBe(200);
+  const page = await ff.browser.newPage();
+  try {
+    await page.goto(pilot);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await page.evaluate(paintedInPage, false)).toEqual({});
+    await ff.pressToolbarButton(page);
+    const expected = JSON.stringify({ green: [first], orange: [second] });
+    await waitFor('the highlights painted after the press', async () => (JSON.stringify(await page.evaluate(paintedInPage, false)) === expected ? true : undefined), 15_000);
+    expect(await page.evaluate(() => [...document.querySelectorAll('[data-tidemark-hl]')].map((e) => `${e.localName}:${e.getAttribute('data-tidemark-hl')}`))).toEqual([
+      'p:green',
+      'p:orange',
+    ]);
+    await ff.closePopup();
+    // The colour is on screen: the middle of the first quote is green.
+    const box = await page.evaluate(phraseBoxInPage, first);
+    const shot = decodePng(Buffer.from(await page.screenshot({ clip: { x: box.middle.x - 30, y: box.middle.y - 6, width: 60, height: 12 } })));
+    expect(shareOf(shot, ([r, g, b]) => g > r + 12 && g > b + 12)).toBeGreaterThan(0.3);
+  } finally {
+    await page.close();
   }
 });

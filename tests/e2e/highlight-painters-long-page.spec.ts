@@ -310,11 +310,12 @@ test('on the long page, after the page changes, a new highlight goes through the
     document.body.append(Object.assign(document.createElement('section'), { textContent: 'Comment: thanks, this helped.' }));
     clock.textContent = '12:00:01';
   });
-  // The 100 saved highlights are anchored again on the patched index, and all still painted.
+  // The 100 saved highlights are all still painted (those the changes did not touch keep their ranges
+  // and are not anchored again; the index is patched when it is next needed).
+  await page.waitForTimeout(600);
   await expect
     .poll(async () => Object.values(await painted(page)).reduce((n, texts) => n + texts.length, 0), { timeout: 60_000 })
     .toBe(100);
-  await expect.poll(() => inContentWorld(url, 'patcherAnswers')).toContain('patched');
   // A new highlight: the original sentence (not the inserted one, which comes first on the page now).
   const phrase = 'interface groups the methods below';
   await scriptSelect(page, phrase, '#original-paragraph');

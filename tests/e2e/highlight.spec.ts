@@ -255,6 +255,50 @@ test('after the page re-renders, and across SPA navigations, highlights are anch
   expect(tab.url()).toBe(url);
 });
 
+test('a page change away from the highlights leaves them painted as they are; a re-rendered paragraph re-anchors only its highlight', async () => {
+  const expected = await painted(tab, { notes: true });
+  const colourTexts = Object.entries(expected).flatMap(([name, texts]) => (name === 'note' ? [] : texts));
+  expect(colourTexts).toContain(ARTICLE.quotes.harbour);
+  // The painted ranges by their text: `keep` remembers them in the page, `compare` tells, for each text
+  // painted now, whether it is painted with the same range object as then.
+  const ranges = (what: 'keep' | 'compare') =>
+    tab.evaluate((mode) => {
+      const w = window as unknown as { kept: Map<string, AbstractRange> };
+      const now = new Map<string, AbstractRange>();
+      for (const [name, h] of (CSS as unknown as { highlights: Map<string, Set<AbstractRange>> }).highlights) {
+        if (!/^tidemark-(yellow|green|blue|red|purple)$/.test(name)) continue;
+        for (const r of h) {
+          const live = document.createRange();
+          live.setStart(r.startContainer, r.startOffset);
+          live.setEnd(r.endContainer, r.endOffset);
+          now.set(live.toString().replace(/\s+/g, ' ').trim(), r);
+        }
+      }
+      if (mode === 'keep') w.kept = now;
+      return Object.fromEntries([...now].map(([text, r]) => [text, w.kept.get(text) === r]));
+    }, what);
+  expect(Object.keys(await ranges('keep')).sort()).toEqual([...colourTexts].sort());
+  // A live page: a clock at the top ticks and a comment arrives at the end, far from every highlight,
+  // and the harbour paragraph is re-rendered (new text nodes, the same words), all before the
+  // highlighter's next look at the page.
+  await tab.evaluate((harbour) => {
+    const clock = Object.assign(document.createElement('div'), { textContent: '12:00:00' });
+    document.body.prepend(clock);
+    clock.textContent = '12:00:01';
+    document.body.append(Object.assign(document.createElement('p'), { textContent: 'A reader’s comment: thank you for this.' }));
+    const p = [...document.querySelectorAll('p')].find((el) => el.textContent!.includes(harbour))!;
+    // eslint-disable-next-line no-self-assign -- the point: the same words in new nodes
+    p.textContent = p.textContent;
+  }, ARTICLE.quotes.harbour);
+  // The re-rendered paragraph's highlight is painted again, on its new text; every other highlight
+  // keeps its range: it was not anchored again, nor repainted.
+  await expect.poll(async () => (await ranges('compare'))[ARTICLE.quotes.harbour]).toBe(false);
+  const same = await ranges('compare');
+  expect(Object.keys(same).sort()).toEqual([...colourTexts].sort());
+  for (const [text, kept] of Object.entries(same)) expect(kept, text).toBe(text !== ARTICLE.quotes.harbour);
+  expect(await painted(tab, { notes: true })).toEqual(expected);
+});
+
 test('a highlight made while the server is down is kept and delivered after reconnecting', async () => {
   const url = site.add('/offline-article', { title: 'Tides offline', body: ARTICLE.body });
   await tab.goto(url);
