@@ -13,6 +13,7 @@ import type { TestSite } from '../e2e/helpers/test-pages.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
 import type { Bookmark } from '../../lib/api/types.js';
 import { ROOT } from '../../scripts/build-extension.js';
+import { dropInPage } from '../e2e/helpers/page-reading.js';
 
 const SHOTS = path.join(ROOT, 'test-results', 'firefox');
 /** The library's page size (LIBRARY_PAGE_SIZE in lib/background/library.ts). */
@@ -170,6 +171,39 @@ test('a bulk move of 2 selected bookmarks reaches the server, and Undo puts them
   expect(await collectionOf(ids[first]!)).toBe(ids.Research);
   expect(await collectionOf(ids[second]!)).toBe(ids.Research);
   await waitFor('Recipes\' count back in the tree', async () => ((await treeCount('Recipes')) === '2' ? true : undefined));
+});
+
+/** Drags the element `from` selects onto the one `to` selects, through the page's drag handlers (dropInPage). */
+async function drag(from: string, to: string): Promise<boolean> {
+  const pick = (selector: string) => `document.querySelector(${JSON.stringify(selector)})`;
+  return library.evaluate(`(${dropInPage.toString()})([${pick(from)}, ${pick(to)}])`) as Promise<boolean>;
+}
+
+
+test('drag and drop in Firefox: a bookmark onto a collection moves it, Undo puts it back; a collection onto another nests it', async () => {
+  await openInSidebar('Unsorted');
+  await waitFor('the loose note in the list', async () => ((await shownTitles()).includes('Loose note') ? true : undefined));
+  const looseRow = await library.$$eval('.bookmark', (rows) => rows.findIndex((r) => r.querySelector('.title')?.textContent === 'Loose note'));
+  expect(looseRow).toBeGreaterThanOrEqual(0);
+  const research = '[role="tree"] [role="treeitem"][aria-label="Research"] .nav-item';
+  expect(await drag(`.bookmark:nth-of-type(${looseRow + 1})`, research)).toBe(true);
+  await waitFor('the note in Research on the server', async () => ((await collectionOf(ids['Loose note']!)) === ids.Research ? true : undefined));
+  await waitFor('the row to leave Unsorted', async () => (!(await shownTitles()).includes('Loose note') ? true : undefined));
+  await library.click('.toast button.link::-p-text(Undo)');
+  await waitFor('the note back in Unsorted', async () => ((await collectionOf(ids['Loose note']!)) === -1 ? true : undefined));
+  await waitFor('the row back in Unsorted', async () => ((await shownTitles()).includes('Loose note') ? true : undefined));
+
+  // A collection onto another: nested under it (the server has the parent), then back to the top.
+  const recipes = '[role="tree"] [role="treeitem"][aria-label="Recipes"] .nav-item';
+  expect(await drag(recipes, research)).toBe(true);
+  const parentOf = async (id: number) => (await server.api('GET', `/collection/${id}`, token)).body.item.parent?.$id ?? null;
+  await waitFor('Recipes inside Research on the server', async () => ((await parentOf(ids.Recipes!)) === ids.Research ? true : undefined));
+  await waitFor('Recipes shown inside Research', () =>
+    library.evaluate(() => (document.querySelector('[role="treeitem"][aria-label="Research"] [role="treeitem"][aria-label="Recipes"]') ? true : undefined)),
+  );
+  await library.screenshot({ path: path.join(SHOTS, 'library-nested-by-drag.png') });
+  expect(await drag(recipes, '[role="tree"]')).toBe(true);
+  await waitFor('Recipes back at the top on the server', async () => ((await parentOf(ids.Recipes!)) === null ? true : undefined));
 });
 
 const noteOnServer = async (id: number) => (await server.api('GET', `/bookmark/${id}`, token)).body.item.note as string;

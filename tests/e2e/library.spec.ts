@@ -9,6 +9,7 @@ import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
+import { dropInPage } from './helpers/page-reading.js';
 import { joinLinkIn, lastMailTo } from '../server/sharing-mail.js';
 
 let server: TidemarkServer;
@@ -276,30 +277,9 @@ test('collections from the sidebar: create, rename, create inside, move back to 
   expect((await server.api('GET', `/collection/${created._id}`, token)).status).toBe(404);
 });
 
-/**
- * Drags `from` onto `to` with one DataTransfer through the page's own drag handlers (dragstart on
- * the source, dragenter/dragover/drop on the target, dragend), as Chromium does for a mouse drag.
- * Answers whether the target accepted the drag (its dragover cancelled the default); only then is
- * the drop sent, as a browser would. A source that cancels dragstart drags nothing (false).
- */
+/** Drags `from` onto `to` through the page's drag handlers (dropInPage); whether the target accepted it. */
 async function drag(page: Page, from: Locator, to: Locator): Promise<boolean> {
-  const source = await from.elementHandle();
-  const target = await to.elementHandle();
-  return page.evaluate(([s, d]) => {
-    const data = new DataTransfer();
-    const fire = (el: Element, type: string) => {
-      const e = new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: data });
-      el.dispatchEvent(e);
-      return e.defaultPrevented;
-    };
-    // A source that refuses to be dragged cancels dragstart: nothing is dragged.
-    if (fire(s!, 'dragstart')) return false;
-    fire(d!, 'dragenter');
-    const accepted = fire(d!, 'dragover');
-    if (accepted) fire(d!, 'drop');
-    fire(s!, 'dragend');
-    return accepted;
-  }, [source, target] as const);
+  return page.evaluate(dropInPage, [await from.elementHandle(), await to.elementHandle()] as const);
 }
 
 const parentOf = async (id: number) => (await server.api('GET', `/collection/${id}`, token)).body.item.parent?.$id ?? null;

@@ -88,3 +88,27 @@ export async function dragAcross(mouse: DraggingMouse, box: PhraseBox): Promise<
   await mouse.move(box.x2, box.y2, { steps: 4 });
   await mouse.up();
 }
+
+/**
+ * Runs in the page: drags `source` onto `target` with one DataTransfer through the page's own drag
+ * handlers (dragstart on the source, dragenter/dragover/drop on the target, dragend), the events a
+ * browser sends for a mouse drag (neither driver's mouse gives the page a whole HTML5 drag session:
+ * Playwright's drop never arrives in Chromium, and in headless Firefox the session never ends).
+ * Answers whether the target accepted the drag (its dragover cancelled the default); only then is the
+ * drop sent, as a browser would. A source that cancels dragstart drags nothing (false).
+ */
+export function dropInPage([source, target]: readonly [Element | null, Element | null]): boolean {
+  if (!source || !target) throw new Error('dropInPage: the source or the target is missing');
+  const data = new DataTransfer();
+  const fire = (el: Element, type: string) => {
+    const e = new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: data });
+    el.dispatchEvent(e);
+    return e.defaultPrevented;
+  };
+  if (fire(source, 'dragstart')) return false;
+  fire(target, 'dragenter');
+  const accepted = fire(target, 'dragover');
+  if (accepted) fire(target, 'drop');
+  fire(source, 'dragend');
+  return accepted;
+}
