@@ -13,19 +13,16 @@
 // - a highlighted paragraph's text is edited (5 times, each time another one);
 // - for comparison, the clock ticking on the same page where the highlighter was never injected.
 // Figures only; nothing here asserts timings.
-import { fileURLToPath } from 'node:url';
 import type { CDPSession, Page } from '@playwright/test';
-import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
 import { ExtensionBrowser } from '../../tests/e2e/helpers/extension-browser.js';
 import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
 import { dragSelect, painted } from '../../tests/e2e/helpers/highlighting.js';
-import { bundleForPage } from '../../tests/e2e/helpers/page-bundle.js';
+import { describeSpansInPage } from '../../tests/e2e/helpers/describe-spans.js';
 import { TestSite } from '../../tests/e2e/helpers/test-pages.js';
 import { TidemarkServer } from '../../tests/e2e/helpers/tidemark-server.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HIGHLIGHTS = 100;
 const TICKS = 10;
 const EDITS = 5;
@@ -78,7 +75,7 @@ async function changes(page: Page, cdp: CDPSession, count: number, change: (i: n
 
 const tick = (page: Page, i: number) => page.evaluate((n) => void (document.getElementById('bench-clock')!.textContent = `12:00:${String(n).padStart(2, '0')}`), i);
 
-async function measure(extensionDir: string, html: string, spans: unknown[], describe: string) {
+async function measure(extensionDir: string, html: string, spans: unknown[]) {
   const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
   const browser = await ExtensionBrowser.launch(extensionDir);
   // Functions passed to the page from here carry tsx's __name helper (keepNames), which pages lack.
@@ -90,8 +87,7 @@ async function measure(extensionDir: string, html: string, spans: unknown[], des
     const plainUrl = site.add('/live-reference-unsaved', { title: 'Store API reference', body: html });
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     await page.goto(url);
-    await page.addScriptTag({ content: describe });
-    const descriptors = await page.evaluate((s) => (window as unknown as { describeSpans(s: unknown[]): HighlightDescriptor[] }).describeSpans(s), spans);
+    const descriptors = await describeSpansInPage(page, spans);
     const created = await server.api('POST', '/bookmark', token, { link: url, title: 'Store API reference', collectionId: -1 });
     await server.api('PUT', `/bookmark/${created.body.item._id}`, token, { highlights: descriptors.map((d, i) => ({ ...d, color: ['yellow', 'green', 'blue', 'red'][i % 4] })) });
     await browser.fireAlarm('index-sync');
@@ -140,20 +136,10 @@ async function main() {
   if (!dirs.length) dirs.push(await ensureExtensionBuilt());
   const scenario = buildApiScenario(1, 1_100_000);
   const html = renderPage(scenario.original, 'Store API reference').replace(/^[\s\S]*<body>|<\/body>[\s\S]*$/g, '');
-  const describe = await bundleForPage({
-    source: `import { TextIndex, describeOffsets, offsetAt } from './lib/anchoring/index.js';
-      (window as any).describeSpans = (spans: any[]) => {
-        const index = new TextIndex(document);
-        const starts = new Map<string, number>();
-        for (const el of document.querySelectorAll('[data-s]')) starts.set(el.getAttribute('data-s')!, offsetAt(index, el, 0));
-        return spans.map((s) => describeOffsets(index, starts.get(s.startS)! + s.startC, starts.get(s.endS)! + s.endC));
-      };`,
-    resolveDir: ROOT,
-  });
   const spans = scenario.highlights.slice(0, HIGHLIGHTS) as unknown[];
   console.log(`Live page: ${html.length.toLocaleString('en')} characters of HTML, ${HIGHLIGHTS} highlights; renderer main-thread CPU over ${WINDOW_MS} ms after each change`);
   for (const dir of dirs) {
-    const f = await measure(dir, html, spans, describe);
+    const f = await measure(dir, html, spans);
     console.log(`\n${dir}`);
     console.log(`  clock tick far from every highlight (${TICKS}):  ${fmt(f.ticks)}`);
     console.log(`  a highlighted paragraph edited (${EDITS}):      ${fmt(f.edits)}`);

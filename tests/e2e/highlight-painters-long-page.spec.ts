@@ -17,10 +17,8 @@
 //   CPU time from a trace of the renderer's main thread, which is what the assertion uses.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { buildApiScenario } from '../anchoring/fixtures/api-reference.js';
 import { renderPage } from '../anchoring/fixtures/article-model.js';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
@@ -28,7 +26,7 @@ import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setu
 import { bookmarkOf, dragSelect, highlightToolbar, painted, phraseBox, saveWithHighlights } from './helpers/highlighting.js';
 import { decodePng, shareOf } from './fixtures/anchoring/harness.js';
 import { ensureExtensionBuilt } from './helpers/extension-build.js';
-import { bundleForPage } from './helpers/page-bundle.js';
+import { describeSpansInPage } from './helpers/describe-spans.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
@@ -238,19 +236,8 @@ test('a long page with 100 saved highlights is anchored and painted without a sc
   const url = site.add('/long-reference', { title: 'Store API reference', body: renderPage(scenario.original, 'Store API reference').replace(/^[\s\S]*<body>|<\/body>[\s\S]*$/g, '') });
   await page.goto(url);
   // Describe 100 of the scenario's highlights in the page as the highlighter would, and save them as another device would have.
-  const describeScript = await bundleForPage({
-    source: `import { TextIndex, describeOffsets, offsetAt } from './lib/anchoring/index.js';
-      (window as any).describeSpans = (spans: any[]) => {
-        const index = new TextIndex(document);
-        const starts = new Map<string, number>();
-        for (const el of document.querySelectorAll('[data-s]')) starts.set(el.getAttribute('data-s')!, offsetAt(index, el, 0));
-        return spans.map((s) => describeOffsets(index, starts.get(s.startS)! + s.startC, starts.get(s.endS)! + s.endC));
-      };`,
-    resolveDir: fileURLToPath(new URL('../..', import.meta.url)),
-  });
-  await page.addScriptTag({ content: describeScript });
   const spans = scenario.highlights.slice(0, 100);
-  const descriptors = await page.evaluate((s) => (window as any).describeSpans(s) as HighlightDescriptor[], spans as unknown[]);
+  const descriptors = await describeSpansInPage(page, spans);
   const created = await server.api('POST', '/bookmark', token, { link: url, title: 'Store API reference', collectionId: -1 });
   expect(created.status).toBe(200);
   const put = await server.api('PUT', `/bookmark/${created.body.item._id}`, token, {
