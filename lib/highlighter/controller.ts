@@ -313,12 +313,19 @@ export class Highlighter implements EditorHost {
    */
   async status(): Promise<AnchorStatus[]> {
     const out: AnchorStatus[] = [];
-    const placed: Array<{ key: string; range: Range }> = [];
+    const placed: Array<{ key: string; range: Range; start?: number }> = [];
     for (const [key, r] of this.results) {
       if (r.status !== 'anchored') out.push({ key, status: r.status, start: -1 });
-      else placed.push({ key, range: r.range });
+      else placed.push({ key, range: r.range, start: r.start });
     }
-    placed.sort((a, b) => a.range.compareBoundaryPoints(Range.START_TO_START, b.range));
+    placed.sort((a, b) => {
+      try {
+        return a.range.compareBoundaryPoints(Range.START_TO_START, b.range);
+      } catch {
+        // Ranges in different trees (one in an open shadow root) cannot be compared: by where each was found.
+        return (a.start ?? 0) - (b.start ?? 0);
+      }
+    });
     placed.forEach(({ key }, rank) => out.push({ key, status: 'anchored', start: rank }));
     return out;
   }

@@ -168,6 +168,29 @@ test('follows the active tab: an unsaved page says so and offers Save; switching
   await other.close();
 });
 
+test('page order holds with a highlight inside a shadow root among ones in the document', async () => {
+  const S = { before: 'the tide turned at four', inside: 'the pier lamps came on one by one', after: 'the last bus left the harbour' };
+  const evening = site.add('/evening', {
+    title: 'Evening at the pier',
+    body: `<p>At last ${S.before} and the boats swung round.</p><div><template shadowrootmode="open"><p>Then ${S.inside} along the front.</p></template></div><p>At ten ${S.after} empty.</p>`,
+  });
+  // Saved out of page order, as another device may have.
+  await saveWithHighlights(server, token, evening, [
+    { text: S.after, color: 'blue' },
+    { text: S.inside, color: 'green' },
+    { text: S.before, color: 'yellow' },
+  ]);
+  await tab.goto(evening);
+  await expect.poll(() => painted(tab)).toEqual({ yellow: [S.before], green: [S.inside], blue: [S.after] });
+  await expect(found()).toHaveCount(3);
+  await expect(found().nth(0)).toContainText(S.before);
+  await expect(found().nth(1)).toContainText(S.inside);
+  await expect(found().nth(2)).toContainText(S.after);
+  await expect(notFound()).toHaveCount(0);
+  await tab.goto(url);
+  await expect(found()).toHaveCount(4);
+});
+
 test('the popup shows a one-line summary, and its "Highlights and notes" opens the real side panel on this page', async () => {
   await panel.close();
   const popup = await browser.openPopup(tab);
