@@ -7,8 +7,11 @@ import { browser } from 'wxt/browser';
 
 type BrowserName = 'chrome' | 'firefox';
 
-/** The browser this build is for (WXT sets it at build time; the other browser's branches are dropped). */
-const BROWSER: BrowserName = import.meta.env.FIREFOX ? 'firefox' : 'chrome';
+/**
+ * The browser this build is for (WXT sets it at build time; the other browser's branches are dropped).
+ * `import.meta.env` does not exist outside the build, where the benches run lib/ in Node: Chrome there.
+ */
+const BROWSER: BrowserName = import.meta.env?.FIREFOX ? 'firefox' : 'chrome';
 
 // The background: Chrome runs it as a service worker (no DOM, stopped when idle, woken by events),
 // Firefox as an event page (`background.scripts`, written by WXT; a window, also unloaded when idle).

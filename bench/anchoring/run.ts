@@ -284,6 +284,9 @@ async function main(): Promise<void> {
     const { value: createdAfterFrame } = await tasksOf(browser, page, () =>
       page.evaluate(([spans, s]) => window.tidemarkLongPage.create(spans, 'after-frame', s), [afterFrameSpans, seed] as const),
     );
+    // The same commands with no trace recorded (a trace makes every frame dearer), on 40 other spans.
+    const untracedSpans = api.highlights.filter((_, i) => i % 6 === 1 || i % 6 === 5).map(spanOf);
+    const createdUntraced = await page.evaluate(([spans, s]) => window.tidemarkLongPage.create(spans, 'any', s), [untracedSpans, seed + 1] as const);
     // The same on a live page: a small change (a clock ticks, a comment is added) before each new
     // highlight; the kept index patched (now) or the page indexed again (before).
     const { value: changedFull, calls: changedFullCalls } = await tasksOf(browser, page, () => page.evaluate((spans) => window.tidemarkLongPage.createAfterChange(spans, 'full'), createSpans));
@@ -405,6 +408,7 @@ async function main(): Promise<void> {
       `  creating ${createdAfterFrame.ms.length} more, each command just after a frame (the worst case in headless Chromium, which then starts the next frame a whole interval later): ` +
         `command -> next frame starts, wall: ${mm(createdAfterFrame.waitMs)}; command -> painted: ${mm(createdAfterFrame.frameMs)}`,
     );
+    lines.push(`  creating ${createdUntraced.frameMs.length} more at random moments, no trace recorded: command -> next frame starts ${mm(createdUntraced.waitMs)}; command -> painted: median ${fmt(median(createdUntraced.frameMs))}, 90th percentile ${fmt(percentile(createdUntraced.frameMs, 0.9))}, max ${fmt(Math.max(...createdUntraced.frameMs))} ms`);
     if (process.env.BENCH_VERBOSE) lines.push(`  creating, each (paint CPU ms / describe CPU ms / to next frame ms): ${created.ms.map((_, i) => `${fmt(createCpu[i])}/${fmt(describeCpu[i])}/${fmt(created.frameMs[i])}`).join(' ')}`);
     const fullCpu = changedFullCalls('tidemarkDescribeFull');
     const patchedCpu = changedPatchedCalls('tidemarkDescribePatched');
