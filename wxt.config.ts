@@ -24,7 +24,7 @@ export default defineConfig({
       config.build = {
         ...config.build,
         minify: 'terser',
-        terserOptions: { compress: { passes: 2 }, ecma: 2020 },
+        terserOptions: { compress: { passes: 3 }, ecma: 2020 },
         // Rolldown warns when a plugin's callbacks take over a second; terser's one call does, by design.
         rolldownOptions: { ...config.build?.rolldownOptions, checks: { ...config.build?.rolldownOptions?.checks, pluginTimings: false } },
       };

@@ -13,12 +13,11 @@ export interface Marker {
   at: number;
 }
 
-const STRIP_CSS = `
-:host { all: initial; }
-.strip { position: fixed; top: 0; right: 0; width: 8px; height: 100vh; pointer-events: none; }
-.mark { position: absolute; right: 0; width: 8px; height: 4px; padding: 0; border: 0; border-radius: 2px 0 0 2px;
-  pointer-events: auto; cursor: pointer; }
-`;
+// Without spaces: this is part of the injected highlighter.js, which has a size budget.
+const STRIP_CSS =
+  ':host{all:initial}' +
+  '.strip{position:fixed;top:0;right:0;width:8px;height:100vh;pointer-events:none}' +
+  '.mark{position:absolute;right:0;width:8px;height:4px;padding:0;border:0;border-radius:2px 0 0 2px;pointer-events:auto;cursor:pointer}';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
   const e = document.createElement(tag);
@@ -48,7 +47,7 @@ export class PageUi {
   /** `show`: a mark on the strip was clicked. */
   constructor(private readonly show: (key: string) => void) {
     this.host = document.createElement('tidemark-ui');
-    this.host.style.cssText = 'all: initial; position: fixed; top: 0; left: 0; width: 0; height: 0; z-index: 2147483647;';
+    this.host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
     this.root = this.host.attachShadow({ mode: 'open' });
     const style = el('style');
     style.textContent = STRIP_CSS;

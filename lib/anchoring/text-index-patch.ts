@@ -19,9 +19,10 @@
  */
 import { CHAR_KEEP, classifyChar } from './normalize.js';
 import { firstCharFromRaw, nodeIdOf } from './range-offsets.js';
-import { STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
+import { SHOWING_ATTRIBUTES, STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
 import { PatchedTextSearch, type TextEdit } from './search-patched.js';
 import { textSearchOf } from './search-text.js';
+import { TextChanges } from './text-changes.js';
 import { F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type NormalisedText } from './text-index.js';
 
 const TEXT_NODE = 3;
@@ -167,7 +168,25 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
       if (k !== undefined) dirty(k);
       continue;
     }
-    if (r.type !== 'childList') continue; // attribute changes are not observed (see page-index.ts)
+    if (r.type === 'attributes') {
+      // An attribute that can show or hide content (observed while some highlights are not found, see
+      // controller.ts): the element and all it holds are walked again, which decides their visibility anew.
+      const el = r.target as Element;
+      if (!SHOWING_ATTRIBUTES.includes(r.attributeName ?? '') || !el.isConnected || !top.contains(el)) continue;
+      // The whole page, or a shadow host (its shadow tree's text lies outside the light DOM's order): built again.
+      if (el === top || el.shadowRoot) return null;
+      const parent = el.parentElement as Element;
+      if (parent.shadowRoot || parent.localName === 'slot') return null;
+      const place = parent === top ? PLAIN : placeOf(parent);
+      if (place === SHADOW) return null;
+      if (place === HIDDEN) continue;
+      const a = indexedBefore(el);
+      const b = indexedAfter(el);
+      if (a === undefined || b === undefined || a >= b) return null;
+      stretches.push({ a, b });
+      continue;
+    }
+    if (r.type !== 'childList') continue;
     let removedElement = false;
     for (const removed of Array.from(r.removedNodes)) {
       if (removed.nodeType === TEXT_NODE) {
@@ -269,6 +288,9 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     }
     pieces.push({ a, b, nodes: w.nodes, starts: w.nodeStart, ends: w.nodeEnd, raw: w.parts.join('') });
   }
+  // Walked again to find the same (a class toggled without showing or hiding anything): the kept index
+  // stays, with its word index.
+  if (pieces.every((p) => unchanged(index, p))) return index;
   return splice(index, pieces, stats);
 }
 
@@ -294,6 +316,19 @@ function resumeAfter(w: StretchWalker, after: Text, top: Element): boolean {
   w.parts = [];
   w.length = 0;
   w.broken = false;
+  return true;
+}
+
+/** Whether a walked stretch found exactly the entries and raw text the index has there. */
+function unchanged(index: TextIndex, p: { a: number; b: number; nodes: Text[]; starts: Int32Array; ends: Int32Array; raw: string }): boolean {
+  const n = index.nodes.length;
+  const from = p.a >= 0 ? index.nodeEnd[p.a] : 0;
+  const to = p.b < n ? index.nodeStart[p.b] : index.raw.length;
+  if (p.nodes.length !== p.b - p.a - 1 || p.raw.length !== to - from || index.raw.slice(from, to) !== p.raw) return false;
+  for (let i = 0; i < p.nodes.length; i++) {
+    const k = p.a + 1 + i;
+    if (p.nodes[i] !== index.nodes[k] || p.starts[i] + from !== index.nodeStart[k] || p.ends[i] + from !== index.nodeEnd[k]) return false;
+  }
   return true;
 }
 
@@ -365,6 +400,8 @@ function splice(
   const patched = new TextIndex(index.root, {}, { nodes, nodeStart: nodeStart.subarray(0, count), nodeEnd: nodeEnd.subarray(0, count), parts: [] }, normalised);
   // The old text's search (its word index and cached occurrence lists) answers for the new text too.
   if (index.search) patched.search = PatchedTextSearch.after(textSearchOf(index), patched.text, textEdits);
+  // What changed, for the highlighter's unfound highlights (unknown since a build: stays unknown).
+  if (index.changed !== undefined) patched.changed = TextChanges.after(index.changed, index.text, patched.text, textEdits);
 
   // The node numbers, handed on (the old index makes its own again if it is ever asked).
   const ids = index.nodeIdsCache;

@@ -13,6 +13,7 @@
  * map needs: between two runs, raw and normalised text advance together. Converting an offset is two
  * binary searches (runs, then nodes), done only for the offsets that become ranges.
  */
+import type { TextChanges } from './text-changes.js';
 import { CHAR_SPACE, DROPPED_CHARS, OTHER_SPACE_CHARS, classifyChar } from './normalize.js';
 import {
   STYLE_INVISIBLE,
@@ -121,6 +122,12 @@ export class TextIndex {
   nodeIdsCache: Map<Text, number> | null = null;
   /** The TextSearch of this index's text (search-text.ts textSearchOf), made on first use. */
   search: object | null = null;
+  /**
+   * The text changes since the highlighter last anchored its unfound highlights (text-changes.ts), kept
+   * by the patcher from index to patched index: undefined for an index built anew (the changes are not
+   * known: everything is retried), null for none.
+   */
+  declare changed?: TextChanges | null;
   /**
    * Special runs of the raw text, in order: raw [runStart, runEnd) became `runOut` (0 or 1) spaces
    * at normalised offset `runNorm`; a space stands for the raw character at `runSrc` (the run's first

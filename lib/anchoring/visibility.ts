@@ -133,6 +133,13 @@ export class HidingRules {
   }
 }
 
+/**
+ * Attributes whose change can show (or hide) an element's text: a <details> or <dialog> opened, `hidden`,
+ * a class or inline style. The highlighter observes them while some highlights are not found, and the
+ * index patcher walks such an element again (text-index-patch.ts).
+ */
+export const SHOWING_ATTRIBUTES = ['open', 'hidden', 'class', 'style'];
+
 /** Attributes that hide an element or may give it its own visibility (one selector test instead of four calls). */
 export const HIDDEN_OR_STYLED = '[hidden],[class],[style],[id]';
 

@@ -140,12 +140,13 @@ export class Highlighter implements EditorHost {
    * fallback painter (its spans split the page's text nodes).
    */
   private repaintChanged(): void {
+    const mayPlace = this.pageIndex.mayPlace();
     const only =
       this.fullRun || this.painter.kind === 'class-applier'
         ? undefined
-        : [...this.items.values()].filter(({ key }) => {
-            const r = this.results.get(key);
-            return r?.status !== 'anchored' || r.range.toString() !== r.painted;
+        : [...this.items.values()].filter((h) => {
+            const r = this.results.get(h.key);
+            return r?.status !== 'anchored' ? mayPlace(h) : r.range.toString() !== r.painted;
           });
     if (!only || only.length) void this.anchorAndPaint(only);
   }
@@ -200,6 +201,7 @@ export class Highlighter implements EditorHost {
         if (r.status === 'anchored') items.push({ key: list[i].key, ranges: r.range, color: list[i].color, hasNote: list[i].hasNote });
       }
       this.painter.paintMany(items);
+      this.observe();
     });
     if (list.length) this.pageIndex.prepareSearchWhenIdle();
     this.updateMarkers();
@@ -273,8 +275,19 @@ export class Highlighter implements EditorHost {
     window.addEventListener('popstate', () => this.schedule());
     // Only changes that can touch the page's text make the index stale (scripts, styles, comments do not).
     this.observer = new MutationObserver((records) => this.pageChanged(records));
-    this.observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+    this.observe();
     new ResizeObserver(() => this.relayoutMarkers()).observe(document.documentElement);
+  }
+
+  /**
+   * Observes the page's text changes and, while some highlights are not found, the attributes that can
+   * show hidden text (a <details> opened, a tab panel's class, `hidden`, `style`): the index patcher walks
+   * such an element again once the changes settle (no style is read here), and the unfound are retried.
+   * The attributes are SHOWING_ATTRIBUTES (visibility.ts), written out: fewer bytes in highlighter.js.
+   */
+  private observe() {
+    const unfound = [...this.results.values()].some((r) => r.status !== 'anchored');
+    this.observer?.observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributeFilter: unfound ? ['open', 'hidden', 'class', 'style'] : [] });
   }
 
   private ours(r: MutationRecord): boolean {
@@ -362,7 +375,7 @@ export class Highlighter implements EditorHost {
 
   /** Making a highlight (context menu, keyboard command): through the editor. */
   async highlightSelection(color: HighlightColor | null, withNote: boolean): Promise<HighlightOutcome> {
-    await this.ready;
+    // Only called as a command, which waits for `ready` (see the constructor).
     let editor: Editor;
     try {
       editor = await this.loadEditor();

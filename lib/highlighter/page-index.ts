@@ -6,6 +6,7 @@
 // re-walks only what they touched when the index is next needed. Without it (short pages, or a
 // change it cannot follow) the index is built again.
 import { TextIndex } from '../anchoring/text-index.js';
+import type { HighlightDescriptor } from '../anchoring/types.js';
 import { textSearchOf } from '../anchoring/search-text.js';
 import { isSkippedTag } from '../anchoring/visibility.js';
 import { loadPart, loadedPart } from './parts.js';
@@ -89,6 +90,19 @@ export class PageIndex {
     this.flush();
     const kept = this.fresh() ?? this.keep({ index: new TextIndex(this.root()), generation: this.generation });
     return kept.index;
+  }
+
+  /**
+   * Which unfound highlights the page's text changes since the last call may have made findable: those
+   * the patcher saw touch text near where they could be (text-changes.ts); all of them when the index
+   * was built anew since (or will be: it cannot be patched).
+   */
+  mayPlace(): (d: HighlightDescriptor) => boolean {
+    // Called from a timer (the highlighter's debounce): every change before it was delivered already.
+    const index = this.fresh()?.index;
+    const changed = index?.changed;
+    if (index) index.changed = null;
+    return (d) => changed?.mayPlace(d) ?? changed !== null;
   }
 
   /** The kept index, patched up to the page's changes; null when there is none or it cannot be patched. */

@@ -256,11 +256,9 @@ export class HighlightApiPainter implements Painter {
   destroy(): void {
     this.marks?.clear(true);
     this.clear();
-    for (const color of HIGHLIGHT_COLORS) {
-      if (this.registry.get(highlightName(color)) === this.byColor.get(color)) this.registry.delete(highlightName(color));
-    }
-    if (this.registry.get(NOTE_HIGHLIGHT) === this.note) this.registry.delete(NOTE_HIGHLIGHT);
-    if (this.registry.get(FLASH_HIGHLIGHT) === this.flashing) this.registry.delete(FLASH_HIGHLIGHT);
+    // Our Highlights, under whichever names they are still registered (not a page's own under our names).
+    const ours = new Set([...this.byColor.values(), this.note, this.flashing]);
+    for (const [name, h] of [...this.registry]) if (ours.has(h)) this.registry.delete(name);
     this.styles.removeAll();
   }
 }

@@ -1,0 +1,84 @@
+/**
+ * Which highlights that were not found a page's text changes may have made findable.
+ *
+ * The highlighter re-anchors its unfound highlights after a page change only when the change could
+ * bring their text: a clock ticking or a comment arriving far from where the quote could be costs
+ * nothing then. The index patcher (text-index-patch.ts) knows what it re-read: each patch adds the
+ * stretches of the normalised text it changed, as the text was before (text removed there may have
+ * been a rival occurrence, or one that counted for the stored position) and after (text that arrived).
+ *
+ * Anchoring places a highlight on an approximate match of its quote (at most `k` errors, see anchor.ts)
+ * judged by the text around it (its stored context, up to MAX_CONTEXT characters or the longer stored
+ * context) and by its rivals. The outcome can only change where such a match, its context or a rival
+ * touched a changed stretch: so the test searches the quote, with more errors than anchoring allows
+ * (and with whitespace ignored, as the whitespace-insensitive search does), in each changed stretch
+ * widened on both sides by the quote's length, the errors and the longest context. It never misses a
+ * highlight whose text truly arrived (tests/anchoring/text-changes.test.ts); it may retry one whose
+ * quote merely occurs near a change, which costs only that retry.
+ */
+import { ApproxPattern } from './approximate-match.js';
+import { MAX_CONTEXT } from './context.js';
+import { normalizeFragment, normalizeText } from './normalize.js';
+import type { TextEdit } from './search-patched.js';
+import type { HighlightDescriptor } from './types.js';
+
+/** A stretch [from, to) of one version of the page's normalised text that a change touched. */
+interface Touched {
+  text: string;
+  from: number;
+  to: number;
+}
+
+/** Past this many touched stretches, the changes are "unknown" (everything is retried). */
+const MAX_TOUCHED = 128;
+/** Anchoring's fuzzy search: its shortest quote, its error rate and cap (anchor.ts DEFAULTS, MAX_ERRORS_CAP), here with room. */
+const FUZZY_MIN_LENGTH = 12;
+const ERROR_RATE = 0.25;
+const ERRORS_CAP = 32;
+const SLACK = 2;
+
+/** The text changes since the highlights were last anchored, as a patcher saw them. */
+export class TextChanges {
+  private constructor(private readonly touched: readonly Touched[]) {}
+
+  /**
+   * `before` (null: none yet) and a patch that turned `oldText` into `newText` by `edits` (in old
+   * offsets, ascending); undefined when too many stretches were touched to keep (retry everything).
+   */
+  static after(before: TextChanges | null, oldText: string, newText: string, edits: readonly TextEdit[]): TextChanges | undefined {
+    const touched = before ? [...before.touched] : [];
+    let shift = 0;
+    for (const e of edits) {
+      const at = e.from + shift;
+      shift += e.len - (e.to - e.from);
+      // Only what differs: the common start and end of the old and new windows were not changed.
+      const oldLen = e.to - e.from;
+      let head = 0;
+      while (head < oldLen && head < e.len && oldText.charCodeAt(e.from + head) === newText.charCodeAt(at + head)) head++;
+      if (head === oldLen && head === e.len) continue;
+      let tail = 0;
+      while (tail < oldLen - head && tail < e.len - head && oldText.charCodeAt(e.to - 1 - tail) === newText.charCodeAt(at + e.len - 1 - tail)) tail++;
+      touched.push({ text: oldText, from: e.from + head, to: e.to - tail }, { text: newText, from: at + head, to: at + e.len - tail });
+    }
+    return touched.length > MAX_TOUCHED ? undefined : new TextChanges(touched);
+  }
+
+  /** Whether anchoring `d` again may place it now (false only when no change came near where it could be). */
+  mayPlace(d: HighlightDescriptor): boolean {
+    const quote = normalizeText(typeof d.text === 'string' ? d.text : '');
+    if (!quote || !this.touched.length) return false;
+    const k = quote.length < FUZZY_MIN_LENGTH ? 0 : Math.min(ERRORS_CAP, Math.floor(quote.length * ERROR_RATE)) + SLACK;
+    if (k >= quote.length) return true;
+    const context = Math.max(MAX_CONTEXT, normalizeFragment(d.prefix ?? '').length, normalizeFragment(d.suffix ?? '').length);
+    const margin = quote.length + k + context + SLACK;
+    const pattern = new ApproxPattern(quote);
+    const bare = quote.replace(/\s+/g, '');
+    for (const t of this.touched) {
+      const from = Math.max(0, t.from - margin);
+      const to = Math.min(t.text.length, t.to + margin);
+      if (pattern.search(t.text, from, to, k).length > 0) return true;
+      if (t.text.slice(from, to).replace(/\s+/g, '').includes(bare)) return true;
+    }
+    return false;
+  }
+}
