@@ -34,6 +34,8 @@ const SHOW_TEXT = 4;
 const PLAIN = 0;
 const HIDDEN = 1;
 const SHADOW = 2;
+/** Index entries an attribute change may have the patch walk again in one go, at least (else a quarter of the page's). */
+const MAX_ATTRIBUTE_WALK = 2000;
 /** Text nodes looked at, before and after an added node, for an indexed neighbour; past that, give up. */
 const MAX_SEARCH = 5000;
 
@@ -182,7 +184,8 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
       if (place === HIDDEN) continue;
       const a = indexedBefore(el);
       const b = indexedAfter(el);
-      if (a === undefined || b === undefined || a >= b) return null;
+      // More than a quarter of a long page: built again, in slices, rather than walked in one task here.
+      if (a === undefined || b === undefined || a >= b || b - a > Math.max(n / 4, MAX_ATTRIBUTE_WALK)) return null;
       stretches.push({ a, b });
       continue;
     }

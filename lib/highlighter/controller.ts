@@ -53,6 +53,12 @@ export class Highlighter implements EditorHost {
   private paintRun = 0;
   /** The latest run anchors all of the page's highlights and has not painted yet. */
   private fullRun = false;
+  /**
+   * Highlights picked for anchoring again by runs that have not painted yet: a run overtaken by a newer
+   * one (the page changed again meanwhile) hands its unfound ones on, as the changes that made them worth
+   * a try are taken (PageIndex.mayPlace).
+   */
+  private retry = new Set<string>();
 
   constructor() {
     // Registered at once, not after the painter loads: the background sends its command as soon as
@@ -133,9 +139,11 @@ export class Highlighter implements EditorHost {
 
   /**
    * After the page changed: anchors again only the highlights the change may have moved, cut or made
-   * findable (not placed, or their range no longer reads the text it was painted on); the others' ranges
-   * followed the DOM and are still right. A clock ticking or a comment added far from every highlight
-   * then costs a range check per highlight, not the anchoring and repaint of all of them. Everything is
+   * findable: placed ones whose range no longer reads the text it was painted on (the others' ranges
+   * followed the DOM and are still right), and unfound ones whose text the changes may have brought
+   * (PageIndex.mayPlace: text re-read near where they could be, an element shown; all of them when the
+   * index was built anew). A clock ticking or a comment added far from every highlight then costs a
+   * range check per placed highlight and a small search per unfound one, not anchoring them. Everything is
    * anchored again while a run for everything is under way (it would start over anyway), and with the
    * fallback painter (its spans split the page's text nodes).
    */
@@ -146,8 +154,9 @@ export class Highlighter implements EditorHost {
         ? undefined
         : [...this.items.values()].filter((h) => {
             const r = this.results.get(h.key);
-            return r?.status !== 'anchored' ? mayPlace(h) : r.range.toString() !== r.painted;
+            return r?.status !== 'anchored' ? this.retry.has(h.key) || mayPlace(h) : r.range.toString() !== r.painted;
           });
+    only?.forEach((h) => this.retry.add(h.key));
     if (!only || only.length) void this.anchorAndPaint(only);
   }
 
@@ -188,6 +197,7 @@ export class Highlighter implements EditorHost {
       }
     }
     this.fullRun = false;
+    this.retry.clear();
     this.withoutObserving(() => {
       if (only) for (const { key } of only) this.unpaint(key);
       else {

@@ -20,7 +20,7 @@ import {
   type HighlightColor,
   type PaintItem,
   type PaintStyle,
-  type Painter,
+  type DisposablePainter,
   type ScrollToOptions,
 } from './types.js';
 
@@ -53,7 +53,7 @@ interface Entry {
   hasNote: boolean;
 }
 
-export class ClassApplierPainter implements Painter {
+export class ClassApplierPainter implements DisposablePainter {
   readonly kind = 'class-applier' as const;
   private readonly entries = new Map<string, Entry>();
   private readonly appliers = new Map<HighlightColor | 'flash', ClassApplier>();

@@ -3,7 +3,7 @@
  * underlines (`tidemark-note`) and one for the flash effect. The page's text and elements are never
  * changed, so links and other controls inside highlights keep working as before; where the painter adds
  * its own style sheet, the parents of highlighted text get a scope mark naming their colours
- * (SCOPE_ATTRIBUTE, scope-marks.ts), taken off again by clear() and destroy().
+ * (SCOPE_ATTRIBUTE, scope-marks.ts), taken off again by clear() (and destroy(): disposable-painter.ts).
  */
 import { charAtPoint, coversChar, textLength } from './hit-test.js';
 import { pulse } from './flash.js';
@@ -52,6 +52,11 @@ export interface HighlightApiPainterOptions {
   marks?: ScopeMarker;
 }
 
+/**
+ * The painter the highlighter uses. It has no destroy(): the page's painter lives as long as the page,
+ * and highlighter.js has a size budget; DisposableHighlightApiPainter (disposable-painter.ts) adds it
+ * for the library's callers and the tests.
+ */
 export class HighlightApiPainter implements Painter {
   readonly kind = 'highlight-api' as const;
   /** The items painted, by key, as the caller gave them (kept, not copied: see PaintItem). */
@@ -61,16 +66,16 @@ export class HighlightApiPainter implements Painter {
    * (not in paint(): paintMany() of 1,000 highlights would fill it for nothing before any click).
    */
   private owner: Map<AbstractRange, string> | null = null;
-  private readonly byColor = new Map<HighlightColor, Highlight>();
-  private readonly note: Highlight;
-  private readonly flashing: Highlight;
-  private readonly registry: HighlightRegistry;
-  private readonly styles: StyleInjector;
+  protected readonly byColor = new Map<HighlightColor, Highlight>();
+  protected readonly note: Highlight;
+  protected readonly flashing: Highlight;
+  protected readonly registry: HighlightRegistry;
+  protected readonly styles: StyleInjector;
   private readonly shadowRoots = new Set<ShadowRoot>();
   private readonly ours = new Set<Highlight>();
 
   /** Marks the parents of highlighted text where the painter's own (scoped) sheet is used. */
-  private readonly marks: ScopeMarker | null;
+  protected readonly marks: ScopeMarker | null;
 
   constructor(
     private readonly doc: Document,
@@ -251,14 +256,5 @@ export class HighlightApiPainter implements Painter {
   scrollTo(key: string, options: ScrollToOptions = {}): boolean {
     const first = rangeList(this.entries.get(key)?.ranges ?? [])[0];
     return !!first && scrollRangeIntoView(this.doc, first, options.behavior);
-  }
-
-  destroy(): void {
-    this.marks?.clear(true);
-    this.clear();
-    // Our Highlights, under whichever names they are still registered (not a page's own under our names).
-    const ours = new Set([...this.byColor.values(), this.note, this.flashing]);
-    for (const [name, h] of [...this.registry]) if (ours.has(h)) this.registry.delete(name);
-    this.styles.removeAll();
   }
 }

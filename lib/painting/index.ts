@@ -12,13 +12,15 @@
  * <style> element). Otherwise a rangy class-applier painter is loaded on demand (dynamic import) that
  * wraps text in <span class="tidemark-hl-<colour>">. Keys and ranges are kept in memory only.
  */
-import { HighlightApiPainter, supportsHighlightApi, type HighlightApiPainterOptions } from './highlight-api-painter.js';
+import { supportsHighlightApi, type HighlightApiPainterOptions } from './highlight-api-painter.js';
+import { DisposableHighlightApiPainter } from './disposable-painter.js';
 import { ScopeMarks } from './scope-marks.js';
-import type { Painter } from './types.js';
+import type { DisposablePainter } from './types.js';
 
-export { HighlightApiPainter, ScopeMarks, supportsHighlightApi };
+/** The Highlight API painter, with destroy() (the highlighter's own lacks it: disposable-painter.ts). */
+export { DisposableHighlightApiPainter as HighlightApiPainter, ScopeMarks, supportsHighlightApi };
 export { HIGHLIGHT_COLORS } from './types.js';
-export type { HighlightColor, PaintStyle, PaintItem, Painter, FlashOptions, ScrollToOptions } from './types.js';
+export type { HighlightColor, PaintStyle, PaintItem, Painter, DisposablePainter, FlashOptions, ScrollToOptions } from './types.js';
 export { highlightName, NOTE_HIGHLIGHT, FLASH_HIGHLIGHT, colorClass } from './styles.js';
 
 export interface CreatePainterOptions extends HighlightApiPainterOptions {
@@ -27,10 +29,10 @@ export interface CreatePainterOptions extends HighlightApiPainterOptions {
 }
 
 /** The best painter this document supports. */
-export async function createPainter(doc: Document = document, options: CreatePainterOptions = {}): Promise<Painter> {
+export async function createPainter(doc: Document = document, options: CreatePainterOptions = {}): Promise<DisposablePainter> {
   const which = options.implementation ?? 'auto';
   if (which === 'highlight-api' || (which === 'auto' && supportsHighlightApi(doc))) {
-    return new HighlightApiPainter(doc, { ...options, marks: options.marks ?? (options.documentStyled ? undefined : new ScopeMarks()) });
+    return new DisposableHighlightApiPainter(doc, { ...options, marks: options.marks ?? (options.documentStyled ? undefined : new ScopeMarks()) });
   }
   const { ClassApplierPainter } = await import('./class-applier-painter.js');
   return new ClassApplierPainter(doc);

@@ -58,6 +58,10 @@ export interface Painter {
   flash(key: string, options?: FlashOptions): Promise<boolean>;
   /** Scrolls the highlight into the middle of the view. False when `key` is not painted. */
   scrollTo(key: string, options?: ScrollToOptions): boolean;
+}
+
+/** A painter that can be taken down again (the library's and the tests'; see disposable-painter.ts). */
+export interface DisposablePainter extends Painter {
   /** Removes every highlight and the injected styles. */
   destroy(): void;
 }

@@ -116,7 +116,7 @@ describe('the patcher records what it re-read (TextIndex.changed)', () => {
     for (let i = 5; i < 55; i += 5) {
       const p = document.getElementById(`p${i}`)!;
       const at = original.text.indexOf(p.textContent!.slice(0, 40));
-      descriptors.push(describeOffsets(original, at + 10, at + 10 + 50 + (i % 3) * 20));
+      descriptors.push(describeOffsets(original, at + 10, at + 10 + 50 + (i % 3) * 20)!);
       removed.push(p.textContent!);
       p.remove();
     }

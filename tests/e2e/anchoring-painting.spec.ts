@@ -2,7 +2,7 @@
 // changes, hit testing, clickable links, flash/scroll/restyle/remove) and the rangy class-applier
 // fallback used when CSS.highlights is missing.
 import { expect, test, type Page } from '@playwright/test';
-import type { Painter } from '../../lib/painting/index.js';
+import type { DisposablePainter as Painter } from '../../lib/painting/index.js';
 import { FixturePages, decodePng, shareOf } from './fixtures/anchoring/harness.js';
 
 let fixtures: FixturePages;
