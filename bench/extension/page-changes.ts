@@ -14,7 +14,8 @@
 // - for comparison, the clock ticking on the same page where the highlighter was never injected.
 // With --unfound, the page is the edited reference instead (typos, entries inserted, 12 highlighted
 // entries removed), its highlights described on the original: those whose text is gone are not found,
-// and only the clock's ticks are measured (what an unfound highlight costs a live page). Extension
+// and only the clock's ticks and class toggles (on a paragraph, on <body>) are measured: what unfound
+// highlights cost a live page (the highlighter watches class changes while some are unfound). Extension
 // directories may be repeated (A B A B ...) to interleave builds.
 // Figures only; nothing here asserts timings.
 import { loadavg } from 'node:os';
@@ -121,7 +122,12 @@ async function measure(extensionDir: string, c: Case, spans: unknown[]) {
     const ticks = await changes(page, cdp, TICKS, (i) => tick(page, i + 1));
     if (c.ticksOnly) {
       if ((await countPainted(page)) !== paintedBefore) throw new Error('the painted highlights changed while the clock ticked');
-      return { ticks, edits: [], plainTicks: [], painted: paintedBefore };
+      // Classes toggled the way live pages do (nothing shown or hidden): on a paragraph, and on <body>.
+      const toggles = await changes(page, cdp, EDITS, (i) =>
+        page.evaluate((n) => void document.querySelectorAll('p')[100 + n].classList.toggle('bench-active'), i),
+      );
+      const bodyToggles = await changes(page, cdp, EDITS, () => page.evaluate(() => void document.body.classList.toggle('bench-scrolled')));
+      return { ticks, edits: [], plainTicks: [], toggles, bodyToggles, painted: paintedBefore };
     }
     // Each edit appends to another highlighted paragraph's text (that highlight's text node is replaced).
     const edits = await changes(page, cdp, EDITS, (i) =>
@@ -143,7 +149,7 @@ async function measure(extensionDir: string, c: Case, spans: unknown[]) {
     const plainCdp = await browser.context.newCDPSession(plain);
     const plainTicks = await changes(plain, plainCdp, TICKS, (i) => tick(plain, i + 1));
     await plainCdp.detach();
-    return { ticks, edits, plainTicks, painted: paintedBefore };
+    return { ticks, edits, plainTicks, toggles: [], bodyToggles: [], painted: paintedBefore };
   } finally {
     await browser.close();
     await site.close();
@@ -176,7 +182,11 @@ async function main() {
     const f = await measure(dir, c, spans);
     console.log(`\n${dir} (${f.painted} painted; load ${loadavg().map((x) => x.toFixed(2)).join(' ')})`);
     console.log(`  clock tick far from every highlight (${TICKS}):  ${fmt(f.ticks)}  [${f.ticks.map((x) => x.toFixed(1)).join(' ')}]`);
-    if (c.ticksOnly) continue;
+    if (c.ticksOnly) {
+      console.log(`  a paragraph's class toggled (${EDITS}):        ${fmt(f.toggles)}  [${f.toggles.map((x) => x.toFixed(1)).join(' ')}]`);
+      console.log(`  <body>'s class toggled (${EDITS}):             ${fmt(f.bodyToggles)}  [${f.bodyToggles.map((x) => x.toFixed(1)).join(' ')}]`);
+      continue;
+    }
     console.log(`  a highlighted paragraph edited (${EDITS}):      ${fmt(f.edits)}`);
     console.log(`  clock tick, highlighter never injected (${TICKS}): ${fmt(f.plainTicks)}`);
   }
