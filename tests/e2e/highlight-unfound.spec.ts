@@ -120,14 +120,18 @@ async function approximateCalls(cdp: CDPSession): Promise<number> {
     .reduce((n, f) => n + f.ranges[0].count, 0);
 }
 
-test('on a long live page, a clock ticking does not re-anchor an unfound highlight; its text arriving paints it', async () => {
+test('on a long live page, a clock ticking does not re-anchor the unfound highlights; a tab panel shown, and their text arriving, paint them', async () => {
   // About 100,000 characters (the highlighter patches its index of pages this long instead of indexing them again).
   let seed = 1;
   const word = () => WORDS[(seed = (seed * 16807) % 2147483647) % WORDS.length];
   const paragraphs = Array.from({ length: 400 }, (_, i) => `<p id="p${i}">${Array.from({ length: 40 }, word).join(' ')}.</p>`).join('');
-  const url = await savedPage('/live', `<div id="clock">12:00:00</div><p>${INTRO}, every morning.</p>${paragraphs}`, [
+  // A tab panel in the middle, hidden by its class until the reader picks it.
+  const panel = `<div class="panel" id="later"><p>${IN_TAB}, the pilots say.</p></div>`;
+  const body = `<style>.panel { display: none } .panel.active { display: block }</style><div id="clock">12:00:00</div><p>${INTRO}, every morning.</p>${paragraphs}`;
+  const url = await savedPage('/live', body.replace('<p id="p100">', `${panel}<p id="p100">`), [
     { text: INTRO, suffix: ', every morning.', color: 'green' },
     { text: GONE, prefix: 'the night before. ', suffix: ', and went to bed.', color: 'purple' },
+    { text: IN_TAB, suffix: ', the pilots say.', color: 'blue' },
   ]);
   const tab = await browser.context.newPage();
   await tab.goto(url);
@@ -146,12 +150,15 @@ test('on a long live page, a clock ticking does not re-anchor an unfound highlig
   }
   expect(await approximateCalls(cdp)).toBe(0);
   expect(await painted(tab)).toEqual({ green: [INTRO] });
+  // The panel shown by a class change only (on a page this long the index is patched there): painted.
+  await tab.evaluate(() => document.getElementById('later')!.classList.add('active'));
+  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ green: [INTRO], blue: [IN_TAB] });
   // A comment arrives with the missing sentence in it: painted.
   await tab.evaluate((text) => {
     const p = Object.assign(document.createElement('p'), { textContent: `Someone wrote it down the night before. ${text}, and went to bed.` });
     document.getElementById('p200')!.after(p);
   }, GONE);
-  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ green: [INTRO], purple: [GONE] });
+  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ green: [INTRO], blue: [IN_TAB], purple: [GONE] });
   await cdp.detach();
   await tab.close();
 });
