@@ -29,7 +29,12 @@ interface Touched {
   to: number;
 }
 
-/** Past this many touched stretches, the changes are "unknown" (everything is retried). */
+/**
+ * Past this many patches (or touched stretches) the changes are "unknown" (everything is retried): each
+ * patch keeps its texts (a few MB on the longest pages) until the highlighter takes the changes, which
+ * it does after each burst of changes while some highlights are unfound, and not at all while none is.
+ */
+const MAX_PATCHES = 4;
 const MAX_TOUCHED = 128;
 /** Anchoring's fuzzy search: its shortest quote, its error rate and cap (anchor.ts DEFAULTS, MAX_ERRORS_CAP), here with room. */
 const FUZZY_MIN_LENGTH = 12;
@@ -39,7 +44,10 @@ const SLACK = 2;
 
 /** The text changes since the highlights were last anchored, as a patcher saw them. */
 export class TextChanges {
-  private constructor(private readonly touched: readonly Touched[]) {}
+  private constructor(
+    private readonly touched: readonly Touched[],
+    private readonly patches: number,
+  ) {}
 
   /**
    * `before` (null: none yet) and a patch that turned `oldText` into `newText` by `edits` (in old
@@ -60,7 +68,8 @@ export class TextChanges {
       while (tail < oldLen - head && tail < e.len - head && oldText.charCodeAt(e.to - 1 - tail) === newText.charCodeAt(at + e.len - 1 - tail)) tail++;
       touched.push({ text: oldText, from: e.from + head, to: e.to - tail }, { text: newText, from: at + head, to: at + e.len - tail });
     }
-    return touched.length > MAX_TOUCHED ? undefined : new TextChanges(touched);
+    const patches = (before?.patches ?? 0) + 1;
+    return touched.length > MAX_TOUCHED || patches > MAX_PATCHES ? undefined : new TextChanges(touched, patches);
   }
 
   /** Whether anchoring `d` again may place it now (false only when no change came near where it could be). */

@@ -148,13 +148,14 @@ export class Highlighter implements EditorHost {
    * fallback painter (its spans split the page's text nodes).
    */
   private repaintChanged(): void {
-    const mayPlace = this.pageIndex.mayPlace();
+    // Asked only when some highlight is unfound: it brings the index up to date (a patch) at once.
+    let mayPlace: ((d: PageHighlight) => boolean) | undefined;
     const only =
       this.fullRun || this.painter.kind === 'class-applier'
         ? undefined
         : [...this.items.values()].filter((h) => {
             const r = this.results.get(h.key);
-            return r?.status !== 'anchored' ? this.retry.has(h.key) || mayPlace(h) : r.range.toString() !== r.painted;
+            return r?.status !== 'anchored' ? this.retry.has(h.key) || (mayPlace ??= this.pageIndex.mayPlace())(h) : r.range.toString() !== r.painted;
           });
     only?.forEach((h) => this.retry.add(h.key));
     if (!only || only.length) void this.anchorAndPaint(only);
