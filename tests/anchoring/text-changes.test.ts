@@ -35,9 +35,8 @@ function prose(seed: number, n: number): string {
   return Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
 }
 
-/** One edit turning `before` into `after` (their common start and end kept), as a patch reports it. */
+/** One edit turning `before` into `after` (their common start and end kept), as a patch reports it (undefined past the cap: typed away, checked where it matters). */
 function changed(before: string, after: string, prev: TextChanges | null = null): TextChanges {
-  // (undefined once too many: the callers below check)
   let a = 0;
   while (a < before.length && a < after.length && before[a] === after[a]) a++;
   let b = 0;
