@@ -31,6 +31,8 @@ export async function askOpening(): Promise<PopupOpening | null> {
 
 /** Asks both now; the app takes them with `takeOpening` and `takeCollections`. */
 export function askFirstRequests(): void {
+  // For bench/extension and the e2e test: when the first requests left, against the page's load.
+  performance.mark('tidemark:first-requests');
   const opening = askOpening();
   // Not dropped: the app awaits these promises and shows their errors. Only an answer nobody takes
   // (the app failed to start) would otherwise be reported as unhandled.
