@@ -17,8 +17,8 @@ import { askFirstRequests, takeCollections, takeOpening } from '../../lib/popup/
 afterEach(() => {
   sent.length = 0;
   answers = {};
-  takeOpening();
-  takeCollections();
+  void takeOpening();
+  void takeCollections();
   vi.restoreAllMocks();
 });
 
