@@ -15,8 +15,9 @@
 // ms more than one frame on its own):
 // - warm: 20 commands, each at a random moment of the frame cycle, the editor already loaded by an
 //   earlier selection;
-// - first command on a page the highlighter was never injected into (5 fresh tabs of an unsaved copy),
-//   through the injections of the highlighter and its editor.
+// - first command on a page the highlighter was never injected into (5 fresh tabs of an unsaved copy,
+//   on a site the extension may read, so its loader and style sheet are there; checked), through the
+//   injection of the highlighter and its editor.
 // Figures only; nothing here asserts timings.
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
@@ -102,6 +103,14 @@ async function measure(extensionDir: string) {
       await installHelpers(tab, spans.slice(0, 1));
       await tab.evaluate(() => (window as unknown as HelperWindow).selectSpan(0));
       await tab.waitForTimeout(1000);
+      const injected = await browser.inWorker(async ({ u }) => {
+        const c = (globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id: number; url?: string }[]> }; scripting: { executeScript(o: object): Promise<{ result: unknown }[]> } } }).chrome;
+        const tab = (await c.tabs.query({})).find((t) => t.url === u)!;
+        const [r] = await c.scripting.executeScript({ target: { tabId: tab.id }, func: [() => Object.keys(globalThis).filter((k) => k.startsWith('__tidemark'))][0] }); // not a named property: tsx would wrap it in its __name helper, which the page lacks
+        return r.result as string[];
+      }, { u: coldUrl });
+      // The test site is on localhost, which the extension may read: its loader is there, not the highlighter.
+      if (injected.some((k) => k !== '__tidemarkLoader' && k !== '__tidemarkStylesRegistered')) throw new Error(`the fresh tab has the highlighter already: ${injected.join(', ')}`);
       await tab.evaluate(() => (window as unknown as HelperWindow).watchPainted());
       const at = await command(browser, coldUrl);
       cold.push((await painted(tab)) - at);
