@@ -14,14 +14,8 @@
 // - for comparison, the clock ticking on the same page where the highlighter was never injected.
 // Figures only; nothing here asserts timings.
 import type { CDPSession, Page } from '@playwright/test';
-import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
-import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
-import { ExtensionBrowser } from '../../tests/e2e/helpers/extension-browser.js';
 import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
-import { dragSelect, painted } from '../../tests/e2e/helpers/highlighting.js';
-import { describeSpansInPage } from '../../tests/e2e/helpers/describe-spans.js';
-import { TestSite } from '../../tests/e2e/helpers/test-pages.js';
-import { TidemarkServer } from '../../tests/e2e/helpers/tidemark-server.js';
+import { countPainted, longPageScenario, openLongPage, until } from './long-page-session.js';
 
 const HIGHLIGHTS = 100;
 const TICKS = 10;
@@ -49,16 +43,6 @@ async function mainThreadCpu(cdp: CDPSession, fn: () => Promise<void>): Promise<
     .reduce((sum, e) => sum + e.tdur! / 1000, 0);
 }
 
-const countPainted = async (page: Page) => Object.values(await painted(page)).reduce((n, texts) => n + texts.length, 0);
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Per change, the CPU over the window after it. */
 async function changes(page: Page, cdp: CDPSession, count: number, change: (i: number) => Promise<void>): Promise<number[]> {
   const out: number[] = [];
@@ -76,26 +60,12 @@ async function changes(page: Page, cdp: CDPSession, count: number, change: (i: n
 const tick = (page: Page, i: number) => page.evaluate((n) => void (document.getElementById('bench-clock')!.textContent = `12:00:${String(n).padStart(2, '0')}`), i);
 
 async function measure(extensionDir: string, html: string, spans: unknown[]) {
-  const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  const browser = await ExtensionBrowser.launch(extensionDir);
-  // Functions passed to the page from here carry tsx's __name helper (keepNames), which pages lack.
-  await browser.context.addInitScript('globalThis.__name ??= (f) => f;');
+  const session = await openLongPage(extensionDir, html, spans, HIGHLIGHTS);
+  const { browser, site, page } = session;
   try {
-    const { token } = await server.createUser('live@example.test', 'correct horse battery', 'Live Page');
-    await browser.signInWithTestToken(server.origin, token);
-    const url = site.add('/live-reference', { title: 'Store API reference', body: html });
     const plainUrl = site.add('/live-reference-unsaved', { title: 'Store API reference', body: html });
-    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.goto(url);
-    const descriptors = await describeSpansInPage(page, spans);
-    const created = await server.api('POST', '/bookmark', token, { link: url, title: 'Store API reference', collectionId: -1 });
-    await server.api('PUT', `/bookmark/${created.body.item._id}`, token, { highlights: descriptors.map((d, i) => ({ ...d, color: ['yellow', 'green', 'blue', 'red'][i % 4] })) });
-    await browser.fireAlarm('index-sync');
     await page.evaluate(() => document.body.prepend(Object.assign(document.createElement('div'), { id: 'bench-clock', textContent: '12:00:00' })));
-    await dragSelect(page, 'interface groups the methods below');
-    await until('the highlights painted', async () => (await countPainted(page)) === HIGHLIGHTS);
-    await page.evaluate(() => getSelection()?.removeAllRanges());
-    await page.waitForTimeout(2000); // idle: the word index built, the marks' slices done
+    await page.waitForTimeout(1500); // the highlighter's work after that change done
     const cdp = await browser.context.newCDPSession(page);
     const ticks = await changes(page, cdp, TICKS, (i) => tick(page, i + 1));
     // Each edit appends to another highlighted paragraph's text (that highlight's text node is replaced).
@@ -120,9 +90,7 @@ async function measure(extensionDir: string, html: string, spans: unknown[]) {
     await plainCdp.detach();
     return { ticks, edits, plainTicks };
   } finally {
-    await browser.close();
-    await site.close();
-    await server.close();
+    await session.close();
   }
 }
 
@@ -134,9 +102,7 @@ const fmt = (xs: number[]) => {
 async function main() {
   const dirs = process.argv.slice(2);
   if (!dirs.length) dirs.push(await ensureExtensionBuilt());
-  const scenario = buildApiScenario(1, 1_100_000);
-  const html = renderPage(scenario.original, 'Store API reference').replace(/^[\s\S]*<body>|<\/body>[\s\S]*$/g, '');
-  const spans = scenario.highlights.slice(0, HIGHLIGHTS) as unknown[];
+  const { html, spans } = longPageScenario();
   console.log(`Live page: ${html.length.toLocaleString('en')} characters of HTML, ${HIGHLIGHTS} highlights; renderer main-thread CPU over ${WINDOW_MS} ms after each change`);
   for (const dir of dirs) {
     const f = await measure(dir, html, spans);
