@@ -47,7 +47,9 @@ export default defineConfig({
   },
   vite: () => ({
     plugins: [preact(), preactWithoutInnerHtml()],
-    build: { sourcemap: false },
+    // No modulepreload polyfill: every browser the extension supports has modulepreload, and the popup (one
+    // classic script, entrypoints/popup-app.tsx) would load it as a module of its own.
+    build: { sourcemap: false, modulePreload: { polyfill: false } },
   }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',

@@ -20,14 +20,10 @@
 // Figures only; nothing here asserts timings.
 import { loadavg } from 'node:os';
 import type { CDPSession, Page } from '@playwright/test';
+import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
 import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { renderPage } from '../../tests/anchoring/fixtures/article-model.js';
-import { ExtensionBrowser } from '../../tests/e2e/helpers/extension-browser.js';
-import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
-import { dragSelect, painted } from '../../tests/e2e/helpers/highlighting.js';
-import { describeSpansInPage } from '../../tests/e2e/helpers/describe-spans.js';
-import { TestSite } from '../../tests/e2e/helpers/test-pages.js';
-import { TidemarkServer } from '../../tests/e2e/helpers/tidemark-server.js';
+import { countPainted, openLongPage, until } from './long-page-session.js';
 
 const HIGHLIGHTS = 100;
 const TICKS = 10;
@@ -55,16 +51,6 @@ async function mainThreadCpu(cdp: CDPSession, fn: () => Promise<void>): Promise<
     .reduce((sum, e) => sum + e.tdur! / 1000, 0);
 }
 
-const countPainted = async (page: Page) => Object.values(await painted(page)).reduce((n, texts) => n + texts.length, 0);
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Per change, the CPU over the window after it. */
 async function changes(page: Page, cdp: CDPSession, count: number, change: (i: number) => Promise<void>): Promise<number[]> {
   const out: number[] = [];
@@ -88,35 +74,19 @@ interface Case {
   madeOn?: string;
   /** How many of them are found there. */
   found: number;
-  /** Only the ticks (the unfound case). */
+  /** Only the ticks and class toggles (the unfound case). */
   ticksOnly: boolean;
 }
 
 async function measure(extensionDir: string, c: Case, spans: unknown[]) {
   const { html } = c;
-  const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  const browser = await ExtensionBrowser.launch(extensionDir);
-  // Functions passed to the page from here carry tsx's __name helper (keepNames), which pages lack.
-  await browser.context.addInitScript('globalThis.__name ??= (f) => f;');
+  // On the edited page a few present ones may be missed too (README: 105/107 of 120): wait for most.
+  const session = await openLongPage(extensionDir, html, spans, HIGHLIGHTS, { madeOn: c.madeOn, painted: c.found - (c.madeOn ? 3 : 0) });
+  const { browser, site, page } = session;
   try {
-    const { token } = await server.createUser('live@example.test', 'correct horse battery', 'Live Page');
-    await browser.signInWithTestToken(server.origin, token);
-    const url = site.add('/live-reference', { title: 'Store API reference', body: html });
     const plainUrl = site.add('/live-reference-unsaved', { title: 'Store API reference', body: html });
-    const madeOnUrl = c.madeOn ? site.add('/live-reference-original', { title: 'Store API reference', body: c.madeOn }) : url;
-    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.goto(madeOnUrl);
-    const descriptors = await describeSpansInPage(page, spans);
-    if (madeOnUrl !== url) await page.goto(url);
-    const created = await server.api('POST', '/bookmark', token, { link: url, title: 'Store API reference', collectionId: -1 });
-    await server.api('PUT', `/bookmark/${created.body.item._id}`, token, { highlights: descriptors.map((d, i) => ({ ...d, color: ['yellow', 'green', 'blue', 'red'][i % 4] })) });
-    await browser.fireAlarm('index-sync');
     await page.evaluate(() => document.body.prepend(Object.assign(document.createElement('div'), { id: 'bench-clock', textContent: '12:00:00' })));
-    await dragSelect(page, 'interface groups the methods below');
-    // On the edited page a few present ones may be missed too (README: 105/107 of 120): wait for most.
-    await until('the highlights painted', async () => (await countPainted(page)) >= c.found - (c.madeOn ? 3 : 0));
-    await page.evaluate(() => getSelection()?.removeAllRanges());
-    await page.waitForTimeout(2000); // idle: the word index built, the marks' slices done
+    await page.waitForTimeout(1500); // the highlighter's work after that change done
     const paintedBefore = await countPainted(page);
     const cdp = await browser.context.newCDPSession(page);
     const ticks = await changes(page, cdp, TICKS, (i) => tick(page, i + 1));
@@ -151,9 +121,7 @@ async function measure(extensionDir: string, c: Case, spans: unknown[]) {
     await plainCdp.detach();
     return { ticks, edits, plainTicks, toggles: [], bodyToggles: [], painted: paintedBefore };
   } finally {
-    await browser.close();
-    await site.close();
-    await server.close();
+    await session.close();
   }
 }
 

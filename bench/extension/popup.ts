@@ -11,7 +11,7 @@ export interface PopupFigures {
   /** From openPopup() to the popup document starting to load: the browser's part. */
   windowMs: number[];
   /** All from openPopup(); `fromDocument` the same from the popup document's start (the extension's part). */
-  newPage: { interactiveMs: number[]; storedMs: number[]; interactiveFromDocument: number[]; storedFromDocument: number[] };
+  newPage: { interactiveMs: number[]; storedMs: number[]; interactiveFromDocument: number[]; storedFromDocument: number[]; firstRequestsFromDocument: number[] };
   savedPage: { interactiveMs: number[]; interactiveFromDocument: number[] };
   /** An empty popup in the same browser: open -> first frame after its script, and from its document start. */
   baseline: { interactiveMs: number[]; interactiveFromDocument: number[] };
@@ -51,7 +51,7 @@ export async function benchPopup(extensionDir: string, baselineDir: string, runs
   const figures: PopupFigures = {
     runs,
     windowMs: [],
-    newPage: { interactiveMs: [], storedMs: [], interactiveFromDocument: [], storedFromDocument: [] },
+    newPage: { interactiveMs: [], storedMs: [], interactiveFromDocument: [], storedFromDocument: [], firstRequestsFromDocument: [] },
     savedPage: { interactiveMs: [], interactiveFromDocument: [] },
     baseline: { interactiveMs: [], interactiveFromDocument: [] },
   };
@@ -80,6 +80,9 @@ export async function benchPopup(extensionDir: string, baselineDir: string, runs
       figures.newPage.storedMs.push(created.finishedAt - t0);
       figures.newPage.interactiveFromDocument.push(interactive - origin);
       figures.newPage.storedFromDocument.push(created.finishedAt - origin);
+      // When the popup's first requests left (lib/popup/first-requests.ts); builds without that script have no such mark.
+      const asked = await popup.evaluate(() => performance.getEntriesByName('tidemark:first-requests')[0]?.startTime ?? null);
+      if (asked !== null) figures.newPage.firstRequestsFromDocument.push(asked);
       await popup.close();
 
       // The same page again: already saved, opened for editing.

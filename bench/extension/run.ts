@@ -41,18 +41,21 @@ async function main() {
 
   if (want('popup')) {
     console.log('\nPopup in Chromium (headless) against the real server on loopback, 60 collections:');
+    console.log(`  load average at the start: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     const f = await benchPopup(chromeDir, path.join(ROOT, 'bench/extension/baseline-popup'));
     console.log(`  (medians of ${f.runs} runs; p95 in brackets; "open" = chrome.action.openPopup(), "document" = the popup page starts loading)`);
     const both = (xs: number[]) => `${ms(median(xs))} [${ms(p95(xs))}]`;
     line('browser: open -> document', both(f.windowMs));
     line('new page: open -> interactive with collections', both(f.newPage.interactiveMs), '<= 100 ms');
     line('new page: document -> interactive', both(f.newPage.interactiveFromDocument));
+    if (f.newPage.firstRequestsFromDocument.length) line('new page: document -> first requests leave', both(f.newPage.firstRequestsFromDocument));
     line('new page: open -> bookmark stored on the server', both(f.newPage.storedMs), '<= 150 ms');
     line('new page: document -> bookmark stored', both(f.newPage.storedFromDocument));
     line('saved page: open -> interactive (editing)', both(f.savedPage.interactiveMs), '<= 100 ms');
     line('saved page: document -> interactive', both(f.savedPage.interactiveFromDocument));
     line('empty baseline popup: open -> first frame', both(f.baseline.interactiveMs));
     line('empty baseline popup: document -> first frame', both(f.baseline.interactiveFromDocument));
+    console.log(`  load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   }
 
   if (want('library')) await library(chromeDir);

@@ -10,6 +10,7 @@ import { onEvent, send } from '../../lib/messaging/client.js';
 import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../../lib/messaging/protocol.js';
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
 import { saveOnOpenItem } from '../../lib/storage/items.js';
+import { askOpening, takeCollections, takeOpening, type PopupOpening } from '../../lib/popup/first-requests.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
@@ -93,16 +94,17 @@ function apply(result: PopupOpenResult) {
   }
 }
 
-async function open() {
-  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
-  if (tab?.id === undefined) {
-    view.value = { kind: 'unsupported', reason: t('errorNoTab') };
-    return;
-  }
-  tabId = tab.id;
-  windowId = tab.windowId;
+/** `early`: what the popup's first script asked for before the app loaded (lib/popup/first-requests.ts). */
+async function open(early: Promise<PopupOpening | null> | null = null) {
   try {
-    apply(await send('popupOpened', { tabId }));
+    const opening = await (early ?? askOpening());
+    if (!opening) {
+      view.value = { kind: 'unsupported', reason: t('errorNoTab') };
+      return;
+    }
+    tabId = opening.tabId;
+    windowId = opening.windowId;
+    apply(await opening.answer);
   } catch (err) {
     view.value = { kind: 'error', message: (err as Error).message };
   }
@@ -186,11 +188,6 @@ function statusTone(): 'ok' | 'offline' | 'error' | 'neutral' {
 }
 
 /**
- * Starts the popup's work as soon as its script runs, before the first render. The save and the
- * cached collection list come first; what is not needed for the first paint (tags, a fresh
- * collection list, the queue) is asked for once the bookmark is there, so it does not compete.
- */
-/**
  * Collection lists arrive from several requests (cached first, then fresh, plus pushed changes); an
  * answer only replaces what is shown when it was asked for later, so a slow cached answer can never
  * overwrite a fresh one.
@@ -202,16 +199,22 @@ function showCollections(view: CollectionsView, asked = ++collectionsAsked) {
   collectionsShown = asked;
   collections.value = view;
 }
-function loadCollections(refresh: boolean) {
+function loadCollections(refresh: boolean, early: Promise<CollectionsView> | null = null) {
   const asked = ++collectionsAsked;
   // Failing, the picker keeps what it shows; saving reports its own errors.
-  send('listCollections', { refresh }).then((c) => showCollections(c, asked), () => {});
+  (early ?? send('listCollections', { refresh })).then((c) => showCollections(c, asked), () => {});
 }
 
+/**
+ * Starts the popup's work as soon as its script runs, before the first render. The save and the
+ * cached collection list come first, usually asked for already by the popup's first script; what
+ * is not needed for the first paint (tags, a fresh collection list, the queue) is asked for once
+ * the bookmark is there, so it does not compete.
+ */
 export function startPopup() {
   void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
-  loadCollections(false);
-  void open().finally(() => {
+  loadCollections(false, takeCollections());
+  void open(takeOpening()).finally(() => {
     loadCollections(true);
     // Failing, tag autocomplete is empty; saving reports its own errors.
     send('listTags', null).then((x) => (tags.value = x), () => {});

@@ -59,9 +59,8 @@ export class Auth {
 
   /** A usable access token, refreshed first when it is about to expire; null when signed out. */
   async getAccessToken(): Promise<string | null> {
-    const account = await accountItem.getValue();
+    const [account, session] = await Promise.all([accountItem.getValue(), sessionTokenItem.getValue()]);
     if (!account) return null;
-    const session = await sessionTokenItem.getValue();
     if (session && session.serverUrl === account.serverUrl) {
       if (session.expiresAt === null || session.expiresAt - this.now() > REFRESH_MARGIN_MS) return session.token;
       try {

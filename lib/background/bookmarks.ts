@@ -26,6 +26,7 @@ import type { WriteQueue } from './queue.js';
 import { readPageInfo } from './page-info.js';
 import { appendedUpdate, isEmptyAppend, splitAppend } from './append.js';
 import { isOffline, savedIdOf, userError } from './server-answers.js';
+import { reportError } from './report-error.js';
 
 /** A write that failed before anything was sent (reading what it builds on failed). */
 class NotSentError extends Error {
@@ -135,6 +136,9 @@ export class BookmarksService {
       }
     }
     void pageInfo(); // read the page while url/exists is asked
+    // And what a create needs from storage: read meanwhile, not after the server's answer.
+    const creating = Promise.all([opts.create ?? saveOnOpenItem.getValue(), this.targetCollection()]);
+    creating.catch(() => undefined); // awaited below when the page is not saved yet; unused otherwise
     let found: number | null | undefined;
     try {
       const res = await this.deps.api.urlExists([tab.url], { retries: 1 });
@@ -152,10 +156,9 @@ export class BookmarksService {
         return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
       }
     }
-    const page = await pageInfo();
-    const create = opts.create ?? (await saveOnOpenItem.getValue());
+    const [page, [create, collectionId]] = await Promise.all([pageInfo(), creating]);
     if (!create) return { state: 'unsaved', page };
-    const result = await this.create(this.createBody(page, await this.targetCollection()), page.title, account);
+    const result = await this.create(this.createBody(page, collectionId), page.title, account);
     const saved: PopupOpenResult = { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
     if (page.titleCutAt) saved.titleCutAt = page.titleCutAt;
     return saved;
@@ -209,7 +212,8 @@ export class BookmarksService {
     const key = this.newKey();
     const localRef = `l:${key}` as const;
     const collectionId = body.collection?.$id ?? UNSORTED;
-    await this.deps.usedCollection(collectionId);
+    // The recently used list is a convenience: updated beside the write, never holding it up or failing it.
+    this.deps.usedCollection(collectionId).catch(reportError('recently used collections'));
     if (!(await this.deps.queue.busy())) {
       try {
         const bookmark = await this.deps.api.createBookmark(body, { idempotencyKey: key, retries: 1 });

@@ -1,7 +1,7 @@
 // The library page's side of the background: listings, the collection tree, highlights, bulk
 // changes with their undo, collection management and exports. The page never sees a token: it
 // asks here through typed messages (lib/messaging/protocol.ts).
-import { storage } from 'wxt/utils/storage';
+import { defineItem } from '../storage/item.js';
 import type { TidemarkApi } from '../api/client/index.js';
 import { ApiClientError } from '../api/client/index.js';
 import { apiBase } from '../api/client/http.js';
@@ -18,11 +18,11 @@ export type * from '../library/types.js';
 const LIBRARY_PAGE_SIZE = 50;
 
 /** The last answers the library saw, per query, for showing offline (a few dozen pages at most). */
-const listCache = storage.defineItem<Record<string, { at: number; owner: string; page: { items: Bookmark[]; count: number } }>>(
+const listCache = defineItem<Record<string, { at: number; owner: string; page: { items: Bookmark[]; count: number } }>>(
   'local:libraryListCache',
   { fallback: {} },
 );
-const collectionsCache = storage.defineItem<{ owner: string; items: LibraryCollection[] } | null>('local:libraryCollectionsCache', {
+const collectionsCache = defineItem<{ owner: string; items: LibraryCollection[] } | null>('local:libraryCollectionsCache', {
   fallback: null,
 });
 /** Pages kept for offline use: the first two of the last queries (the cache is rewritten on every answer, so it stays small). */

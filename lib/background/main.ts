@@ -316,7 +316,8 @@ export function startBackground() {
     }),
     popupOpened: async ({ tabId }) => {
       const result = await bookmarks.openForTab(tabId);
-      if ((await queue.state()).entries.length) drainSoon();
+      // Writes waiting: try to send them now. Checked beside the answer, not before it (a storage read).
+      queue.state().then((q) => q.entries.length && drainSoon(), reportError('offline queue check'));
       return result;
     },
     saveTab: ({ tabId }) => bookmarks.openForTab(tabId, { create: true }),

@@ -136,8 +136,8 @@ export class WriteQueue {
   /** The signed-in account's writes are waiting or being sent: its new writes must queue behind them to keep the order. */
   async busy(): Promise<boolean> {
     if (this.draining !== null) return true;
-    const account = await this.deps.account();
-    return (await this.state()).entries.some((e) => isFor(e, account));
+    const [account, state] = await Promise.all([this.deps.account(), this.state()]);
+    return state.entries.some((e) => isFor(e, account));
   }
 
   /** How many of the signed-in account's writes wait (the sign-out warning). */

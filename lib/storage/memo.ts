@@ -1,11 +1,11 @@
 // Extension storage answers over IPC (a few ms per read in a service worker). Items read on every
 // popup open are kept in memory, written through, and kept current by storage.onChanged when
 // another context (the options page) changes them.
-import type { WxtStorageItem } from 'wxt/utils/storage';
+import type { StorageItem } from './item.js';
 
 const resets = new Set<() => void>();
 
-export function memoItem<T>(item: WxtStorageItem<T, Record<string, unknown>>): WxtStorageItem<T, Record<string, unknown>> {
+export function memoItem<T>(item: StorageItem<T>): StorageItem<T> {
   let cached: { value: T } | null = null;
   let watching = false;
   const watch = () => {
@@ -19,7 +19,7 @@ export function memoItem<T>(item: WxtStorageItem<T, Record<string, unknown>>): W
     cached = null;
     watching = false;
   });
-  const memo: WxtStorageItem<T, Record<string, unknown>> = Object.create(item);
+  const memo: StorageItem<T> = Object.create(item);
   memo.getValue = async () => {
     if (cached) return cached.value;
     watch();
@@ -32,10 +32,10 @@ export function memoItem<T>(item: WxtStorageItem<T, Record<string, unknown>>): W
     watch();
     await item.setValue(value);
   };
-  memo.removeValue = async (opts?: Parameters<WxtStorageItem<T, Record<string, unknown>>['removeValue']>[0]) => {
+  memo.removeValue = async () => {
     cached = { value: item.fallback };
     watch();
-    await item.removeValue(opts);
+    await item.removeValue();
   };
   return memo;
 }

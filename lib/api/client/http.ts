@@ -83,13 +83,15 @@ export function createHttp(options: HttpOptions): Http {
   };
 
   return async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const base = apiBase(await options.serverUrl());
+    // Both usually read extension storage: read at once, not one after the other.
+    const [serverUrl, firstToken] = await Promise.all([options.serverUrl(), opts.token ?? options.tokens.getAccessToken()]);
+    const base = apiBase(serverUrl);
     const url = new URL(base + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const retries = opts.retries ?? policy.retries;
     // Whether a request whose answer was lost may be sent again without doing its work twice.
     const repeatable = method === 'GET' || method === 'HEAD' || opts.read === true || !!opts.idempotencyKey;
-    let token = opts.token ?? (await options.tokens.getAccessToken());
+    let token = firstToken;
     if (!token) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
     let refreshed = opts.token !== undefined;
 

@@ -1,0 +1,65 @@
+// The popup's first requests (lib/popup/first-requests.ts): asked for once by the early script, taken
+// once by the app, errors kept for the app to show.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+
+const sent: { type: string; data: unknown }[] = [];
+let answers: Record<string, () => Promise<unknown>> = {};
+vi.mock('../../lib/messaging/client.js', () => ({
+  send: (type: string, data: unknown) => {
+    sent.push({ type, data });
+    return answers[type]();
+  },
+}));
+
+import { askFirstRequests, takeCollections, takeOpening } from '../../lib/popup/first-requests.js';
+
+afterEach(() => {
+  sent.length = 0;
+  answers = {};
+  void takeOpening();
+  void takeCollections();
+  vi.restoreAllMocks();
+});
+
+const activeTab = (tab: { id?: number; windowId?: number } | undefined) =>
+  vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue((tab ? [tab] : []) as never);
+
+describe('popup first requests', () => {
+  it('asks for the active tab\'s bookmark and the cached collections once; the app takes each answer once', async () => {
+    activeTab({ id: 7, windowId: 3 });
+    const bookmark = { state: 'signed-out', reason: null };
+    const collections = { items: [{ id: 1 }], recent: [] };
+    answers = { popupOpened: async () => bookmark, listCollections: async () => collections };
+    askFirstRequests();
+    const opening = await takeOpening();
+    expect(opening).toMatchObject({ tabId: 7, windowId: 3 });
+    expect(await opening!.answer).toBe(bookmark);
+    expect(await takeCollections()).toBe(collections);
+    expect(sent).toEqual([
+      { type: 'listCollections', data: { refresh: false } },
+      { type: 'popupOpened', data: { tabId: 7 } },
+    ]);
+    // Taken: the app asks itself next time ("Try again").
+    expect(takeOpening()).toBeNull();
+    expect(takeCollections()).toBeNull();
+  });
+
+  it('keeps a failed answer for the app, which shows it', async () => {
+    activeTab({ id: 7, windowId: 3 });
+    answers = { popupOpened: () => Promise.reject(new Error('The server answered 500.')), listCollections: () => Promise.reject(new Error('offline')) };
+    askFirstRequests();
+    await new Promise((r) => setTimeout(r, 0));
+    const opening = await takeOpening();
+    await expect(opening!.answer).rejects.toThrow('The server answered 500.');
+    await expect(takeCollections()!).rejects.toThrow('offline');
+  });
+
+  it('no active tab: no bookmark request, and the app is told there is no tab', async () => {
+    activeTab(undefined);
+    answers = { listCollections: async () => ({ items: [], recent: [] }) };
+    askFirstRequests();
+    expect(await takeOpening()).toBeNull();
+    expect(sent.map((s) => s.type)).toEqual(['listCollections']);
+  });
+});
