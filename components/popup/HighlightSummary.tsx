@@ -39,7 +39,16 @@ export function HighlightSummary({ tabId, windowId }: { tabId: number; windowId:
       if (e.tabId === null || e.tabId === tabId) void load();
     });
   }, [tabId]);
-  if (!view || access === null) return null;
+  // Until the answers come, the section is there with its heading and a line (the popup does not grow
+  // under the reader's pointer when they arrive; what depends on them comes below that line).
+  if (!view || access === null) {
+    return (
+      <section class="highlights" aria-label={t('popupHighlights')} aria-busy="true">
+        <h2>{t('popupHighlights')}</h2>
+        <p class="hl-summary hint">{t('popupHighlightsLoading')}</p>
+      </section>
+    );
+  }
 
   const openPanel = () => {
     // In the click itself: the browser opens the side panel only during the user's gesture.

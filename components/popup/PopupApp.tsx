@@ -47,6 +47,8 @@ const titleCutAt = signal<number | undefined>(undefined);
 const removedFrom = signal<number | null>(null);
 let tabId = -1;
 let windowId: number | undefined;
+/** The tab's title and address (from the browser), shown while its bookmark is found or saved. */
+const pendingPage = signal<{ title: string; url: string } | null>(null);
 
 const saver = new AutoSaver(
   async (changes) => {
@@ -104,6 +106,7 @@ async function open(early: Promise<PopupOpening | null> | null = null) {
     }
     tabId = opening.tabId;
     windowId = opening.windowId;
+    pendingPage.value = { title: opening.title, url: opening.url };
     apply(await opening.answer);
   } catch (err) {
     view.value = { kind: 'error', message: (err as Error).message };
@@ -268,6 +271,13 @@ export function PopupApp() {
         </p>
       </header>
 
+      {/* While the bookmark is found or saved: the page, and the form's room, so the popup opens at its size instead of growing under the pointer. */}
+      {v.kind === 'loading' && (
+        <div class="pending-space">
+          {pendingPage.value?.title && <p class="page-title">{pendingPage.value.title}</p>}
+          {pendingPage.value?.url && <p class="hint url">{pendingPage.value.url}</p>}
+        </div>
+      )}
       {v.kind === 'signed-out' && (
         <section>
           <p>{v.reason ?? t('signedOutText')}</p>

@@ -12,6 +12,9 @@ import type { CollectionsView, PopupOpenResult } from '../messaging/protocol.js'
 export interface PopupOpening {
   tabId: number;
   windowId: number | undefined;
+  /** The tab's title and address as the browser has them, shown while the answer is on its way. */
+  title: string;
+  url: string;
   answer: Promise<PopupOpenResult>;
 }
 
@@ -26,7 +29,7 @@ const shared: Shared = ((globalThis as { [SLOT]?: Shared })[SLOT] ??= { opening:
 export async function askOpening(): Promise<PopupOpening | null> {
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
   if (tab?.id === undefined) return null;
-  return { tabId: tab.id, windowId: tab.windowId, answer: send('popupOpened', { tabId: tab.id }) };
+  return { tabId: tab.id, windowId: tab.windowId, title: tab.title ?? '', url: tab.url ?? '', answer: send('popupOpened', { tabId: tab.id }) };
 }
 
 /** Asks both now; the app takes them with `takeOpening` and `takeCollections`. */

@@ -22,18 +22,19 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const activeTab = (tab: { id?: number; windowId?: number } | undefined) =>
+const activeTab = (tab: { id?: number; windowId?: number; title?: string; url?: string } | undefined) =>
   vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue((tab ? [tab] : []) as never);
 
 describe('popup first requests', () => {
   it('asks for the active tab\'s bookmark and the cached collections once; the app takes each answer once', async () => {
-    activeTab({ id: 7, windowId: 3 });
+    activeTab({ id: 7, windowId: 3, title: 'The Tides of March', url: 'https://tides.example/march' });
     const bookmark = { state: 'signed-out', reason: null };
     const collections = { items: [{ id: 1 }], recent: [] };
     answers = { popupOpened: async () => bookmark, listCollections: async () => collections };
     askFirstRequests();
     const opening = await takeOpening();
-    expect(opening).toMatchObject({ tabId: 7, windowId: 3 });
+    // The page's title and address, as the browser has them, for the popup to show while the answer comes.
+    expect(opening).toMatchObject({ tabId: 7, windowId: 3, title: 'The Tides of March', url: 'https://tides.example/march' });
     expect(await opening!.answer).toBe(bookmark);
     expect(await takeCollections()).toBe(collections);
     expect(sent).toEqual([
