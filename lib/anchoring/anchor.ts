@@ -14,13 +14,14 @@ import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindo
 import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
+import { FUZZY_MAX_ERROR_RATE, FUZZY_MIN_LENGTH, MAX_ERRORS_CAP } from './fuzzy-limits.js';
 import { exactCandidates, exactNearAnchors, spacedSearchApplies } from './search-exact.js';
 import { textSearchOf } from './search-text.js';
 import { DEFAULT_SLICE_MS, TextIndex, yieldToPage, type SliceOptions, type TextIndexOptions } from './text-index.js';
 import type { TextSearch } from './search-text.js';
 import type { AnchorOptions, AnchorResult, HighlightDescriptor, UnanchoredResult } from './types.js';
 
-const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: 12, fuzzyMaxErrorRate: 0.2 };
+const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: FUZZY_MIN_LENGTH, fuzzyMaxErrorRate: FUZZY_MAX_ERROR_RATE };
 
 /**
  * Approximate search over a page's text (search-fuzzy.ts): near the stored context, and seeded by pieces
@@ -55,9 +56,6 @@ function approximateOf(opts: AnchorCoreOptions): ApproximateSearch {
   if (!opts.approximate) throw (missing ??= new Error('approximate search missing'));
   return opts.approximate;
 }
-
-/** Hard cap on allowed errors, whatever the quote length. */
-const MAX_ERRORS_CAP = 32;
 
 function maxErrorsFor(quoteLength: number, rate: number): number {
   return Math.min(MAX_ERRORS_CAP, Math.max(1, Math.floor(quoteLength * rate)));

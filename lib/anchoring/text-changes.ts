@@ -18,6 +18,7 @@
  */
 import { ApproxPattern } from './approximate-match.js';
 import { MAX_CONTEXT } from './context.js';
+import { FUZZY_MAX_ERROR_RATE, FUZZY_MIN_LENGTH, MAX_ERRORS_CAP } from './fuzzy-limits.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import type { TextEdit } from './search-patched.js';
 import type { HighlightDescriptor } from './types.js';
@@ -36,10 +37,8 @@ interface Touched {
  */
 const MAX_PATCHES = 4;
 const MAX_TOUCHED = 128;
-/** Anchoring's fuzzy search: its shortest quote, its error rate and cap (anchor.ts DEFAULTS, MAX_ERRORS_CAP), here with room. */
-const FUZZY_MIN_LENGTH = 12;
-const ERROR_RATE = 0.25;
-const ERRORS_CAP = 32;
+/** Anchoring's error rate with room (fuzzy-limits.ts), and errors allowed on top. */
+const ERROR_RATE = FUZZY_MAX_ERROR_RATE + 0.05;
 const SLACK = 2;
 
 /** The text changes since the highlights were last anchored, as a patcher saw them. */
@@ -76,7 +75,7 @@ export class TextChanges {
   mayPlace(d: HighlightDescriptor): boolean {
     const quote = normalizeText(typeof d.text === 'string' ? d.text : '');
     if (!quote || !this.touched.length) return false;
-    const k = quote.length < FUZZY_MIN_LENGTH ? 0 : Math.min(ERRORS_CAP, Math.floor(quote.length * ERROR_RATE)) + SLACK;
+    const k = quote.length < FUZZY_MIN_LENGTH ? 0 : Math.min(MAX_ERRORS_CAP, Math.floor(quote.length * ERROR_RATE)) + SLACK;
     if (k >= quote.length) return true;
     const context = Math.max(MAX_CONTEXT, normalizeFragment(d.prefix ?? '').length, normalizeFragment(d.suffix ?? '').length);
     const margin = quote.length + k + context + SLACK;

@@ -11,8 +11,9 @@ export function memoItem<T>(item: StorageItem<T>): StorageItem<T> {
   const watch = () => {
     if (watching) return;
     watching = true;
+    // The item answers its fallback for a removed value.
     item.watch((value) => {
-      cached = { value: (value ?? item.fallback) as T };
+      cached = { value };
     });
   };
   resets.add(() => {
