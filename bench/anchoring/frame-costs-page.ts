@@ -9,8 +9,31 @@
   const paras = [...document.querySelectorAll('article p')];
   const reg = (CSS as unknown as { highlights: Map<string, Highlight> }).highlights;
   let hot = false;
+  // The first-frame overlay's way (lib/painting/first-frame-overlay.ts): a canvas over the view, in a
+  // shadow root; sized before the change (in a frame of its own), kept sized, or at half resolution.
+  const host = document.createElement('div');
+  host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
+  const shadow = host.attachShadow({ mode: 'open' });
+  const canvas = document.createElement('canvas');
+  canvas.style.cssText = 'position:fixed;top:0;left:0;width:100vw;height:100vh;pointer-events:none';
+  shadow.append(canvas);
+  document.documentElement.append(host);
+  const draw = (range: Range, scale: number) => {
+    const ctx = canvas.getContext('2d')!;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = 'rgba(255,214,0,.45)';
+    for (const r of range.getClientRects()) ctx.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
+  };
   const loop = () => hot && requestAnimationFrame(loop);
   (window as unknown as { frameCost: (kind: string, i: number) => Promise<number> }).frameCost = async (kind: string, i: number) => {
+    if (kind.startsWith('canvas')) {
+      const scale = kind === 'canvasHalf' ? 0.5 : 1;
+      const [w, h] = [Math.round(innerWidth * scale), Math.round(innerHeight * scale)];
+      if (kind === 'canvasResized' || kind === 'canvasPrimed') canvas.width = canvas.height = 0;
+      if (canvas.width !== w) canvas.width = w;
+      if (canvas.height !== h) canvas.height = h;
+      if (kind === 'canvasPrimed') canvas.getContext('2d')!.clearRect(0, 0, 1, 1);
+    }
     await idle();
     if (kind === 'addHot') {
       hot = true;
@@ -33,6 +56,7 @@
           if (yellow) yellow.add(range);
           else reg.set('tidemark-yellow', new Highlight(range));
         }
+        else if (kind.startsWith('canvas')) draw(range, kind === 'canvasHalf' ? 0.5 : 1);
         else if (kind === 'addOwn') reg.set(`tidemark-fresh${i}`, new Highlight(range));
         void done.then(resolve);
       }, 0),

@@ -34,6 +34,10 @@ const ALL_KINDS: Record<string, string> = {
   text: 'one word of text changed in one element',
   add: 'one range added to the yellow Highlight (as painting a new highlight)',
   addOwn: 'one range added as a Highlight of its own, registered under a new name',
+  canvasKept: 'rects drawn on a canvas over the view, sized before and kept so (the first-frame overlay)',
+  canvasResized: 'the same, the canvas sized again before the change (in a frame of its own)',
+  canvasPrimed: 'the same, the canvas sized again and drawn on (cleared) in that frame of its own',
+  canvasHalf: 'the same on a canvas at half resolution, kept sized',
   addHot: 'one range added to the yellow Highlight, frames already running (a requestAnimationFrame loop)',
 };
 

@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
-import { bookmarkOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
+import { bookmarkOf, clickPhrase, dragSelect, highlightToolbar, painted, phraseBox } from './helpers/highlighting.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { openSidePanel } from './helpers/side-panel.js';
@@ -147,6 +147,58 @@ test('the keyboard command highlights in the last colour used (red, though undon
   await tab.keyboard.press('Control+z');
   await expect.poll(async () => (await highlightsOf(url)).find((h) => h.text === ARTICLE.quotes.neap)?.color).toBe('red');
   await expect.poll(async () => (await painted(tab)).red).toEqual([ARTICLE.quotes.neap]);
+});
+
+test('a highlight made by the keyboard command after a mouse selection shows in the very next frame, drawn over its text, then is painted as the others are', async () => {
+  const phrase = 'the first frame after the command already shows it';
+  const url = site.add('/first-frame', { title: 'First frame', body: `<style>body { font: 20px/1.6 serif; margin: 24px; }</style><p>Words before, then ${phrase}, and words after.</p>` });
+  // A tab of its own: the tests after this one go on with the article in `tab`.
+  const tab = await browser.context.newPage();
+  await tab.goto(url);
+  await dragSelect(tab, phrase);
+  await expect(highlightToolbar(tab)).toBeVisible();
+  const { middle } = await phraseBox(tab, phrase);
+  // Frame by frame from now on (requestAnimationFrame runs as each frame starts): the alpha of the
+  // highlighter's overlay under the phrase, and how many ranges the Highlight API paints.
+  await tab.evaluate(({ x, y }) => {
+    const w = window as unknown as { frames: { alpha: number; ranges: number }[]; watching: boolean };
+    w.frames = [];
+    w.watching = true;
+    const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
+    const look = () => {
+      if (!w.watching) return;
+      let alpha = -1;
+      if (canvas && canvas.width > 0) {
+        const box = canvas.getBoundingClientRect();
+        alpha = canvas.getContext('2d')!.getImageData(Math.floor(((x - box.left) * canvas.width) / box.width), Math.floor(((y - box.top) * canvas.height) / box.height), 1, 1).data[3];
+      }
+      w.frames.push({ alpha, ranges: [...CSS.highlights.values()].reduce((n, h) => n + h.size, 0) });
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  }, middle);
+  await browser.inWorker(async (u) => {
+    const tabs = await (globalThis as any).chrome.tabs.query({});
+    await (globalThis as any).tidemark.onCommand('highlight-selection', tabs.find((t: { url?: string }) => t.url === u));
+  }, url);
+  await expect.poll(async () => (await highlightsOf(url)).map((h) => h.text)).toEqual([phrase]);
+  const color = (await highlightsOf(url))[0].color!;
+  await expect.poll(() => painted(tab)).toEqual({ [color]: [phrase] });
+  await expect(highlightToolbar(tab)).toBeHidden();
+  const frames = await tab.evaluate(() => {
+    const w = window as unknown as { frames: { alpha: number; ranges: number }[]; watching: boolean };
+    w.watching = false;
+    return w.frames;
+  });
+  // Nothing painted when the watch began; then a frame with the overlay's colour under the phrase
+  // before any frame with the Highlight API's range; from that one on, the overlay rubbed out.
+  expect(frames[0], JSON.stringify(frames.slice(0, 5))).toEqual({ alpha: 0, ranges: 0 });
+  const drawn = frames.findIndex((f) => f.alpha > 0);
+  const viaApi = frames.findIndex((f) => f.ranges > 0);
+  expect(drawn, JSON.stringify(frames)).toBeGreaterThan(0);
+  expect(viaApi).toBeGreaterThan(drawn);
+  expect(frames.slice(viaApi).every((f) => f.alpha === 0)).toBe(true);
+  await tab.close();
 });
 
 test('after a reload, and in a fresh browser profile signed in as the same user, the highlights are painted in the same places', async () => {
