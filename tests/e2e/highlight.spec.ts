@@ -164,9 +164,9 @@ test('a highlight made by the keyboard command after a mouse selection shows in 
     const w = window as unknown as { frames: { alpha: number; ranges: number }[]; watching: boolean };
     w.frames = [];
     w.watching = true;
-    const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
     const look = () => {
       if (!w.watching) return;
+      const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
       let alpha = -1;
       if (canvas && canvas.width > 0) {
         const box = canvas.getBoundingClientRect();
