@@ -108,6 +108,55 @@ test('a fresh profile signed in as the same user (another device) paints the hig
   }
 });
 
+test('the keyboard command after a mouse selection: its first frame drawn on the overlay, then painted through the Highlight API', async () => {
+  const quote = ARTICLE.quotes.spring;
+  await tab.bringToFront();
+  await tab.evaluate(scrollToPhraseInPage, quote);
+  const box = await tab.evaluate(phraseBoxInPage, quote);
+  await dragAcross(tab.mouse, box);
+  await waitFor('the highlight toolbar', async () => ((await toolbarButtons(tab)).length ? true : undefined));
+  // Frame by frame (requestAnimationFrame runs as each frame starts): the overlay's alpha under the
+  // phrase, and whether the Highlight API paints it.
+  await tab.evaluate(
+    ({ x, y, text }) => {
+      const w = window as unknown as { frames: { alpha: number; api: boolean }[]; watching: boolean };
+      w.frames = [];
+      w.watching = true;
+      const look = () => {
+        if (!w.watching) return;
+        const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
+        let alpha = -1;
+        if (canvas && canvas.width > 0) {
+          const r = canvas.getBoundingClientRect();
+          alpha = canvas.getContext('2d')!.getImageData(Math.floor(((x - r.left) * canvas.width) / r.width), Math.floor(((y - r.top) * canvas.height) / r.height), 1, 1).data[3];
+        }
+        const api = [...CSS.highlights.values()].some((h) => [...h].some((range) => range.toString() === text));
+        w.frames.push({ alpha, api });
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    },
+    { x: box.middle.x, y: box.middle.y, text: quote },
+  );
+  await ff.inBackground(async (tidemark, u) => {
+    const tabs = await (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ url?: string }[]> } } }).browser.tabs.query({});
+    await tidemark.onCommand('highlight-selection', tabs.find((t) => t.url === u));
+  }, url);
+  await waitFor('the new highlight on the server', async () => ((await highlightsOf(url)).some((h) => h.text === quote) ? true : undefined));
+  await waitFor('the new highlight painted', async () => ((await tab.evaluate(paintedInPage, false)).green?.includes(quote) ? true : undefined));
+  const frames = await tab.evaluate(() => {
+    const w = window as unknown as { frames: { alpha: number; api: boolean }[]; watching: boolean };
+    w.watching = false;
+    return w.frames;
+  });
+  expect(frames[0], JSON.stringify(frames.slice(0, 5))).toEqual({ alpha: 0, api: false });
+  const drawn = frames.findIndex((f) => f.alpha > 0);
+  const viaApi = frames.findIndex((f) => f.api);
+  expect(drawn, JSON.stringify(frames)).toBeGreaterThan(0);
+  expect(viaApi).toBeGreaterThan(drawn);
+  expect(frames.slice(viaApi).every((f) => f.alpha === 0)).toBe(true);
+});
+
 test('on a site the extension may not read by itself, the toolbar button paints the saved highlights: scoped to marked paragraphs, in colour', async () => {
   // 127.0.0.1 is not among the extension's hosts (localhost is): nothing runs there until the press,
   // which grants activeTab. The page then has no ::highlight() rules of the extension's: the painter
