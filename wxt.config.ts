@@ -6,6 +6,7 @@ import { FIREFOX_ADDON_ID } from './lib/api/extension-identity.js';
 import { EXTENSION_PUBLIC_KEY } from './lib/extension-id.js';
 import { preactWithoutInnerHtml } from './scripts/vite/preact-without-inner-html.js';
 import { terserCompressFirst } from './scripts/vite/terser-compress-first.js';
+import { polyfillAsEsm } from './scripts/vite/polyfill-as-esm.js';
 import { HIGHLIGHT_STYLES_FILE, highlightApiCss } from './lib/painting/highlight-css.js';
 
 // The extension build (Chrome and Firefox, MV3). Entry points live in entrypoints/, UI in
@@ -56,7 +57,8 @@ export default defineConfig({
     },
   },
   vite: () => ({
-    plugins: [preact(), preactWithoutInnerHtml()],
+    // polyfillAsEsm: webextension-polyfill without the bundler's CommonJS wrapper (scripts/vite/polyfill-as-esm.ts).
+    plugins: [preact(), preactWithoutInnerHtml(), polyfillAsEsm()],
     // No modulepreload polyfill: every browser the extension supports has modulepreload, and the popup (one
     // classic script, entrypoints/popup-app.tsx) would load it as a module of its own.
     build: { sourcemap: false, modulePreload: { polyfill: false } },
