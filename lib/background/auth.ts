@@ -35,18 +35,21 @@ function normaliseServerUrl(input: string): string {
 
 export class Auth {
   readonly api: TidemarkApi;
-  private refreshing: Promise<string | null> | null = null;
-  private readonly now: () => number;
-  private readonly fetchImpl: typeof fetch;
+  #refreshing: Promise<string | null> | null = null;
+  readonly #now: () => number;
+  readonly #fetchImpl: typeof fetch;
 
-  constructor(private deps: AuthDeps = {}) {
-    this.now = deps.now ?? Date.now;
-    this.fetchImpl = deps.fetch ?? ((i: RequestInfo | URL, init?: RequestInit) => fetch(i, init));
+  readonly #deps: AuthDeps;
+
+  constructor(deps: AuthDeps = {}) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#fetchImpl = deps.fetch ?? ((i: RequestInfo | URL, init?: RequestInit) => fetch(i, init));
     const tokens: TokenSource = {
       getAccessToken: () => this.getAccessToken(),
-      refreshAfterUnauthorized: (rejected) => this.refreshAfterUnauthorized(rejected),
+      refreshAfterUnauthorized: (rejected) => this.#refreshAfterUnauthorized(rejected),
     };
-    this.api = new TidemarkApi({ serverUrl: () => this.serverUrl(), tokens, fetch: this.fetchImpl });
+    this.api = new TidemarkApi({ serverUrl: () => this.serverUrl(), tokens, fetch: this.#fetchImpl });
   }
 
   account(): Promise<Account | null> {
@@ -62,12 +65,12 @@ export class Auth {
     const [account, session] = await Promise.all([accountItem.getValue(), sessionTokenItem.getValue()]);
     if (!account) return null;
     if (session && session.serverUrl === account.serverUrl) {
-      if (session.expiresAt === null || session.expiresAt - this.now() > REFRESH_MARGIN_MS) return session.token;
+      if (session.expiresAt === null || session.expiresAt - this.#now() > REFRESH_MARGIN_MS) return session.token;
       try {
         return (await this.refresh()) ?? null;
       } catch (err) {
         // Offline: the old token still works until it really expires.
-        if (session.expiresAt > this.now()) return session.token;
+        if (session.expiresAt > this.#now()) return session.token;
         throw err;
       }
     }
@@ -81,12 +84,12 @@ export class Auth {
     return this.refresh();
   }
 
-  private async refreshAfterUnauthorized(rejected: string): Promise<string | null> {
+  async #refreshAfterUnauthorized(rejected: string): Promise<string | null> {
     const session = await sessionTokenItem.getValue();
     if (session && session.token !== rejected) return session.token; // someone refreshed meanwhile
     const credential = await credentialRecord.get();
     if (credential?.kind !== 'oauth') {
-      await this.expire('The server no longer accepts your test token. Open Tidemark\'s options and sign in again.');
+      await this.#expire('The server no longer accepts your test token. Open Tidemark\'s options and sign in again.');
       return null;
     }
     return this.refresh();
@@ -94,34 +97,34 @@ export class Auth {
 
   /** One refresh at a time (the refresh token rotates: two at once would revoke the grant). */
   refresh(): Promise<string | null> {
-    this.refreshing ??= this.doRefresh().finally(() => {
-      this.refreshing = null;
+    this.#refreshing ??= this.#doRefresh().finally(() => {
+      this.#refreshing = null;
     });
-    return this.refreshing;
+    return this.#refreshing;
   }
 
-  private async doRefresh(): Promise<string | null> {
+  async #doRefresh(): Promise<string | null> {
     const credential = await credentialRecord.get();
     if (credential?.kind !== 'oauth') return null;
     let tokens: TokenSet;
     try {
       tokens = await refreshTokens(
         { serverUrl: credential.serverUrl, clientId: OAUTH_CLIENT_ID, refreshToken: credential.refreshToken },
-        this.fetchImpl,
-        this.now(),
+        this.#fetchImpl,
+        this.#now(),
       );
     } catch (err) {
       if (err instanceof ApiClientError && err.kind === 'unauthorized') {
-        await this.expire('Your sign-in has expired. Open Tidemark\'s options and sign in again.');
+        await this.#expire('Your sign-in has expired. Open Tidemark\'s options and sign in again.');
         return null;
       }
       throw err;
     }
-    await this.store(credential.serverUrl, tokens);
+    await this.#store(credential.serverUrl, tokens);
     return tokens.accessToken;
   }
 
-  private async store(serverUrl: string, tokens: TokenSet): Promise<void> {
+  async #store(serverUrl: string, tokens: TokenSet): Promise<void> {
     await credentialRecord.set({ kind: 'oauth', serverUrl, refreshToken: tokens.refreshToken });
     await sessionTokenItem.setValue({ serverUrl, token: tokens.accessToken, expiresAt: tokens.expiresAt });
   }
@@ -129,10 +132,10 @@ export class Auth {
   /** The OAuth authorization-code flow with PKCE, in the browser's sign-in window. */
   async signInWithOAuth(serverInput: string): Promise<Account> {
     const serverUrl = normaliseServerUrl(serverInput);
-    const redirectUri = this.deps.redirectUrl ? this.deps.redirectUrl() : oauthRedirectUrl();
-    const launch = this.deps.launchWebAuthFlow ?? launchAuthFlow;
+    const redirectUri = this.#deps.redirectUrl ? this.#deps.redirectUrl() : oauthRedirectUrl();
+    const launch = this.#deps.launchWebAuthFlow ?? launchAuthFlow;
     // A wrong address is said plainly here, not as a sign-in window showing some other site.
-    await checkTidemarkServer(serverUrl, this.fetchImpl).catch((err: Error) => {
+    await checkTidemarkServer(serverUrl, this.#fetchImpl).catch((err: Error) => {
       throw new UserFacingError(err.message, 'server');
     });
     const pkce = await createPkce();
@@ -151,33 +154,33 @@ export class Auth {
     if ('error' in answer) throw new UserFacingError(answer.description, answer.error);
     const tokens = await exchangeCode(
       { serverUrl, clientId: OAUTH_CLIENT_ID, redirectUri, code: answer.code, verifier: pkce.verifier },
-      this.fetchImpl,
-      this.now(),
+      this.#fetchImpl,
+      this.#now(),
     ).catch((err) => {
       throw new UserFacingError(`The server did not accept the sign-in: ${(err as Error).message}`, 'exchange');
     });
-    const user = await this.checkedUser(serverUrl, tokens.accessToken);
-    await this.store(serverUrl, tokens);
-    return this.finishSignIn(user, serverUrl, 'oauth');
+    const user = await this.#checkedUser(serverUrl, tokens.accessToken);
+    await this.#store(serverUrl, tokens);
+    return this.#finishSignIn(user, serverUrl, 'oauth');
   }
 
   /** "Advanced: paste a test token": checked against GET /user before it is kept. */
   async signInWithTestToken(serverInput: string, token: string): Promise<Account> {
     const serverUrl = normaliseServerUrl(serverInput);
     const trimmed = token.trim();
-    const user = await this.checkedUser(serverUrl, trimmed);
+    const user = await this.#checkedUser(serverUrl, trimmed);
     await credentialRecord.set({ kind: 'test-token', serverUrl, token: trimmed });
     await sessionTokenItem.setValue({ serverUrl, token: trimmed, expiresAt: null });
-    return this.finishSignIn(user, serverUrl, 'test-token');
+    return this.#finishSignIn(user, serverUrl, 'test-token');
   }
 
   /** GET /user on `serverUrl` with `token` (not the signed-in account's server or token). */
-  private async checkedUser(serverUrl: string, token: string): Promise<User> {
+  async #checkedUser(serverUrl: string, token: string): Promise<User> {
     try {
       return await new TidemarkApi({
         serverUrl: () => serverUrl,
         tokens: { getAccessToken: async () => token, refreshAfterUnauthorized: async () => null },
-        fetch: this.fetchImpl,
+        fetch: this.#fetchImpl,
         retry: { retries: 1 },
       }).getUser(token);
     } catch (err) {
@@ -188,30 +191,30 @@ export class Auth {
     }
   }
 
-  private async finishSignIn(user: User, serverUrl: string, method: Account['method']): Promise<Account> {
+  async #finishSignIn(user: User, serverUrl: string, method: Account['method']): Promise<Account> {
     const account = accountOf(user, serverUrl, method);
     await serverUrlItem.setValue(serverUrl);
     await accountItem.setValue(account);
     await signedOutReasonItem.setValue(null);
-    this.deps.onChange?.(account, null, true);
+    this.#deps.onChange?.(account, null, true);
     return account;
   }
 
   /** Sign out: forgets every token. */
   async signOut(): Promise<void> {
-    await this.forget();
+    await this.#forget();
     await signedOutReasonItem.setValue(null);
-    this.deps.onChange?.(null, null, true);
+    this.#deps.onChange?.(null, null, true);
   }
 
   /** Signed out because the server refused the tokens: shown as "signed out" everywhere. */
-  private async expire(reason: string): Promise<void> {
-    await this.forget();
+  async #expire(reason: string): Promise<void> {
+    await this.#forget();
     await signedOutReasonItem.setValue(reason);
-    this.deps.onChange?.(null, reason, false);
+    this.#deps.onChange?.(null, reason, false);
   }
 
-  private async forget(): Promise<void> {
+  async #forget(): Promise<void> {
     await credentialRecord.remove();
     await sessionTokenItem.removeValue();
     await accountItem.setValue(null);

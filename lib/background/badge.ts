@@ -25,11 +25,15 @@ const ERROR_COLOR = '#b3261e';
 
 export class BadgeService {
   /** The URL each tab's badge was last computed for: answers for an older URL are dropped. */
-  private latest = new Map<number, string>();
+  #latest = new Map<number, string>();
 
-  constructor(private deps: BadgeDeps) {}
+  readonly #deps: BadgeDeps;
 
-  private async set(tabId: number, text: string, title: string, color = SAVED_COLOR): Promise<void> {
+  constructor(deps: BadgeDeps) {
+    this.#deps = deps;
+  }
+
+  async #set(tabId: number, text: string, title: string, color = SAVED_COLOR): Promise<void> {
     try {
       await Promise.all([
         browser.action.setBadgeText({ tabId, text }),
@@ -51,18 +55,18 @@ export class BadgeService {
       // Without the "tabs" permission the URL of an inactive page is not visible: leave it blank.
       return;
     }
-    this.latest.set(tabId, url);
-    if (!(await this.deps.enabled()) || !(await this.deps.signedIn()) || !isHttpUrl(url)) {
-      await this.set(tabId, '', t('actionTitle'));
+    this.#latest.set(tabId, url);
+    if (!(await this.#deps.enabled()) || !(await this.#deps.signedIn()) || !isHttpUrl(url)) {
+      await this.#set(tabId, '', t('actionTitle'));
       return;
     }
-    const status = await this.deps.status(url);
-    if (this.latest.get(tabId) !== url) return; // navigated again meanwhile
+    const status = await this.#deps.status(url);
+    if (this.#latest.get(tabId) !== url) return; // navigated again meanwhile
     if (status?.saved) {
-      const where = status.collectionId !== undefined ? await this.deps.collectionTitle(status.collectionId) : null;
-      await this.set(tabId, SAVED_BADGE, where ? t('badgeSavedIn', where) : t('badgeSaved'));
+      const where = status.collectionId !== undefined ? await this.#deps.collectionTitle(status.collectionId) : null;
+      await this.#set(tabId, SAVED_BADGE, where ? t('badgeSavedIn', where) : t('badgeSaved'));
     } else {
-      await this.set(tabId, '', t('actionTitle'));
+      await this.#set(tabId, '', t('actionTitle'));
     }
   }
 
@@ -76,10 +80,10 @@ export class BadgeService {
   async flash(tabId: number, outcome: 'saved' | 'queued' | 'exists' | 'error', title: string): Promise<void> {
     const text = outcome === 'error' ? '!' : outcome === 'queued' ? '…' : SAVED_BADGE;
     const color = outcome === 'error' ? ERROR_COLOR : outcome === 'queued' ? NOTE_COLOR : SAVED_COLOR;
-    await this.set(tabId, text, title, color);
+    await this.#set(tabId, text, title, color);
   }
 
   forget(tabId: number): void {
-    this.latest.delete(tabId);
+    this.#latest.delete(tabId);
   }
 }

@@ -56,14 +56,17 @@ interface BookmarksDeps {
 }
 
 export class BookmarksService {
-  private readonly newKey: () => string;
+  readonly #newKey: () => string;
 
-  constructor(private deps: BookmarksDeps) {
-    this.newKey = deps.newKey ?? (() => crypto.randomUUID());
+  readonly #deps: BookmarksDeps;
+
+  constructor(deps: BookmarksDeps) {
+    this.#deps = deps;
+    this.#newKey = deps.newKey ?? (() => crypto.randomUUID());
   }
 
-  private async requireAccount(): Promise<Account> {
-    const account = await this.deps.account();
+  async #requireAccount(): Promise<Account> {
+    const account = await this.#deps.account();
     if (!account) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
     return account;
   }
@@ -77,7 +80,7 @@ export class BookmarksService {
    * The tab's page. Its address is hidden only where Tidemark has no access: after a click on the
    * toolbar button (which grants access to the tab) that means a page no extension may read.
    */
-  private async pageTab(tabId: number): Promise<Browser.tabs.Tab & { url: string }> {
+  async #pageTab(tabId: number): Promise<Browser.tabs.Tab & { url: string }> {
     const tab = await browser.tabs.get(tabId).catch(() => null);
     if (!tab) throw new UserFacingError(t('errorNoTab'), 'unsupported');
     if (!tab.url) throw new UserFacingError(t('errorPageCannotBeSaved'), 'unsupported');
@@ -90,11 +93,11 @@ export class BookmarksService {
    * then url/exists (authoritative) is asked before any create.
    */
   async openForTab(tabId: number, opts: { create?: boolean } = {}): Promise<PopupOpenResult> {
-    const account = await this.deps.account();
+    const account = await this.#deps.account();
     if (!account) return { state: 'signed-out', reason: await signedOutReasonItem.getValue() };
     let tab: Browser.tabs.Tab & { url: string };
     try {
-      tab = await this.pageTab(tabId);
+      tab = await this.#pageTab(tabId);
     } catch (err) {
       return { state: 'unsupported', reason: (err as Error).message };
     }
@@ -102,16 +105,16 @@ export class BookmarksService {
     const key = normalizeUrl(tab.url)!;
     let reading: Promise<PageInfo> | null = null;
     /** The page's metadata, read once and only when needed (creating, or offline). */
-    const pageInfo = () => (reading ??= (this.deps.readPage ?? readPageInfo)(tab));
+    const pageInfo = () => (reading ??= (this.#deps.readPage ?? readPageInfo)(tab));
 
     // Already in the queue from an earlier, offline save of this page.
-    const queued = await this.deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
-    if (queued) return { state: 'saved', bookmark: this.draftFromCreate(queued.ref, queued.body), created: false, queued: true };
+    const queued = await this.#deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
+    if (queued) return { state: 'saved', bookmark: this.#draftFromCreate(queued.ref, queued.body), created: false, queued: true };
 
-    const hit = this.deps.lookup(key);
+    const hit = this.#deps.lookup(key);
     if (hit) {
       try {
-        const existing = await this.loadExisting(hit.id);
+        const existing = await this.#loadExisting(hit.id);
         if (existing) return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
       } catch (err) {
         if (!isOffline(err)) throw userError(err);
@@ -119,7 +122,7 @@ export class BookmarksService {
         // draft holds only what this device adds, and the popup says so. Never the page's fields
         // in place of the stored ones.
         const ref = refOf(hit.id);
-        const adding = await this.deps.queue.pendingAppend(ref);
+        const adding = await this.#deps.queue.pendingAppend(ref);
         const draft: BookmarkDraft = {
           ref,
           link: tab.url,
@@ -141,18 +144,18 @@ export class BookmarksService {
     creating.catch(() => undefined); // awaited below when the page is not saved yet; unused otherwise
     let found: number | null | undefined;
     try {
-      const res = await this.deps.api.urlExists([tab.url], { retries: 1 });
+      const res = await this.#deps.api.urlExists([tab.url], { retries: 1 });
       found = savedIdOf(res, key);
     } catch (err) {
       if (!isOffline(err)) throw userError(err);
       found = undefined; // cannot ask: trust the index, or save (queued)
     }
     if (found) {
-      const existing = await this.loadExisting(found).catch((err) => {
+      const existing = await this.#loadExisting(found).catch((err) => {
         throw userError(err);
       });
       if (existing) {
-        this.deps.onSaved(existing);
+        this.#deps.onSaved(existing);
         return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
       }
     }
@@ -164,17 +167,17 @@ export class BookmarksService {
     return saved;
   }
 
-  private async loadExisting(id: number): Promise<Bookmark | null> {
+  async #loadExisting(id: number): Promise<Bookmark | null> {
     try {
-      const b = await this.deps.api.getBookmark(id);
+      const b = await this.#deps.api.getBookmark(id);
       if (b.removed || b.collectionId === TRASH) {
-        this.deps.onRemoved(id, b.link); // the index had not heard yet
+        this.#deps.onRemoved(id, b.link); // the index had not heard yet
         return null;
       }
       return b;
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 404) {
-        this.deps.onRemoved(id, '');
+        this.#deps.onRemoved(id, '');
         return null;
       }
       throw err;
@@ -191,7 +194,7 @@ export class BookmarksService {
     return body;
   }
 
-  private draftFromCreate(ref: BookmarkRef, body: BookmarkCreate): BookmarkDraft {
+  #draftFromCreate(ref: BookmarkRef, body: BookmarkCreate): BookmarkDraft {
     return {
       ref,
       link: body.link,
@@ -208,23 +211,23 @@ export class BookmarksService {
 
   /** Creates a bookmark, or queues the create when the server is unreachable. */
   async create(body: BookmarkCreate, label: string, account?: Account): Promise<WriteResult> {
-    account ??= await this.requireAccount();
-    const key = this.newKey();
+    account ??= await this.#requireAccount();
+    const key = this.#newKey();
     const localRef = `l:${key}` as const;
     const collectionId = body.collection?.$id ?? UNSORTED;
     // The recently used list is a convenience: updated beside the write, never holding it up or failing it.
-    this.deps.usedCollection(collectionId).catch(reportError('recently used collections'));
-    if (!(await this.deps.queue.busy())) {
+    this.#deps.usedCollection(collectionId).catch(reportError('recently used collections'));
+    if (!(await this.#deps.queue.busy())) {
       try {
-        const bookmark = await this.deps.api.createBookmark(body, { idempotencyKey: key, retries: 1 });
-        this.deps.onSaved(bookmark);
+        const bookmark = await this.#deps.api.createBookmark(body, { idempotencyKey: key, retries: 1 });
+        this.#deps.onSaved(bookmark);
         return { state: 'saved', bookmark: draftOf(bookmark) };
       } catch (err) {
         if (!isOffline(err)) throw userError(err);
       }
     }
-    await this.deps.queue.enqueue({ op: 'create', ref: localRef, body, key, userId: account.userId, serverUrl: account.serverUrl, label });
-    return { state: 'queued', bookmark: this.draftFromCreate(localRef, body) };
+    await this.#deps.queue.enqueue({ op: 'create', ref: localRef, body, key, userId: account.userId, serverUrl: account.serverUrl, label });
+    return { state: 'queued', bookmark: this.#draftFromCreate(localRef, body) };
   }
 
   /**
@@ -232,10 +235,10 @@ export class BookmarksService {
    * `note` are additions, merged with what the server has when sent.
    */
   async update(ref: BookmarkRef, changes: BookmarkChanges, label = '', opts: { append?: boolean } = {}): Promise<WriteResult> {
-    const account = await this.requireAccount();
+    const account = await this.#requireAccount();
     if (changes.collectionId !== undefined) {
       await lastCollectionItem.setValue(changes.collectionId);
-      await this.deps.usedCollection(changes.collectionId);
+      await this.#deps.usedCollection(changes.collectionId);
     }
     const { rest, append } = opts.append ? splitAppend(changes) : { rest: changes, append: undefined };
     const body = toUpdateBody(rest);
@@ -243,20 +246,20 @@ export class BookmarksService {
       let out = body;
       if (append && !isEmptyAppend(append)) {
         // Reading what is stored failed: the write itself was never sent, so the queue may still merge later edits into it.
-        const stored = await this.deps.api.getBookmark(id, { retries: 1 }).catch((err: unknown) => {
+        const stored = await this.#deps.api.getBookmark(id, { retries: 1 }).catch((err: unknown) => {
           throw new NotSentError(err);
         });
         out = appendedUpdate(stored, body, append);
       }
-      return this.deps.api.updateBookmark(id, out, { idempotencyKey: key, retries: 1 });
+      return this.#deps.api.updateBookmark(id, out, { idempotencyKey: key, retries: 1 });
     };
-    return this.write(ref, account, label, 'update', sendNow, body, append);
+    return this.#write(ref, account, label, 'update', sendNow, body, append);
   }
 
   /** Moves to Trash (the popup offers Undo). */
   async remove(ref: BookmarkRef, label = ''): Promise<WriteResult> {
-    const account = await this.requireAccount();
-    return this.write(ref, account, label, 'remove', (id, key) => this.deps.api.removeBookmark(id, { idempotencyKey: key, retries: 1 }));
+    const account = await this.#requireAccount();
+    return this.#write(ref, account, label, 'remove', (id, key) => this.#deps.api.removeBookmark(id, { idempotencyKey: key, retries: 1 }));
   }
 
   /** Undo of Remove: back to the collection it was in. */
@@ -264,7 +267,7 @@ export class BookmarksService {
     return this.update(ref, { collectionId: collectionId === TRASH ? UNSORTED : collectionId }, label);
   }
 
-  private async write(
+  async #write(
     ref: BookmarkRef,
     account: Account,
     label: string,
@@ -273,16 +276,16 @@ export class BookmarksService {
     body?: ReturnType<typeof toUpdateBody>,
     append?: AppendChanges,
   ): Promise<WriteResult> {
-    const resolved = await this.deps.queue.serverRef(ref);
-    const key = this.newKey();
+    const resolved = await this.#deps.queue.serverRef(ref);
+    const key = this.#newKey();
     const id = serverIdOf(resolved);
     let tried = false;
-    if (id !== null && !isLocalRef(resolved) && !(await this.deps.queue.busy())) {
+    if (id !== null && !isLocalRef(resolved) && !(await this.#deps.queue.busy())) {
       try {
         tried = true;
         const bookmark = await send(id, key);
-        if (op === 'remove' || !bookmark || bookmark.removed) this.deps.onRemoved(id, bookmark?.link ?? '');
-        else this.deps.onSaved(bookmark);
+        if (op === 'remove' || !bookmark || bookmark.removed) this.#deps.onRemoved(id, bookmark?.link ?? '');
+        else this.#deps.onSaved(bookmark);
         return { state: 'saved', bookmark: bookmark ? draftOf(bookmark) : null };
       } catch (caught) {
         const notSent = caught instanceof NotSentError;
@@ -294,19 +297,19 @@ export class BookmarksService {
     const common = { key, userId: account.userId, serverUrl: account.serverUrl, label };
     // A write whose online try failed may still have reached the server: it is queued as sent, and
     // later edits are never merged into it.
-    if (op === 'update') await this.deps.queue.enqueue({ op, ref: resolved, body: body!, ...(append ? { append } : {}), ...common }, { tried });
-    else await this.deps.queue.enqueue({ op, ref: resolved, ...common }, { tried });
+    if (op === 'update') await this.#deps.queue.enqueue({ op, ref: resolved, body: body!, ...(append ? { append } : {}), ...common }, { tried });
+    else await this.#deps.queue.enqueue({ op, ref: resolved, ...common }, { tried });
     return { state: 'queued', bookmark: null };
   }
 
   /** Context menu "Save link": the link, unless it is saved already. */
   async saveLink(link: string, title: string | undefined): Promise<WriteResult & { exists?: boolean }> {
-    const account = await this.requireAccount();
+    const account = await this.#requireAccount();
     if (!isHttpUrl(link)) throw new UserFacingError(t('errorNotWebPage'), 'unsupported');
     const key = normalizeUrl(link)!;
-    if (this.deps.lookup(key)) return { state: 'saved', bookmark: null, exists: true };
+    if (this.#deps.lookup(key)) return { state: 'saved', bookmark: null, exists: true };
     try {
-      const res = await this.deps.api.urlExists([link], { retries: 1 });
+      const res = await this.#deps.api.urlExists([link], { retries: 1 });
       if (res.result && res.ids.length) return { state: 'saved', bookmark: null, exists: true };
     } catch (err) {
       if (!isOffline(err)) throw userError(err);
@@ -318,7 +321,7 @@ export class BookmarksService {
 
   /** Context menu "Save image": an image bookmark whose cover is the image. */
   async saveImage(src: string, pageTitle: string | undefined): Promise<WriteResult> {
-    const account = await this.requireAccount();
+    const account = await this.#requireAccount();
     if (!isHttpUrl(src)) throw new UserFacingError(t('errorImageNotWeb'), 'unsupported');
     const body: BookmarkCreate = {
       link: src,

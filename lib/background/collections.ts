@@ -32,22 +32,26 @@ function toOptions(collections: Collection[], unsortedTitle = 'Unsorted'): Colle
   return [{ id: UNSORTED, title: unsortedTitle, path: [unsortedTitle], parentId: null, count: 0 }, ...items];
 }
 
+interface CollectionsDeps {
+  api: TidemarkApi;
+  account: () => Promise<Account | null>;
+  now?: () => number;
+  unsortedTitle?: () => string;
+  onChange?: (view: CollectionsView) => void;
+}
+
 export class CollectionsService {
-  private refreshing: Promise<CollectionOption[]> | null = null;
-  private again: Promise<CollectionOption[]> | null = null;
+  #refreshing: Promise<CollectionOption[]> | null = null;
+  #again: Promise<CollectionOption[]> | null = null;
 
-  constructor(
-    private deps: {
-      api: TidemarkApi;
-      account: () => Promise<Account | null>;
-      now?: () => number;
-      unsortedTitle?: () => string;
-      onChange?: (view: CollectionsView) => void;
-    },
-  ) {}
+  readonly #deps: CollectionsDeps;
 
-  private now() {
-    return (this.deps.now ?? Date.now)();
+  constructor(deps: CollectionsDeps) {
+    this.#deps = deps;
+  }
+
+  #now() {
+    return (this.#deps.now ?? Date.now)();
   }
 
   private static owner(a: Account) {
@@ -59,7 +63,7 @@ export class CollectionsService {
    * the server (the cached one when offline).
    */
   async view(refresh = false): Promise<CollectionsView> {
-    const account = await this.deps.account();
+    const account = await this.#deps.account();
     if (!account) return { items: [], recent: [] };
     const cache = await collectionsCacheItem.getValue();
     const fresh = cache && cache.owner === CollectionsService.owner(account);
@@ -83,30 +87,30 @@ export class CollectionsService {
    * change (a collection just made elsewhere) and would answer without it.
    */
   refresh(): Promise<CollectionOption[]> {
-    if (this.refreshing) {
-      this.again ??= this.refreshing
+    if (this.#refreshing) {
+      this.#again ??= this.#refreshing
         .catch(() => null)
         .then(() => {
-          this.again = null;
+          this.#again = null;
           return this.refresh();
         });
-      return this.again;
+      return this.#again;
     }
-    this.refreshing = (async () => {
-      const account = await this.deps.account();
+    this.#refreshing = (async () => {
+      const account = await this.#deps.account();
       if (!account) return [];
-      const items = toOptions(await this.deps.api.getCollections(), this.deps.unsortedTitle?.());
-      await collectionsCacheItem.setValue({ owner: CollectionsService.owner(account), items, fetchedAt: this.now() });
-      this.deps.onChange?.({ items, recent: await recentCollectionsItem.getValue() });
+      const items = toOptions(await this.#deps.api.getCollections(), this.#deps.unsortedTitle?.());
+      await collectionsCacheItem.setValue({ owner: CollectionsService.owner(account), items, fetchedAt: this.#now() });
+      this.#deps.onChange?.({ items, recent: await recentCollectionsItem.getValue() });
       return items;
     })().finally(() => {
-      this.refreshing = null;
+      this.#refreshing = null;
     });
-    return this.refreshing;
+    return this.#refreshing;
   }
 
   async create(title: string, parentId: number | null): Promise<CollectionOption> {
-    const created = await this.deps.api.createCollection({ title: title.trim(), ...(parentId ? { parent: { $id: parentId } } : {}) });
+    const created = await this.#deps.api.createCollection({ title: title.trim(), ...(parentId ? { parent: { $id: parentId } } : {}) });
     const items = await this.refresh().catch(() => null);
     return (
       items?.find((c) => c.id === created._id) ?? { id: created._id, title: created.title, path: [created.title], parentId, count: 0 }

@@ -40,37 +40,40 @@ interface HighlightsDeps {
 }
 
 export class HighlightsService {
-  private readonly newKey: () => string;
+  readonly #newKey: () => string;
   /** Highlights removed just now, for Undo (their notes come back). */
-  private readonly removed = new Map<string, StoredHighlight>();
+  readonly #removed = new Map<string, StoredHighlight>();
   /** "Highlight with note": the popup opens the note editor of this highlight. */
-  private noteRequest: string | null = null;
+  #noteRequest: string | null = null;
   /** Writes (and local-copy updates) run one at a time, so none overwrites another's local copy. */
-  private writes: Promise<unknown> = Promise.resolve();
+  #writes: Promise<unknown> = Promise.resolve();
 
-  constructor(private deps: HighlightsDeps) {
-    this.newKey = deps.newKey ?? (() => crypto.randomUUID());
+  readonly #deps: HighlightsDeps;
+
+  constructor(deps: HighlightsDeps) {
+    this.#deps = deps;
+    this.#newKey = deps.newKey ?? (() => crypto.randomUUID());
   }
 
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.writes.then(fn);
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(fn);
     // The chain goes on after a failed write; that write's caller gets its error from `run`.
-    this.writes = run.catch(() => {});
+    this.#writes = run.catch(() => {});
     return run;
   }
 
-  private fromServer(list: Bookmark['highlights']): Promise<StoredHighlight[]> {
-    return fromServer(this.deps.queue, list);
+  #fromServer(list: Bookmark['highlights']): Promise<StoredHighlight[]> {
+    return fromServer(this.#deps.queue, list);
   }
 
-  private put(ref: BookmarkRef, changes: QueuedHighlightChange[], label: string): Promise<Bookmark | null> {
-    return writeHighlights({ ...this.deps, newKey: this.newKey }, ref, changes, label);
+  #put(ref: BookmarkRef, changes: QueuedHighlightChange[], label: string): Promise<Bookmark | null> {
+    return writeHighlights({ ...this.#deps, newKey: this.#newKey }, ref, changes, label);
   }
 
   /** Signing out: the pages' highlights are forgotten; `keepIds` keeps the local-key map queued writes still need. */
   async forgetAll(opts: { keepIds?: boolean } = {}): Promise<void> {
-    this.removed.clear();
-    await this.serial(async () => {
+    this.#removed.clear();
+    await this.#serial(async () => {
       await forgetPages();
       if (!opts.keepIds) await highlightIdsItem.setValue({});
     });
@@ -81,12 +84,12 @@ export class HighlightsService {
    * is the page's highlights now.
    */
   noteDelivered(bookmark: Bookmark): Promise<void> {
-    return this.serial(async () => {
+    return this.#serial(async () => {
       const key = normalizeUrl(bookmark.link);
       if (!key) return;
-      const { toServer } = await keyMap(this.deps.queue);
-      const items = await this.fromServer(bookmark.highlights);
-      for (const c of await this.deps.queue.pendingHighlightChanges(bookmark._id)) {
+      const { toServer } = await keyMap(this.#deps.queue);
+      const items = await this.#fromServer(bookmark.highlights);
+      for (const c of await this.#deps.queue.pendingHighlightChanges(bookmark._id)) {
         if (!c._id) {
           if (c._local && c.text) items.push({ key: c._local, text: c.text, color: c.color ?? DEFAULT_HIGHLIGHT_COLOR, note: c.note ?? '', ...pick(c) });
           continue;
@@ -102,7 +105,7 @@ export class HighlightsService {
 
   // --- finding the page ---
 
-  private async tabUrl(tabId: number, fallback?: string): Promise<string> {
+  async #tabUrl(tabId: number, fallback?: string): Promise<string> {
     const tab = await browser.tabs.get(tabId).catch(() => null);
     const url = tab?.url || fallback;
     if (!url) throw new UserFacingError(t('errorNoTabAccess'), 'unsupported');
@@ -113,17 +116,17 @@ export class HighlightsService {
   async page(url: string): Promise<Page> {
     const key = normalizeUrl(url);
     if (!key) throw new UserFacingError(t('errorNotWebPage'), 'unsupported');
-    if (!(await this.deps.account())) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
+    if (!(await this.#deps.account())) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
     const cached = await cachedPage(key);
-    const queued = await this.deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
+    const queued = await this.#deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
     if (queued) return { key, ref: queued.ref, items: cached?.ref === queued.ref ? cached.items : [] };
     let id: number | null | undefined;
-    const hit = this.deps.lookup(key);
+    const hit = this.#deps.lookup(key);
     if (hit) id = hit.id;
     else if (hit === null) id = null;
     else {
       try {
-        const res = await this.deps.api.urlExists([url], { retries: 0 });
+        const res = await this.#deps.api.urlExists([url], { retries: 0 });
         id = savedIdOf(res, key);
       } catch (err) {
         if (!isOffline(err)) throw userError(err);
@@ -132,13 +135,13 @@ export class HighlightsService {
     }
     if (!id) return { key, ref: cached?.ref ?? null, items: cached?.items ?? [] };
     // Writes still queued for this bookmark: the local copy already has them.
-    if ((await this.deps.queue.busy()) && cached && serverIdOf(await this.deps.queue.serverRef(cached.ref)) === id) {
+    if ((await this.#deps.queue.busy()) && cached && serverIdOf(await this.#deps.queue.serverRef(cached.ref)) === id) {
       return { key, ref: `b:${id}`, items: cached.items };
     }
     try {
-      const b = await this.deps.api.getBookmark(id);
+      const b = await this.#deps.api.getBookmark(id);
       if (b.removed || b.collectionId === TRASH) return { key, ref: null, items: [] };
-      const page: Page = { key, ref: `b:${id}`, items: await this.fromServer(b.highlights) };
+      const page: Page = { key, ref: `b:${id}`, items: await this.#fromServer(b.highlights) };
       await rememberPage(page);
       return page;
     } catch (err) {
@@ -163,10 +166,10 @@ export class HighlightsService {
     url: string,
     h: { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
   ): Promise<PageHighlightsView & { key: string }> {
-    return this.serial(() => this.doAdd(tabId, url, h));
+    return this.#serial(() => this.#doAdd(tabId, url, h));
   }
 
-  private async doAdd(
+  async #doAdd(
     tabId: number,
     url: string,
     h: { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
@@ -174,20 +177,20 @@ export class HighlightsService {
     let page = await this.page(url);
     if (!page.ref) {
       // As the toolbar button's save would: the popup's own flow (never a duplicate).
-      const opened = await this.deps.openForTab(tabId, { create: true });
+      const opened = await this.#deps.openForTab(tabId, { create: true });
       if (opened.state === 'signed-out') throw new UserFacingError(t('errorSignedOut'), 'signed-out');
       if (opened.state !== 'saved') throw new UserFacingError(opened.state === 'unsupported' ? opened.reason : t('errorNotWebPage'), 'unsupported');
       page = { ...page, ref: opened.bookmark.ref, items: [] };
     }
-    const restored = h.restore ? this.removed.get(h.restore) : undefined;
+    const restored = h.restore ? this.#removed.get(h.restore) : undefined;
     const change: HighlightChange = { text: h.text, color: h.color, ...pick(h) };
     if (restored?.note) change.note = restored.note;
     const before = new Set(page.items.map((i) => i.key));
-    const local = `l:${this.newKey()}`;
-    const b = await this.put(page.ref!, [{ ...change, _local: local }], writeLabel(h.text));
+    const local = `l:${this.#newKey()}`;
+    const b = await this.#put(page.ref!, [{ ...change, _local: local }], writeLabel(h.text));
     let key: string;
     if (b) {
-      const items = await this.fromServer(b.highlights);
+      const items = await this.#fromServer(b.highlights);
       const added = items.filter((i) => !before.has(i.key));
       key = (added.find((i) => i.text === h.text && i.prefix === h.prefix) ?? added[added.length - 1])?.key ?? '';
       page = { ...page, ref: `b:${b._id}`, items };
@@ -196,10 +199,10 @@ export class HighlightsService {
       const item: StoredHighlight = { key, text: h.text, color: h.color, note: restored?.note ?? '', ...pick(h) };
       page = { ...page, items: [...page.items, item] };
     }
-    if (h.restore) this.removed.delete(h.restore);
+    if (h.restore) this.#removed.delete(h.restore);
     await rememberPage(page);
     await noteColorUse(h.color);
-    if (h.withNote) this.noteRequest = key;
+    if (h.withNote) this.#noteRequest = key;
     return { ...(await this.view(page)), key };
   }
 
@@ -207,28 +210,28 @@ export class HighlightsService {
    * The page's highlight named `key` (a local key or a server id, whichever the page has), and the id
    * a change should name: the server's, or the local key while its add still waits in the queue.
    */
-  private async target(page: Page, key: string): Promise<{ item: StoredHighlight; id: string }> {
-    const { toServer, alias } = await keyMap(this.deps.queue);
+  async #target(page: Page, key: string): Promise<{ item: StoredHighlight; id: string }> {
+    const { toServer, alias } = await keyMap(this.#deps.queue);
     const item =
       page.items.find((i) => i.key === key) ??
       page.items.find((i) => i.key === alias(key)) ??
       page.items.find((i) => toServer(i.key) === toServer(key));
     if (!page.ref || !item) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
     let id = toServer(item.key);
-    if (isLocalKey(id) && !(await this.deps.queue.busy())) {
+    if (isLocalKey(id) && !(await this.#deps.queue.busy())) {
       // Nothing waits in the queue, so its add was delivered just now (or refused).
-      id = (await keyMap(this.deps.queue)).toServer(item.key);
+      id = (await keyMap(this.#deps.queue)).toServer(item.key);
       if (isLocalKey(id)) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
     }
     return { item, id };
   }
 
   change(url: string, key: string, fields: { color?: HighlightColor; note?: string }): Promise<Page> {
-    return this.serial(async () => {
+    return this.#serial(async () => {
       let page = await this.page(url);
-      const { item, id } = await this.target(page, key);
-      const b = await this.put(page.ref!, [{ _id: id, ...fields }], writeLabel(item.text));
-      if (b) page = { ...page, ref: `b:${b._id}`, items: await this.fromServer(b.highlights) };
+      const { item, id } = await this.#target(page, key);
+      const b = await this.#put(page.ref!, [{ _id: id, ...fields }], writeLabel(item.text));
+      if (b) page = { ...page, ref: `b:${b._id}`, items: await this.#fromServer(b.highlights) };
       else page = { ...page, items: page.items.map((i) => (i.key === item.key ? { ...i, ...fields } : i)) };
       await rememberPage(page);
       if (fields.color) await noteColorUse(fields.color);
@@ -237,14 +240,14 @@ export class HighlightsService {
   }
 
   remove(url: string, key: string): Promise<Page> {
-    return this.serial(async () => {
+    return this.#serial(async () => {
       let page = await this.page(url);
-      const { item, id } = await this.target(page, key);
-      const b = await this.put(page.ref!, [{ _id: id, text: '' }], writeLabel(item.text));
-      if (b) page = { ...page, ref: `b:${b._id}`, items: await this.fromServer(b.highlights) };
+      const { item, id } = await this.#target(page, key);
+      const b = await this.#put(page.ref!, [{ _id: id, text: '' }], writeLabel(item.text));
+      if (b) page = { ...page, ref: `b:${b._id}`, items: await this.#fromServer(b.highlights) };
       else page = { ...page, items: page.items.filter((i) => i.key !== item.key) };
-      this.removed.set(key, item);
-      if (this.removed.size > 20) this.removed.delete(this.removed.keys().next().value!);
+      this.#removed.set(key, item);
+      if (this.#removed.size > 20) this.#removed.delete(this.#removed.keys().next().value!);
       await rememberPage(page);
       return page;
     });
@@ -255,8 +258,8 @@ export class HighlightsService {
   /** Whether a page may have highlights to paint (saved, or saved offline). Cheap: the index first. */
   async maybeSaved(url: string): Promise<boolean> {
     const key = normalizeUrl(url);
-    if (!key || !(await this.deps.account())) return false;
-    const hit = this.deps.lookup(key);
+    if (!key || !(await this.#deps.account())) return false;
+    const hit = this.#deps.lookup(key);
     if (hit) return true;
     if ((await cachedPage(key))?.items.length) return true;
     if (hit === null) return false;
@@ -264,7 +267,7 @@ export class HighlightsService {
   }
 
   async list(tabId: number): Promise<HighlightListView> {
-    const page = await this.page(await this.tabUrl(tabId));
+    const page = await this.page(await this.#tabUrl(tabId));
     let statuses: AnchorStatus[] | null = null;
     if (page.items.length) statuses = await tabCommand(tabId, 'status', null).catch(() => null);
     const byKey = new Map(statuses?.map((s) => [s.key, s]) ?? []);
@@ -281,15 +284,15 @@ export class HighlightsService {
       .map(item);
     const notFound = statuses ? page.items.filter((h) => byKey.get(h.key)?.status !== 'anchored').map(item) : [];
     if (!statuses) found.push(...page.items.map(item));
-    const editNoteOf = this.noteRequest;
-    this.noteRequest = null;
+    const editNoteOf = this.#noteRequest;
+    this.#noteRequest = null;
     // Asked on any saved page, not only once highlights exist: without it, selecting text does nothing.
     const askAutoPaint = !(await autoPaintAskedItem.getValue()) && !(await autoPaintGranted());
     return { found, notFound, askAutoPaint, editNoteOf };
   }
 
   async setNote(tabId: number, key: string, note: string): Promise<HighlightListView> {
-    await this.change(await this.tabUrl(tabId), key, { note });
+    await this.change(await this.#tabUrl(tabId), key, { note });
     // The note is saved; a tab without the highlighter (not injected yet, closed) has nothing to repaint.
     await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
@@ -298,14 +301,14 @@ export class HighlightsService {
   // --- the side panel's changes (named by tab; the page is repainted after each) ---
 
   async recolorInTab(tabId: number, key: string, color: HighlightColor): Promise<HighlightListView> {
-    await this.change(await this.tabUrl(tabId), key, { color });
+    await this.change(await this.#tabUrl(tabId), key, { color });
     // Saved; a tab without the highlighter (not injected yet, closed) has nothing to repaint.
     await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
   }
 
   async removeInTab(tabId: number, key: string): Promise<HighlightListView> {
-    await this.remove(await this.tabUrl(tabId), key);
+    await this.remove(await this.#tabUrl(tabId), key);
     // As above: nothing to repaint without the highlighter.
     await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
@@ -313,10 +316,10 @@ export class HighlightsService {
 
   /** Undo of removeInTab: the highlight is added again where it was, with its note. */
   async restoreInTab(tabId: number, key: string): Promise<HighlightListView> {
-    const item = this.removed.get(key);
+    const item = this.#removed.get(key);
     if (!item) throw new UserFacingError(t('errorNothingToUndo'), 'not-found');
     const { note: _note, key: _key, ...h } = item;
-    await this.add(tabId, await this.tabUrl(tabId), { ...h, restore: key });
+    await this.add(tabId, await this.#tabUrl(tabId), { ...h, restore: key });
     // As above: nothing to repaint without the highlighter.
     await tabCommand(tabId, 'refresh', null).catch(() => {});
     return this.list(tabId);
@@ -327,7 +330,7 @@ export class HighlightsService {
    * highlight's note; without a side panel, the popup is tried. The page never sees notes.
    */
   async editNote(key: string, panel: Promise<boolean> = Promise.resolve(false)): Promise<{ opened: boolean }> {
-    this.noteRequest = key;
+    this.#noteRequest = key;
     if (await panel) return { opened: true };
     try {
       await (browser.action as unknown as { openPopup(): Promise<void> }).openPopup();

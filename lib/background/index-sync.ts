@@ -30,35 +30,38 @@ export interface IndexSyncDeps {
 }
 
 export class SavedIndexService {
-  private index: SavedLinkIndex | null = null;
-  private owner: string | null = null;
-  private cursor = 0;
-  private syncedAt = 0;
-  private status: IndexState = 'empty';
-  private loading: Promise<void> | null = null;
-  private syncing: Promise<void> | null = null;
-  private readonly now: () => number;
-  private readonly keyVersion: number;
+  #index: SavedLinkIndex | null = null;
+  #owner: string | null = null;
+  #cursor = 0;
+  #syncedAt = 0;
+  #status: IndexState = 'empty';
+  #loading: Promise<void> | null = null;
+  #syncing: Promise<void> | null = null;
+  readonly #now: () => number;
+  readonly #keyVersion: number;
 
-  constructor(private deps: IndexSyncDeps) {
-    this.now = deps.now ?? Date.now;
-    this.keyVersion = deps.keyVersion ?? URL_KEY_VERSION;
+  readonly #deps: IndexSyncDeps;
+
+  constructor(deps: IndexSyncDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#keyVersion = deps.keyVersion ?? URL_KEY_VERSION;
   }
 
   get state(): IndexState {
-    return this.status;
+    return this.#status;
   }
 
   get lastSyncedAt(): number {
-    return this.syncedAt;
+    return this.#syncedAt;
   }
 
   get size(): number {
-    return this.index?.size ?? 0;
+    return this.#index?.size ?? 0;
   }
 
   get byteSize(): number {
-    return this.index?.byteSize() ?? 0;
+    return this.#index?.byteSize() ?? 0;
   }
 
   private static ownerOf(account: Account): string {
@@ -67,22 +70,22 @@ export class SavedIndexService {
 
   /** Loads the stored index once per service-worker life. */
   load(): Promise<void> {
-    this.loading ??= (async () => {
-      const account = await this.deps.account();
+    this.#loading ??= (async () => {
+      const account = await this.#deps.account();
       if (!account) return;
       // An unreadable stored snapshot is treated as none: the next sync rebuilds the index from the server.
       const snap = await savedIndexRecord.get().catch(() => undefined);
       if (!snap || `${snap.serverUrl}|${snap.userId}` !== SavedIndexService.ownerOf(account)) return;
       // Keys of another URL key version: the next sync lists everything again.
-      if ((snap.keyVersion ?? 1) !== this.keyVersion) return;
-      if (this.index) return; // a sync finished first
-      this.index = new SavedLinkIndex({ hashes: snap.hashes, ids: snap.ids, collections: snap.collections });
-      this.owner = SavedIndexService.ownerOf(account);
-      this.cursor = snap.cursor;
-      this.syncedAt = snap.syncedAt;
-      this.status = 'ready';
+      if ((snap.keyVersion ?? 1) !== this.#keyVersion) return;
+      if (this.#index) return; // a sync finished first
+      this.#index = new SavedLinkIndex({ hashes: snap.hashes, ids: snap.ids, collections: snap.collections });
+      this.#owner = SavedIndexService.ownerOf(account);
+      this.#cursor = snap.cursor;
+      this.#syncedAt = snap.syncedAt;
+      this.#status = 'ready';
     })();
-    return this.loading;
+    return this.#loading;
   }
 
   /**
@@ -90,105 +93,105 @@ export class SavedIndexService {
    * cannot say (not synced, or the last sync failed).
    */
   lookup(key: string): IndexHit | null | undefined {
-    if (this.status !== 'ready' || !this.index) return undefined;
-    return this.index.lookup(key);
+    if (this.#status !== 'ready' || !this.#index) return undefined;
+    return this.#index.lookup(key);
   }
 
   /** A save the extension just made (the next sync confirms it). */
   noteSaved(id: number, key: string, collectionId: number): void {
-    this.index?.upsert(id, key, collectionId);
+    this.#index?.upsert(id, key, collectionId);
   }
 
   noteRemoved(id: number): void {
-    this.index?.remove(id);
+    this.#index?.remove(id);
   }
 
   /** Forgets everything (sign-out, another account). */
   async reset(): Promise<void> {
-    this.index = null;
-    this.owner = null;
-    this.cursor = 0;
-    this.syncedAt = 0;
-    this.status = 'empty';
-    this.loading = null;
+    this.#index = null;
+    this.#owner = null;
+    this.#cursor = 0;
+    this.#syncedAt = 0;
+    this.#status = 'empty';
+    this.#loading = null;
     await savedIndexRecord.remove().catch(reportError('saved-link index removal'));
   }
 
   /** Brings the index up to date. One sync at a time; a failure leaves the state 'error'. */
   sync(): Promise<void> {
-    this.syncing ??= this.doSync().finally(() => {
-      this.syncing = null;
+    this.#syncing ??= this.#doSync().finally(() => {
+      this.#syncing = null;
     });
-    return this.syncing;
+    return this.#syncing;
   }
 
-  private async doSync(): Promise<void> {
+  async #doSync(): Promise<void> {
     await this.load();
-    const account = await this.deps.account();
+    const account = await this.#deps.account();
     if (!account) return;
     const owner = SavedIndexService.ownerOf(account);
-    const previous = this.status;
-    if (previous !== 'ready') this.status = 'syncing';
+    const previous = this.#status;
+    if (previous !== 'ready') this.#status = 'syncing';
     try {
-      if (this.index && this.owner === owner) await this.syncChanges();
-      else await this.syncAll(owner);
-      this.status = 'ready';
-      this.syncedAt = this.now();
-      await this.persist(account);
-      this.deps.onSynced?.();
+      if (this.#index && this.#owner === owner) await this.#syncChanges();
+      else await this.#syncAll(owner);
+      this.#status = 'ready';
+      this.#syncedAt = this.#now();
+      await this.#persist(account);
+      this.#deps.onSynced?.();
     } catch (err) {
-      this.status = 'error';
+      this.#status = 'error';
       throw err;
     }
   }
 
-  private async syncAll(owner: string): Promise<void> {
-    const limit = this.deps.pageSize ?? LIMITS.linksPerAnswerMax;
+  async #syncAll(owner: string): Promise<void> {
+    const limit = this.#deps.pageSize ?? LIMITS.linksPerAnswerMax;
     const builder = new IndexBuilder();
     let after = 0;
     let cursor: number | null = null;
     for (;;) {
-      const page = this.sameKeys(await this.deps.api.links({ after, limit }));
+      const page = this.#sameKeys(await this.#deps.api.links({ after, limit }));
       cursor ??= page.cursor; // the first page's cursor: later changes come with `since`
       for (const [id, key, col] of page.items) builder.add(id, key, col);
       if (!page.more || page.items.length === 0) break;
       after = page.items[page.items.length - 1][0];
     }
-    this.index = builder.finish();
-    this.owner = owner;
-    this.cursor = cursor ?? 0;
+    this.#index = builder.finish();
+    this.#owner = owner;
+    this.#cursor = cursor ?? 0;
     // Changes made while paging are picked up right away.
-    await this.syncChanges();
+    await this.#syncChanges();
   }
 
-  private async syncChanges(): Promise<void> {
-    const limit = this.deps.pageSize ?? LIMITS.linksPerAnswerMax;
+  async #syncChanges(): Promise<void> {
+    const limit = this.#deps.pageSize ?? LIMITS.linksPerAnswerMax;
     for (;;) {
-      const page = this.sameKeys(await this.deps.api.links({ since: this.cursor, limit }));
-      for (const id of page.removed ?? []) this.index!.remove(id);
-      for (const [id, key, col] of page.items) this.index!.upsert(id, key, col);
-      this.cursor = page.cursor;
+      const page = this.#sameKeys(await this.#deps.api.links({ since: this.#cursor, limit }));
+      for (const id of page.removed ?? []) this.#index!.remove(id);
+      for (const [id, key, col] of page.items) this.#index!.upsert(id, key, col);
+      this.#cursor = page.cursor;
       if (!page.more) break;
     }
   }
 
   /** The answer, when its keys are of this extension's version; else the sync fails (lookups fall back to url/exists). */
-  private sameKeys(page: LinksResponse): LinksResponse {
+  #sameKeys(page: LinksResponse): LinksResponse {
     const theirs = page.keyVersion ?? 1;
-    if (theirs !== this.keyVersion) {
+    if (theirs !== this.#keyVersion) {
       throw new Error(
-        `The server keys saved links by version ${theirs} of the link rules, this extension by version ${this.keyVersion}: ` +
+        `The server keys saved links by version ${theirs} of the link rules, this extension by version ${this.#keyVersion}: ` +
           'saved pages are checked with the server one by one until the server or the extension is updated.',
       );
     }
     return page;
   }
 
-  private async persist(account: Account): Promise<void> {
-    if (!this.index) return;
-    const arrays = this.index.arrays();
+  async #persist(account: Account): Promise<void> {
+    if (!this.#index) return;
+    const arrays = this.#index.arrays();
     await savedIndexRecord
-      .set({ serverUrl: account.serverUrl, userId: account.userId, keyVersion: this.keyVersion, cursor: this.cursor, syncedAt: this.syncedAt, ...arrays })
+      .set({ serverUrl: account.serverUrl, userId: account.userId, keyVersion: this.#keyVersion, cursor: this.#cursor, syncedAt: this.#syncedAt, ...arrays })
       .catch(reportError('saved-link index save'));
   }
 }

@@ -129,32 +129,36 @@ function queueForm(call: Call): Omit<BulkCall, 'kind'>[] {
 }
 
 export class LibraryService {
-  constructor(private deps: LibraryDeps) {}
+  readonly #deps: LibraryDeps;
 
-  private async owner(): Promise<string> {
-    const acc = await this.deps.account();
+  constructor(deps: LibraryDeps) {
+    this.#deps = deps;
+  }
+
+  async #owner(): Promise<string> {
+    const acc = await this.#deps.account();
     if (!acc) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
     return `${acc.serverUrl}|${acc.userId}`;
   }
 
   /** The list request of each library tab (channel) still on the way, to cancel when a newer query starts. */
-  private listing = new Map<string, AbortController>();
+  #listing = new Map<string, AbortController>();
 
   async list(q: LibraryListQuery): Promise<LibraryPage> {
     markList('tidemark:list-received', q.search);
     let cancel: AbortController | null = null;
     if (q.channel && q.page === 0) {
       // Typing sends one query after another: the older one's answer would be dropped, so it stops here.
-      this.listing.get(q.channel)?.abort(new ApiClientError('http', 'A newer search replaced this one.'));
+      this.#listing.get(q.channel)?.abort(new ApiClientError('http', 'A newer search replaced this one.'));
       cancel = new AbortController();
-      this.listing.set(q.channel, cancel);
+      this.#listing.set(q.channel, cancel);
     }
     // Who is signed in is read while the request is on its way, not before it (storage reads cost time).
-    const whose = this.owner();
+    const whose = this.#owner();
     whose.catch(() => undefined); // awaited below; this only keeps a failure from being reported twice
     const key = JSON.stringify([q.collectionId, q.search, q.sort, q.page]);
     try {
-      const res = await this.deps.api.listBookmarks(
+      const res = await this.#deps.api.listBookmarks(
         q.collectionId,
         { search: q.search || undefined, sort: q.sort || undefined, page: q.page, perpage: LIBRARY_PAGE_SIZE },
         { signal: cancel?.signal },
@@ -162,46 +166,48 @@ export class LibraryService {
       markList('tidemark:list-fetched', q.search);
       const owner = await whose;
       const page = { items: res.items, count: res.count };
-      if (q.page < CACHED_PAGE_NUMBERS) void this.remember(key, owner, page).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
+      if (q.page < CACHED_PAGE_NUMBERS) void this.#remember(key, owner, page).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
       return { ...page, offline: false, cachedAt: null };
     } catch (err) {
       if (!offlineError(err)) throw err;
       const owner = await whose;
-      const cached = this.pending.get(key) ?? (await listCache.getValue())[key];
+      const cached = this.#pending.get(key) ?? (await listCache.getValue())[key];
       if (cached && cached.owner === owner) return { ...cached.page, offline: true, cachedAt: cached.at };
       throw err;
     } finally {
-      if (cancel && this.listing.get(q.channel!) === cancel) this.listing.delete(q.channel!);
+      if (cancel && this.#listing.get(q.channel!) === cancel) this.#listing.delete(q.channel!);
     }
   }
 
-  private pending = new Map<string, { at: number; owner: string; page: { items: Bookmark[]; count: number } }>();
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  #pending = new Map<string, { at: number; owner: string; page: { items: Bookmark[]; count: number } }>();
+  #flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   /**
    * Keeps the answer for offline use. Written a moment later in one go, so storing it never
    * delays the answers the page waits for (typing sends one query after another).
    */
-  private remember(key: string, owner: string, page: { items: Bookmark[]; count: number }): Promise<void> {
-    this.pending.set(key, { at: Date.now(), owner, page });
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = null;
-      void this.serially(() => this.flush()).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
-    }, 800);
+  #remember(key: string, owner: string, page: { items: Bookmark[]; count: number }): Promise<void> {
+    this.#pending.set(key, { at: Date.now(), owner, page });
+    if (this.#flushTimer === null) {
+      this.#flushTimer = setTimeout(() => {
+        this.#flushTimer = null;
+        void this.#serially(() => this.#flush()).catch((err: unknown) => console.warn(`Tidemark: the library's offline copy was not kept: ${(err as Error).message}`));
+      }, 800);
+    }
     return Promise.resolve();
   }
 
   /** The offline copy's read-modify-writes, one after another (a write must not undo another's). */
-  private copyWrites: Promise<unknown> = Promise.resolve();
-  private serially(write: () => Promise<void>): Promise<void> {
-    const next = this.copyWrites.then(write);
-    this.copyWrites = next.catch(() => undefined); // the failure is the caller's to report; the chain goes on
+  #copyWrites: Promise<unknown> = Promise.resolve();
+  #serially(write: () => Promise<void>): Promise<void> {
+    const next = this.#copyWrites.then(write);
+    this.#copyWrites = next.catch(() => undefined); // the failure is the caller's to report; the chain goes on
     return next;
   }
 
-  private async flush(): Promise<void> {
-    const fresh = [...this.pending.entries()];
-    this.pending.clear();
+  async #flush(): Promise<void> {
+    const fresh = [...this.#pending.entries()];
+    this.#pending.clear();
     const all = { ...(await listCache.getValue()) };
     for (const [key, entry] of fresh) all[key] = entry;
     const keys = Object.keys(all);
@@ -217,10 +223,10 @@ export class LibraryService {
    * sidebar's counts), so the library shows it as it will be once sent. Kept pages the change does
    * not touch stay as they are; the next answer from the server replaces them all.
    */
-  private async showInOfflineCopy(before: BookmarkState[], after: BookmarkState[]): Promise<void> {
+  async #showInOfflineCopy(before: BookmarkState[], after: BookmarkState[]): Promise<void> {
     try {
-      this.pending = new Map(Object.entries(withStates(Object.fromEntries(this.pending), after)));
-      await this.serially(async () => {
+      this.#pending = new Map(Object.entries(withStates(Object.fromEntries(this.#pending), after)));
+      await this.#serially(async () => {
         await listCache.setValue(withStates(await listCache.getValue(), after));
         const sidebar = await collectionsCache.getValue();
         if (sidebar) await collectionsCache.setValue({ ...sidebar, items: applyToCounts(sidebar.items, before, after) });
@@ -232,10 +238,10 @@ export class LibraryService {
   }
 
   async collections(): Promise<{ items: LibraryCollection[]; offline: boolean }> {
-    const owner = await this.owner();
-    const acc = (await this.deps.account())!;
+    const owner = await this.#owner();
+    const acc = (await this.#deps.account())!;
     try {
-      const items = (await this.deps.api.getCollections({ retries: 1 })).map((c) => toLibraryCollection(c, acc.userId));
+      const items = (await this.#deps.api.getCollections({ retries: 1 })).map((c) => toLibraryCollection(c, acc.userId));
       await collectionsCache.setValue({ owner, items });
       return { items, offline: false };
     } catch (err) {
@@ -247,8 +253,8 @@ export class LibraryService {
   }
 
   async highlights(collectionId: number, page: number): Promise<HighlightListItem[]> {
-    await this.owner();
-    return this.deps.api.listHighlights(collectionId, page, LIBRARY_PAGE_SIZE);
+    await this.#owner();
+    return this.#deps.api.listHighlights(collectionId, page, LIBRARY_PAGE_SIZE);
   }
 
   /**
@@ -258,38 +264,22 @@ export class LibraryService {
    * cannot be reached the calls left wait in the offline queue, in order.
    */
   async bulk(action: BulkAction, targets: BulkTarget[]): Promise<BulkResult> {
-    await this.owner();
-    const calls: Call[] = action.kind === 'untag' ? await this.removeTagCalls(action.tag, targets) : [];
+    await this.#owner();
+    const calls: Call[] = action.kind === 'untag' ? await this.#removeTagCalls(action.tag, targets) : [];
     if (action.kind !== 'untag') {
+      const body = putBody(action);
       for (const [source, group] of bySource(targets)) {
+        // Nothing to do for bookmarks already where a move, or Trash, would put them; only Trash's are deleted for good.
+        const skip = action.kind === 'move' ? source === action.to : action.kind === 'trash' ? source === TRASH : action.kind === 'delete-forever' && source !== TRASH;
+        if (skip) continue;
         for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) {
-          const call = (method: 'PUT' | 'DELETE', body: Record<string, unknown>) => calls.push({ kind: 'bulk', method, collectionId: source, ids: part, body });
-          switch (action.kind) {
-            case 'move':
-              if (source !== action.to) call('PUT', { collection: { $id: action.to } });
-              break;
-            case 'restore':
-              call('PUT', { collection: { $id: UNSORTED } });
-              break;
-            case 'tag':
-              call('PUT', { tags: action.tags });
-              break;
-            case 'favourite':
-              call('PUT', { important: action.value });
-              break;
-            case 'trash':
-              if (source !== TRASH) call('DELETE', {});
-              break;
-            case 'delete-forever':
-              if (source === TRASH) call('DELETE', {});
-              break;
-          }
+          calls.push({ kind: 'bulk', method: body ? 'PUT' : 'DELETE', collectionId: source, ids: part, body: body ?? {} });
         }
       }
     }
-    const { modified, queued } = await this.run(calls, action, { queueable: action.kind !== 'delete-forever', queueOnly: false });
-    if (queued) await this.showInOfflineCopy(targets, statesAfter(action, targets));
-    this.deps.onChanged?.();
+    const { modified, queued } = await this.#run(calls, action, { queueable: action.kind !== 'delete-forever', queueOnly: false });
+    if (queued) await this.#showInOfflineCopy(targets, statesAfter(action, targets));
+    this.#deps.onChanged?.();
     return { modified, queued, undoable: action.kind !== 'delete-forever' };
   }
 
@@ -300,7 +290,7 @@ export class LibraryService {
    * change itself went to the offline queue (`queued`), its reversal is queued after it.
    */
   async undo(action: BulkAction, before: BulkTarget[], queued = false): Promise<BulkResult> {
-    await this.owner();
+    await this.#owner();
     const calls: Call[] = [];
     const bulk = (method: 'PUT' | 'DELETE', collectionId: number, group: BulkTarget[], body: Record<string, unknown>) => {
       for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) calls.push({ kind: 'bulk', method, collectionId, ids: part, body });
@@ -309,7 +299,7 @@ export class LibraryService {
       for (const tag of action.tags) {
         // Now they carry the tag; those that had it before keep it.
         const added = before.filter((t) => !hasTag(t.tags, tag)).map((t) => ({ ...t, tags: [...t.tags, tag] }));
-        calls.push(...(queued ? exactTagCalls(added, (t) => withoutTag(t.tags, tag)) : await this.removeTagCalls(tag, added)));
+        calls.push(...(queued ? exactTagCalls(added, (t) => withoutTag(t.tags, tag)) : await this.#removeTagCalls(tag, added)));
       }
     } else if (action.kind === 'untag') {
       // Appended again (at the end of each one's tags).
@@ -327,9 +317,9 @@ export class LibraryService {
     } else {
       throw new Error('Deleting for good cannot be undone.');
     }
-    const result = await this.run(calls, action, { queueable: true, queueOnly: queued });
-    if (result.queued) await this.showInOfflineCopy(statesAfter(action, before), before);
-    this.deps.onChanged?.();
+    const result = await this.#run(calls, action, { queueable: true, queueOnly: queued });
+    if (result.queued) await this.#showInOfflineCopy(statesAfter(action, before), before);
+    this.#deps.onChanged?.();
     return { ...result, undoable: false };
   }
 
@@ -342,50 +332,37 @@ export class LibraryService {
    * Not queued offline: the change needs the server to know what matches.
    */
   async bulkMatching(action: BulkAction, collectionId: number, search: string): Promise<BulkResult> {
-    await this.owner();
-    const api = this.deps.api;
+    await this.#owner();
+    const api = this.#deps.api;
     if (collectionId === ALL_COLLECTIONS) throw new ApiClientError('http', 'Changing every match works inside one collection: open a collection (or Unsorted) and search there.');
     const s = search.trim() || undefined;
     const to = destinationOf(action, collectionId);
     const undoable = to !== null && (await api.listBookmarks(to, { search: s, page: 0, perpage: 1 })).count === 0;
-    const modified = await this.matchingCall(action, collectionId, s);
-    this.deps.onChanged?.();
+    const modified = await this.#matchingCall(action, collectionId, s);
+    this.#deps.onChanged?.();
     return { modified, queued: false, undoable };
   }
 
   /** Reverses a `bulkMatching` change that said it can be undone: the matches go back where they were. */
   async undoMatching(action: BulkAction, collectionId: number, search: string): Promise<BulkResult> {
-    await this.owner();
+    await this.#owner();
     const to = destinationOf(action, collectionId);
     if (to === null) throw new Error('This change cannot be undone.');
     const back: BulkAction = collectionId === TRASH ? { kind: 'trash' } : { kind: 'move', to: collectionId };
-    const modified = await this.matchingCall(back, to, search.trim() || undefined);
-    this.deps.onChanged?.();
+    const modified = await this.#matchingCall(back, to, search.trim() || undefined);
+    this.#deps.onChanged?.();
     return { modified, queued: false, undoable: false };
   }
 
-  private async matchingCall(action: BulkAction, collectionId: number, search: string | undefined): Promise<number> {
-    const api = this.deps.api;
-    const put = (body: Record<string, unknown>) => api.bulkUpdate(collectionId, body, search, { retries: 1 });
-    switch (action.kind) {
-      case 'move':
-        return put({ collection: { $id: action.to } });
-      case 'restore':
-        return put({ collection: { $id: UNSORTED } });
-      case 'tag':
-        return put({ tags: action.tags });
-      case 'favourite':
-        return put({ important: action.value });
-      case 'trash':
-      case 'delete-forever':
-        return api.bulkRemove(collectionId, undefined, search, { retries: 1 });
-      case 'untag': {
-        if (search) throw new ApiClientError('http', 'A tag can be taken off every match only without a search. Clear the search to take it off the whole collection, or select the bookmarks.');
-        const carrying = (await api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === action.tag.toLowerCase())?.count ?? 0;
-        await api.removeTags(collectionId, [action.tag]);
-        return carrying;
-      }
-    }
+  async #matchingCall(action: BulkAction, collectionId: number, search: string | undefined): Promise<number> {
+    const api = this.#deps.api;
+    const body = putBody(action);
+    if (body) return api.bulkUpdate(collectionId, body, search, { retries: 1 });
+    if (action.kind !== 'untag') return api.bulkRemove(collectionId, undefined, search, { retries: 1 });
+    if (search) throw new ApiClientError('http', 'A tag can be taken off every match only without a search. Clear the search to take it off the whole collection, or select the bookmarks.');
+    const carrying = (await api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === action.tag.toLowerCase())?.count ?? 0;
+    await api.removeTags(collectionId, [action.tag]);
+    return carrying;
   }
 
   /**
@@ -395,12 +372,12 @@ export class LibraryService {
    * a bulk clear and a bulk append; the others get one `PUT /bookmark/{id}` each (the bulk call can
    * only append tags or clear them all).
    */
-  private async removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
+  async #removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
     const calls: Call[] = [];
     for (const [source, group] of bySource(targets.filter((t) => hasTag(t.tags, tag)))) {
       if (source !== TRASH && group.length >= MIN_GROUP) {
         try {
-          const carrying = (await this.deps.api.collectionTags(source)).find((x) => x._id.toLowerCase() === tag.toLowerCase())?.count ?? 0;
+          const carrying = (await this.#deps.api.collectionTags(source)).find((x) => x._id.toLowerCase() === tag.toLowerCase())?.count ?? 0;
           if (carrying === group.length) {
             calls.push({ kind: 'remove-tag', collectionId: source, tag, targets: group });
             continue;
@@ -427,13 +404,13 @@ export class LibraryService {
    * Sends `calls` in order. When the server cannot be reached (or `queueOnly`), the calls left go
    * to the offline queue instead, in the bulk form the queue takes, and are sent in order later.
    */
-  private async run(calls: Call[], action: BulkAction, opts: { queueable: boolean; queueOnly: boolean }): Promise<{ modified: number; queued: boolean }> {
-    const api = this.deps.api;
+  async #run(calls: Call[], action: BulkAction, opts: { queueable: boolean; queueOnly: boolean }): Promise<{ modified: number; queued: boolean }> {
+    const api = this.#deps.api;
     let modified = 0;
     for (const [i, call] of calls.entries()) {
       try {
         if (opts.queueOnly) throw new ApiClientError('network', 'queued after the change it reverses');
-        if (call.kind === 'bulk') modified += await this.send(call);
+        if (call.kind === 'bulk') modified += await this.#send(call);
         else if (call.kind === 'set-tags') {
           await api.updateBookmark(call.id, { tags: call.tags });
           modified++;
@@ -442,9 +419,9 @@ export class LibraryService {
           modified += call.targets.length;
         }
       } catch (err) {
-        if (!offlineError(err) || !this.deps.enqueueBulk || !opts.queueable) throw err;
+        if (!offlineError(err) || !this.#deps.enqueueBulk || !opts.queueable) throw err;
         for (const rest of calls.slice(i).flatMap(queueForm)) {
-          await this.deps.enqueueBulk({ ...rest, label: labelOf(action, rest.ids.length) });
+          await this.#deps.enqueueBulk({ ...rest, label: labelOf(action, rest.ids.length) });
           modified += rest.method === 'PUT' && Array.isArray(rest.body.tags) && rest.body.tags.length > 0 ? 0 : rest.ids.length;
         }
         return { modified, queued: true };
@@ -453,23 +430,23 @@ export class LibraryService {
     return { modified, queued: false };
   }
 
-  private async send(call: BulkCall): Promise<number> {
-    if (call.method === 'DELETE') return this.deps.api.bulkRemove(call.collectionId, call.ids, undefined, { retries: 1 });
-    return this.deps.api.bulkUpdate(call.collectionId, { ...call.body, ids: call.ids }, undefined, { retries: 1 });
+  async #send(call: BulkCall): Promise<number> {
+    if (call.method === 'DELETE') return this.#deps.api.bulkRemove(call.collectionId, call.ids, undefined, { retries: 1 });
+    return this.#deps.api.bulkUpdate(call.collectionId, { ...call.body, ids: call.ids }, undefined, { retries: 1 });
   }
 
   /** Empty Trash: everything in it deleted for good. */
   async emptyTrash(): Promise<number> {
-    await this.owner();
-    const modified = await this.deps.api.bulkRemove(TRASH, undefined);
-    this.deps.onChanged?.();
+    await this.#owner();
+    const modified = await this.#deps.api.bulkRemove(TRASH, undefined);
+    this.#deps.onChanged?.();
     return modified;
   }
 
   /** Carries out a collection change; a created collection's id, else null. */
   async collectionOp(op: LibraryCollectionOp): Promise<number | null> {
-    await this.owner();
-    const api = this.deps.api;
+    await this.#owner();
+    const api = this.#deps.api;
     switch (op.op) {
       case 'create':
         return (await api.createCollection({ title: op.title, ...(op.parentId ? { parent: { $id: op.parentId } } : {}) }))._id;
@@ -505,7 +482,7 @@ export class LibraryService {
     if (q.search) query.set('search', q.search);
     if (q.collectionId > 0) query.set('nested', 'true');
     try {
-      const res = await this.fetchOk(`/bookmarks/${q.collectionId}/export.${q.format}?${query}`, { offline: 'to export', failed: 'The export failed' }, signal);
+      const res = await this.#fetchOk(`/bookmarks/${q.collectionId}/export.${q.format}?${query}`, { offline: 'to export', failed: 'The export failed' }, signal);
       const disposition = res.headers.get('content-disposition') ?? '';
       post({ kind: 'start', name: /filename="([^"]+)"/.exec(disposition)?.[1] ?? `tidemark.${q.format}`, type: res.headers.get('content-type') ?? 'text/plain' });
       const reader = res.body!.getReader();
@@ -534,7 +511,7 @@ export class LibraryService {
    * it with, for the saved-copy page to show in a sandboxed frame. The token stays here.
    */
   async savedCopy(bookmarkId: number): Promise<SavedCopy> {
-    const { res, text } = await this.fetchText(`/bookmark/${bookmarkId}/cache`, { offline: 'to open the saved copy', failed: 'The saved copy could not be opened' });
+    const { res, text } = await this.#fetchText(`/bookmark/${bookmarkId}/cache`, { offline: 'to open the saved copy', failed: 'The saved copy could not be opened' });
     const modified = res.headers.get('last-modified');
     let pageUrl = res.headers.get('x-copy-url') ?? '';
     try {
@@ -551,15 +528,15 @@ export class LibraryService {
   }
 
   /** GET `path` of the API with the token, as text; a failure says what happened in the server's words. */
-  private async fetchText(path: string, words: { offline: string; failed: string }): Promise<{ res: Response; text: string }> {
-    const res = await this.fetchOk(path, words);
+  async #fetchText(path: string, words: { offline: string; failed: string }): Promise<{ res: Response; text: string }> {
+    const res = await this.#fetchOk(path, words);
     return { res, text: await res.text() };
   }
 
   /** GET `path` of the API with the token; a failure says what happened in the server's words. */
-  private async fetchOk(path: string, words: { offline: string; failed: string }, signal?: AbortSignal): Promise<Response> {
-    const acc = await this.deps.account();
-    const token = await this.deps.accessToken();
+  async #fetchOk(path: string, words: { offline: string; failed: string }, signal?: AbortSignal): Promise<Response> {
+    const acc = await this.#deps.account();
+    const token = await this.#deps.accessToken();
     if (!acc || !token) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
     let res: Response;
     try {
@@ -582,6 +559,22 @@ export class LibraryService {
 function withStates<E extends { page: { items: Bookmark[]; count: number } }>(entries: Record<string, E>, states: BookmarkState[]): Record<string, E> {
   const pages = applyToPages(Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, e.page])), states);
   return Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, pages[key] === e.page ? e : { ...e, page: pages[key]! }]));
+}
+
+/** The body of the bulk PUT that makes `action`'s change; null for those that are not one PUT (to Trash, deleting for good, taking a tag off). */
+function putBody(action: BulkAction): Record<string, unknown> | null {
+  switch (action.kind) {
+    case 'move':
+      return { collection: { $id: action.to } };
+    case 'restore':
+      return { collection: { $id: UNSORTED } };
+    case 'tag':
+      return { tags: action.tags };
+    case 'favourite':
+      return { important: action.value };
+    default:
+      return null;
+  }
 }
 
 /** Where a bulk change of `collectionId`'s bookmarks puts them, when it moves them (else null). */

@@ -96,47 +96,50 @@ function bookmarkIdOf(ref: BookmarkRef, state: QueueState): number | null {
 }
 
 export class WriteQueue {
-  private lock: Promise<unknown> = Promise.resolve();
-  private draining: Promise<DrainResult> | null = null;
-  private inFlight: number | null = null;
-  private readonly now: () => number;
+  #lock: Promise<unknown> = Promise.resolve();
+  #draining: Promise<DrainResult> | null = null;
+  #inFlight: number | null = null;
+  readonly #now: () => number;
 
-  constructor(private deps: QueueDeps) {
-    this.now = deps.now ?? Date.now;
+  readonly #deps: QueueDeps;
+
+  constructor(deps: QueueDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
   }
 
   /** Runs `fn` on the stored state with no other change in between; saves the state it returns (if any). */
-  private mutate<T>(fn: (state: QueueState, account: Account | null) => { state: QueueState | null; value: T } | null): Promise<T | undefined> {
-    const run = this.lock.then(async () => {
+  #mutate<T>(fn: (state: QueueState, account: Account | null) => { state: QueueState | null; value: T } | null): Promise<T | undefined> {
+    const run = this.#lock.then(async () => {
       const current = await queueItem.getValue();
-      const account = await this.deps.account();
+      const account = await this.#deps.account();
       const out = fn(structuredClone(current), account);
       if (!out) return undefined;
       if (out.state) {
         await queueItem.setValue(out.state);
         const view = viewOf(out.state, account);
-        this.deps.onChange?.(view, view.entries.length);
+        this.#deps.onChange?.(view, view.entries.length);
       }
       return out.value;
     });
     // The lock goes on after a failed step; that step's caller gets its error from `run`.
-    this.lock = run.catch(() => {});
+    this.#lock = run.catch(() => {});
     return run;
   }
 
   async state(): Promise<QueueState> {
-    await this.lock;
+    await this.#lock;
     return queueItem.getValue();
   }
 
   async view(): Promise<QueueView> {
-    return viewOf(await this.state(), await this.deps.account());
+    return viewOf(await this.state(), await this.#deps.account());
   }
 
   /** The signed-in account's writes are waiting or being sent: its new writes must queue behind them to keep the order. */
   async busy(): Promise<boolean> {
-    if (this.draining !== null) return true;
-    const [account, state] = await Promise.all([this.deps.account(), this.state()]);
+    if (this.#draining !== null) return true;
+    const [account, state] = await Promise.all([this.#deps.account(), this.state()]);
     return state.entries.some((e) => isFor(e, account));
   }
 
@@ -155,7 +158,7 @@ export class WriteQueue {
   /** The queued create of this link key, if any (reopening the popup must not create it twice). */
   async pendingCreate(matches: (link: string) => boolean): Promise<Extract<QueuedWrite, { op: 'create' }> | null> {
     const s = await this.state();
-    const account = await this.deps.account();
+    const account = await this.#deps.account();
     return (s.entries.find((e) => e.op === 'create' && isFor(e, account) && matches(e.body.link)) as Extract<QueuedWrite, { op: 'create' }>) ?? null;
   }
 
@@ -178,23 +181,23 @@ export class WriteQueue {
   /** The additions still waiting for `ref` (tags to add, a note to add) in the writes that may still change. */
   async pendingAppend(ref: BookmarkRef): Promise<AppendChanges> {
     const s = await this.state();
-    const account = await this.deps.account();
+    const account = await this.#deps.account();
     let out: AppendChanges | undefined;
     for (const e of s.entries) {
-      if (e.op === 'update' && e.ref === ref && isFor(e, account) && this.open(e)) out = mergeAppend(out, e.append);
+      if (e.op === 'update' && e.ref === ref && isFor(e, account) && this.#open(e)) out = mergeAppend(out, e.append);
     }
     return out ?? {};
   }
 
   /** Whether an entry may still change: never sent, and not being sent now. */
-  private open(entry: QueuedWrite): boolean {
-    return entry.attempts === 0 && entry.seq !== this.inFlight;
+  #open(entry: QueuedWrite): boolean {
+    return entry.attempts === 0 && entry.seq !== this.#inFlight;
   }
 
   /** Folds a change of a not-yet-delivered highlight into its queued add, when that add was never sent. */
-  private foldIntoAdd(state: QueueState, change: QueuedHighlightChange): boolean {
+  #foldIntoAdd(state: QueueState, change: QueuedHighlightChange): boolean {
     for (const entry of state.entries) {
-      if (entry.op !== 'update' || !this.open(entry)) continue;
+      if (entry.op !== 'update' || !this.#open(entry)) continue;
       const list = highlightsOf(entry.body);
       const at = list?.findIndex((c) => !c._id && c._local === change._id) ?? -1;
       if (!list || at < 0) continue;
@@ -212,12 +215,12 @@ export class WriteQueue {
   }
 
   async enqueue(write: NewWrite, opts: EnqueueOptions = {}): Promise<void> {
-    await this.mutate((state) => {
+    await this.#mutate((state) => {
       const incoming = structuredClone(write);
       if (incoming.op === 'update' && !opts.tried) {
         const list = highlightsOf(incoming.body);
         if (list) {
-          const rest = list.filter((c) => !(isLocalKey(c._id) && this.foldIntoAdd(state, c)));
+          const rest = list.filter((c) => !(isLocalKey(c._id) && this.#foldIntoAdd(state, c)));
           if (rest.length) incoming.body.highlights = rest;
           else delete incoming.body.highlights;
           // Everything in it was folded into writes already queued.
@@ -229,16 +232,16 @@ export class WriteQueue {
       if (incoming.op === 'update' && incoming.append && !opts.tried) {
         const fields = Object.keys(incoming.append) as (keyof AppendChanges)[];
         for (const e of state.entries) {
-          if (e.op !== 'update' || e.ref !== incoming.ref || !e.append || !this.open(e)) continue;
+          if (e.op !== 'update' || e.ref !== incoming.ref || !e.append || !this.#open(e)) continue;
           for (const f of fields) delete e.append[f];
           if (!Object.keys(e.append).length) delete e.append;
         }
-        state.entries = state.entries.filter((e) => e.op !== 'update' || !isEmptyUpdate(e.body) || !isEmptyAppend(e.append) || !this.open(e));
+        state.entries = state.entries.filter((e) => e.op !== 'update' || !isEmptyUpdate(e.body) || !isEmptyAppend(e.append) || !this.#open(e));
       }
       const last = state.entries[state.entries.length - 1];
       // Consecutive edits of one bookmark become one update, unless the earlier one may already
       // have reached the server (its key names that exact request).
-      if (!opts.tried && incoming.op === 'update' && last?.op === 'update' && last.ref === incoming.ref && this.open(last)) {
+      if (!opts.tried && incoming.op === 'update' && last?.op === 'update' && last.ref === incoming.ref && this.#open(last)) {
         const a = highlightsOf(last.body);
         const b = highlightsOf(incoming.body);
         // Highlight changes add up (a second change of one highlight merges into the first); other fields: the later value wins.
@@ -249,25 +252,25 @@ export class WriteQueue {
         last.label = incoming.label;
         return { state, value: undefined };
       }
-      state.entries.push({ ...incoming, seq: state.nextSeq++, queuedAt: this.now(), attempts: opts.tried ? 1 : 0 } as QueuedWrite);
+      state.entries.push({ ...incoming, seq: state.nextSeq++, queuedAt: this.#now(), attempts: opts.tried ? 1 : 0 } as QueuedWrite);
       return { state, value: undefined };
     });
   }
 
   async clear(): Promise<void> {
-    await this.mutate(() => ({ state: structuredClone(EMPTY_QUEUE), value: undefined }));
+    await this.#mutate(() => ({ state: structuredClone(EMPTY_QUEUE), value: undefined }));
   }
 
   async dismissFailures(): Promise<void> {
-    await this.mutate((state) => ({ state: { ...state, failures: [] }, value: undefined }));
+    await this.#mutate((state) => ({ state: { ...state, failures: [] }, value: undefined }));
   }
 
   /** Sends queued writes in order until the queue is empty or the server is unreachable. One drain at a time. */
   drain(): Promise<DrainResult> {
-    this.draining ??= this.doDrain().finally(() => {
-      this.draining = null;
+    this.#draining ??= this.#doDrain().finally(() => {
+      this.#draining = null;
     });
-    return this.draining;
+    return this.#draining;
   }
 
   /**
@@ -275,7 +278,7 @@ export class WriteQueue {
    * `_local` marks left out. The same every time it is sent (the ids of earlier writes are known by
    * then), so a repeat matches its Idempotency-Key. Null: nothing is left to send.
    */
-  private async outgoing(body: BookmarkUpdate): Promise<BookmarkUpdate | null> {
+  async #outgoing(body: BookmarkUpdate): Promise<BookmarkUpdate | null> {
     const list = highlightsOf(body);
     if (!list) return body;
     const ids = await highlightIdsItem.getValue();
@@ -295,7 +298,7 @@ export class WriteQueue {
   }
 
   /** Records the server ids of the highlights a delivered update added (matched by text and place, newest first). */
-  private async recordHighlightIds(body: BookmarkUpdate, bookmark: Bookmark): Promise<void> {
+  async #recordHighlightIds(body: BookmarkUpdate, bookmark: Bookmark): Promise<void> {
     const list = highlightsOf(body) ?? [];
     const adds = list.filter((c): c is QueuedHighlightChange & { _local: string } => !c._id && !!c._local);
     if (!adds.length) return;
@@ -303,7 +306,7 @@ export class WriteQueue {
     const mine = new Set(adds.map((a) => a._local));
     const claimed = new Set(Object.entries(ids).filter(([k]) => !mine.has(k)).map(([, v]) => v.id));
     for (const c of list) if (c._id && !isLocalKey(c._id)) claimed.add(c._id);
-    const now = this.now();
+    const now = this.#now();
     for (let i = adds.length - 1; i >= 0; i--) {
       const a = adds[i];
       for (let j = bookmark.highlights.length - 1; j >= 0; j--) {
@@ -326,88 +329,88 @@ export class WriteQueue {
 
   /** The first waiting write, marked as being sent (nothing is folded into it from now on). */
   /** The signed-in account's first waiting write, marked as being sent (nothing is folded into it from now on). */
-  private next(): Promise<{ write: QueuedWrite; pending: number } | undefined> {
-    return this.mutate((state, account) => {
+  #next(): Promise<{ write: QueuedWrite; pending: number } | undefined> {
+    return this.#mutate((state, account) => {
       const mine = state.entries.filter((e) => isFor(e, account));
       const write = mine[0];
-      this.inFlight = write?.seq ?? null;
+      this.#inFlight = write?.seq ?? null;
       return write ? { state: null, value: { write, pending: mine.length } } : null;
     });
   }
 
-  private async doDrain(): Promise<DrainResult> {
+  async #doDrain(): Promise<DrainResult> {
     const result: DrainResult = { sent: 0, failed: 0, remaining: 0 };
-    if (!(await this.deps.account())) {
+    if (!(await this.#deps.account())) {
       result.stoppedBy = 'signed-out';
       result.remaining = (await this.state()).entries.length;
       return result;
     }
     for (;;) {
-      const next = await this.next();
+      const next = await this.#next();
       if (!next) {
         result.remaining = 0;
         return result;
       }
       const { write } = next;
       result.remaining = next.pending;
-      const account = await this.deps.account();
+      const account = await this.#deps.account();
       if (!account) {
-        this.inFlight = null;
+        this.#inFlight = null;
         result.stoppedBy = 'signed-out';
         return result;
       }
       if (!isFor(write, account)) {
         // The account changed between picking the write and now: it stays for its own account.
-        this.inFlight = null;
+        this.#inFlight = null;
         result.stoppedBy = 'signed-out';
         return result;
       }
       if (write.op === 'bulk') {
-        if ((await this.sendBulk(write, result)) === 'stop') return result;
+        if ((await this.#sendBulk(write, result)) === 'stop') return result;
         continue;
       }
       let serverId: number | null = null;
       if (write.op !== 'create') {
         const id = bookmarkIdOf(write.ref, await this.state());
         if (!id) {
-          await this.fail(write, 'The bookmark it changes could not be saved, so the change was dropped.');
+          await this.#fail(write, 'The bookmark it changes could not be saved, so the change was dropped.');
           result.failed++;
           continue;
         }
         serverId = id;
       }
-      let body = write.op === 'update' ? await this.outgoing(write.body) : null;
+      let body = write.op === 'update' ? await this.#outgoing(write.body) : null;
       // Highlight changes that came to nothing, but additions to send.
       if (write.op === 'update' && !body && !isEmptyAppend(write.append)) body = {};
       if (write.op === 'update' && !body) {
-        await this.fail(write, 'The highlight it changes could not be saved, so the change was dropped.');
+        await this.#fail(write, 'The highlight it changes could not be saved, so the change was dropped.');
         result.failed++;
         continue;
       }
       // Counted before sending: from here on the server may have it under this key, so a stopped
       // service worker's successor does not fold later edits into it either.
-      await this.countAttempt(write.seq);
+      await this.#countAttempt(write.seq);
       try {
         const opts = { idempotencyKey: write.key, retries: 1 };
         let bookmark: Bookmark | null;
-        if (write.op === 'create') bookmark = await this.deps.api.createBookmark(write.body, opts);
+        if (write.op === 'create') bookmark = await this.#deps.api.createBookmark(write.body, opts);
         else if (write.op === 'update') {
           // Additions to a bookmark never seen here: merged with what the server has now.
           const append = write.append;
-          const out = append && !isEmptyAppend(append) ? appendedUpdate(await this.deps.api.getBookmark(serverId!), body!, append) : body!;
-          bookmark = Object.keys(out).length ? await this.deps.api.updateBookmark(serverId!, out, opts) : await this.deps.api.getBookmark(serverId!);
+          const out = append && !isEmptyAppend(append) ? appendedUpdate(await this.#deps.api.getBookmark(serverId!), body!, append) : body!;
+          bookmark = Object.keys(out).length ? await this.#deps.api.updateBookmark(serverId!, out, opts) : await this.#deps.api.getBookmark(serverId!);
         }
-        else bookmark = await this.deps.api.removeBookmark(serverId!, opts);
+        else bookmark = await this.#deps.api.removeBookmark(serverId!, opts);
         const id = bookmark?._id ?? serverId!;
         // Before the write leaves the queue: a restart in between repeats it and gets the same answer.
-        if (write.op === 'update' && bookmark) await this.recordHighlightIds(write.body, bookmark);
-        await this.mutate((s) => {
+        if (write.op === 'update' && bookmark) await this.#recordHighlightIds(write.body, bookmark);
+        await this.#mutate((s) => {
           s.entries = s.entries.filter((e) => e.seq !== write.seq);
           if (write.op === 'create') s.resolved[write.ref] = id;
           return { state: s, value: undefined };
         });
         result.sent++;
-        this.deps.onDelivered?.(write, bookmark, id);
+        this.#deps.onDelivered?.(write, bookmark, id);
       } catch (err) {
         if (err instanceof ApiClientError && (err.temporary || err.kind === 'unauthorized')) {
           result.stoppedBy = err.kind === 'unauthorized' ? 'signed-out' : 'network';
@@ -418,7 +421,7 @@ export class WriteQueue {
         // folded in by a worker that did not know it had been sent) reached the server. What is
         // queued now is the whole intended change, so it is sent once more under a new key.
         if (err instanceof ApiClientError && err.status === 422 && !write.key.endsWith(REKEY_SUFFIX)) {
-          await this.mutate((s) => {
+          await this.#mutate((s) => {
             const e = s.entries.find((x) => x.seq === write.seq);
             if (!e) return null;
             e.key = `${e.key}${REKEY_SUFFIX}`;
@@ -426,17 +429,17 @@ export class WriteQueue {
           });
           continue;
         }
-        await this.fail(write, (err as Error).message || 'The server refused it.');
+        await this.#fail(write, (err as Error).message || 'The server refused it.');
         result.failed++;
       } finally {
-        this.inFlight = null;
+        this.#inFlight = null;
       }
     }
   }
 
   /** Counts a sending attempt on the queued write, before it is sent. */
-  private countAttempt(seq: number): Promise<void> {
-    return this.mutate((s) => {
+  #countAttempt(seq: number): Promise<void> {
+    return this.#mutate((s) => {
       const e = s.entries.find((x) => x.seq === seq);
       if (!e) return null;
       e.attempts++;
@@ -445,18 +448,18 @@ export class WriteQueue {
   }
 
   /** Sends a queued bulk change (ids only: the server finds them wherever they are now). */
-  private async sendBulk(write: Extract<QueuedWrite, { op: 'bulk' }>, result: DrainResult): Promise<'next' | 'stop'> {
-    await this.countAttempt(write.seq);
+  async #sendBulk(write: Extract<QueuedWrite, { op: 'bulk' }>, result: DrainResult): Promise<'next' | 'stop'> {
+    await this.#countAttempt(write.seq);
     try {
       const opts = { idempotencyKey: write.key, retries: 1 };
-      if (write.method === 'DELETE') await this.deps.api.bulkRemove(write.collectionId, write.ids, undefined, opts);
-      else await this.deps.api.bulkUpdate(write.collectionId, { ...write.body, ids: write.ids }, undefined, opts);
-      await this.mutate((s) => {
+      if (write.method === 'DELETE') await this.#deps.api.bulkRemove(write.collectionId, write.ids, undefined, opts);
+      else await this.#deps.api.bulkUpdate(write.collectionId, { ...write.body, ids: write.ids }, undefined, opts);
+      await this.#mutate((s) => {
         s.entries = s.entries.filter((e) => e.seq !== write.seq);
         return { state: s, value: undefined };
       });
       result.sent++;
-      this.deps.onBulkDelivered?.(write);
+      this.#deps.onBulkDelivered?.(write);
       return 'next';
     } catch (err) {
       if (err instanceof ApiClientError && (err.temporary || err.kind === 'unauthorized')) {
@@ -464,21 +467,21 @@ export class WriteQueue {
         result.remaining = (await this.state()).entries.length;
         return 'stop';
       }
-      await this.fail(write, (err as Error).message || 'The server refused it.');
+      await this.#fail(write, (err as Error).message || 'The server refused it.');
       result.failed++;
       return 'next';
     } finally {
-      this.inFlight = null;
+      this.#inFlight = null;
     }
   }
 
-  private async fail(write: QueuedWrite, message: string): Promise<void> {
-    const failure: FailedWrite = { op: write.op, label: write.label, message, at: this.now() };
-    await this.mutate((s) => {
+  async #fail(write: QueuedWrite, message: string): Promise<void> {
+    const failure: FailedWrite = { op: write.op, label: write.label, message, at: this.#now() };
+    await this.#mutate((s) => {
       s.entries = s.entries.filter((e) => e.seq !== write.seq);
       s.failures = [...s.failures, failure].slice(-MAX_FAILURES);
       return { state: s, value: undefined };
     });
-    this.inFlight = null;
+    this.#inFlight = null;
   }
 }

@@ -35,38 +35,38 @@ const OVERLAY_LIMIT = 4096;
 
 /** Collects entries (e.g. page by page from GET /links) and builds a sorted index at the end. */
 export class IndexBuilder {
-  private hashes = new Float64Array(1024);
-  private ids = new Int32Array(1024);
-  private cols = new Int32Array(1024);
-  private n = 0;
+  #hashes = new Float64Array(1024);
+  #ids = new Int32Array(1024);
+  #cols = new Int32Array(1024);
+  #n = 0;
 
   add(id: number, key: string, collectionId: number): void {
-    if (this.n === this.ids.length) this.grow();
-    this.hashes[this.n] = hashKey(key);
-    this.ids[this.n] = id;
-    this.cols[this.n] = collectionId;
-    this.n++;
+    if (this.#n === this.#ids.length) this.#grow();
+    this.#hashes[this.#n] = hashKey(key);
+    this.#ids[this.#n] = id;
+    this.#cols[this.#n] = collectionId;
+    this.#n++;
   }
 
   get size(): number {
-    return this.n;
+    return this.#n;
   }
 
-  private grow() {
-    const size = this.ids.length * 2;
+  #grow() {
+    const size = this.#ids.length * 2;
     const h = new Float64Array(size);
-    h.set(this.hashes);
+    h.set(this.#hashes);
     const i = new Int32Array(size);
-    i.set(this.ids);
+    i.set(this.#ids);
     const c = new Int32Array(size);
-    c.set(this.cols);
-    this.hashes = h;
-    this.ids = i;
-    this.cols = c;
+    c.set(this.#cols);
+    this.#hashes = h;
+    this.#ids = i;
+    this.#cols = c;
   }
 
   finish(): SavedLinkIndex {
-    return new SavedLinkIndex(sortArrays(this.hashes.subarray(0, this.n), this.ids.subarray(0, this.n), this.cols.subarray(0, this.n)));
+    return new SavedLinkIndex(sortArrays(this.#hashes.subarray(0, this.#n), this.#ids.subarray(0, this.#n), this.#cols.subarray(0, this.#n)));
   }
 }
 
@@ -86,17 +86,17 @@ function sortArrays(hashes: Float64Array, ids: Int32Array, cols: Int32Array): In
 }
 
 export class SavedLinkIndex {
-  private base: IndexArrays;
+  #base: IndexArrays;
   /** 0 where a base entry was removed or replaced since the last compaction. */
-  private alive: Uint8Array;
-  private dead = 0;
+  #alive: Uint8Array;
+  #dead = 0;
   /** Entries added since the last compaction: hash -> entries (several bookmarks may share a link). */
-  private overlay = new Map<number, IndexHit[]>();
-  private overlayById = new Map<number, number>();
+  #overlay = new Map<number, IndexHit[]>();
+  #overlayById = new Map<number, number>();
 
   constructor(arrays: IndexArrays = { hashes: new Float64Array(0), ids: new Int32Array(0), collections: new Int32Array(0) }) {
-    this.base = arrays;
-    this.alive = new Uint8Array(arrays.ids.length).fill(1);
+    this.#base = arrays;
+    this.#alive = new Uint8Array(arrays.ids.length).fill(1);
   }
 
   static fromEntries(entries: Iterable<readonly [number, string, number]>): SavedLinkIndex {
@@ -106,15 +106,15 @@ export class SavedLinkIndex {
   }
 
   get size(): number {
-    return this.base.ids.length - this.dead + this.overlayById.size;
+    return this.#base.ids.length - this.#dead + this.#overlayById.size;
   }
 
   /** The saved bookmark with this link key (normalizeUrl), or null. */
   lookup(key: string): IndexHit | null {
     const h = hashKey(key);
-    const extra = this.overlay.get(h);
+    const extra = this.#overlay.get(h);
     if (extra?.length) return extra[0];
-    const { hashes, ids, collections } = this.base;
+    const { hashes, ids, collections } = this.#base;
     let lo = 0;
     let hi = hashes.length;
     while (lo < hi) {
@@ -123,7 +123,7 @@ export class SavedLinkIndex {
       else hi = mid;
     }
     for (let i = lo; i < hashes.length && hashes[i] === h; i++) {
-      if (this.alive[i]) return { id: ids[i], collectionId: collections[i] };
+      if (this.#alive[i]) return { id: ids[i], collectionId: collections[i] };
     }
     return null;
   }
@@ -132,27 +132,27 @@ export class SavedLinkIndex {
   upsert(id: number, key: string, collectionId: number): void {
     this.remove(id);
     const h = hashKey(key);
-    const list = this.overlay.get(h);
+    const list = this.#overlay.get(h);
     if (list) list.push({ id, collectionId });
-    else this.overlay.set(h, [{ id, collectionId }]);
-    this.overlayById.set(id, h);
-    if (this.overlayById.size + this.dead > OVERLAY_LIMIT) this.compact();
+    else this.#overlay.set(h, [{ id, collectionId }]);
+    this.#overlayById.set(id, h);
+    if (this.#overlayById.size + this.#dead > OVERLAY_LIMIT) this.compact();
   }
 
   /** Forgets bookmark `id` (moved to Trash, deleted). A linear scan of the base: about 0.1 ms per 100k. */
   remove(id: number): void {
-    const h = this.overlayById.get(id);
+    const h = this.#overlayById.get(id);
     if (h !== undefined) {
-      this.overlayById.delete(id);
-      const list = this.overlay.get(h)!.filter((e) => e.id !== id);
-      if (list.length) this.overlay.set(h, list);
-      else this.overlay.delete(h);
+      this.#overlayById.delete(id);
+      const list = this.#overlay.get(h)!.filter((e) => e.id !== id);
+      if (list.length) this.#overlay.set(h, list);
+      else this.#overlay.delete(h);
     }
-    const ids = this.base.ids;
+    const ids = this.#base.ids;
     for (let i = 0; i < ids.length; i++) {
-      if (ids[i] === id && this.alive[i]) {
-        this.alive[i] = 0;
-        this.dead++;
+      if (ids[i] === id && this.#alive[i]) {
+        this.#alive[i] = 0;
+        this.#dead++;
       }
     }
   }
@@ -164,14 +164,14 @@ export class SavedLinkIndex {
     const ids = new Int32Array(n);
     const cols = new Int32Array(n);
     let k = 0;
-    for (let i = 0; i < this.base.ids.length; i++) {
-      if (!this.alive[i]) continue;
-      hashes[k] = this.base.hashes[i];
-      ids[k] = this.base.ids[i];
-      cols[k] = this.base.collections[i];
+    for (let i = 0; i < this.#base.ids.length; i++) {
+      if (!this.#alive[i]) continue;
+      hashes[k] = this.#base.hashes[i];
+      ids[k] = this.#base.ids[i];
+      cols[k] = this.#base.collections[i];
       k++;
     }
-    for (const [h, list] of this.overlay) {
+    for (const [h, list] of this.#overlay) {
       for (const e of list) {
         hashes[k] = h;
         ids[k] = e.id;
@@ -179,22 +179,22 @@ export class SavedLinkIndex {
         k++;
       }
     }
-    this.base = sortArrays(hashes, ids, cols);
-    this.alive = new Uint8Array(n).fill(1);
-    this.dead = 0;
-    this.overlay.clear();
-    this.overlayById.clear();
+    this.#base = sortArrays(hashes, ids, cols);
+    this.#alive = new Uint8Array(n).fill(1);
+    this.#dead = 0;
+    this.#overlay.clear();
+    this.#overlayById.clear();
   }
 
   /** Memory the index holds: its typed arrays exactly, plus an estimate for the overlay maps. */
   byteSize(): number {
-    const arrays = this.base.hashes.byteLength + this.base.ids.byteLength + this.base.collections.byteLength + this.alive.byteLength;
-    return arrays + this.overlayById.size * 120;
+    const arrays = this.#base.hashes.byteLength + this.#base.ids.byteLength + this.#base.collections.byteLength + this.#alive.byteLength;
+    return arrays + this.#overlayById.size * 120;
   }
 
   /** Compacted arrays, for persisting. */
   arrays(): IndexArrays {
-    if (this.dead || this.overlayById.size) this.compact();
-    return this.base;
+    if (this.#dead || this.#overlayById.size) this.compact();
+    return this.#base;
   }
 }

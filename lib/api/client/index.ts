@@ -18,76 +18,76 @@ function keyed(opts: WriteOptions): WriteOptions & { idempotencyKey: string } {
 }
 
 export class TidemarkApi {
-  private readonly http: Http;
+  readonly #http: Http;
 
   constructor(options: HttpOptions) {
-    this.http = createHttp(options);
+    this.#http = createHttp(options);
   }
 
   /** The signed-in user; with `token`, checks that token instead (a pasted test token). */
   async getUser(token?: string): Promise<User> {
-    return (await this.http<UserEnvelope>('GET', '/user', { token, retries: token ? 1 : undefined })).user;
+    return (await this.#http<UserEnvelope>('GET', '/user', { token, retries: token ? 1 : undefined })).user;
   }
 
   /** Every collection: roots and nested ones (two requests, in parallel). */
   async getCollections(opts: Pick<RequestOptions, 'retries'> = {}): Promise<Collection[]> {
     const [roots, children] = await Promise.all([
-      this.http<{ items: Collection[] }>('GET', '/collections', opts),
-      this.http<{ items: Collection[] }>('GET', '/collections/childrens', opts),
+      this.#http<{ items: Collection[] }>('GET', '/collections', opts),
+      this.#http<{ items: Collection[] }>('GET', '/collections/childrens', opts),
     ]);
     return [...roots.items, ...children.items];
   }
 
   async createCollection(body: CollectionCreate, opts: WriteOptions = {}): Promise<Collection> {
-    return (await this.http<{ item: Collection }>('POST', '/collection', { body, ...keyed(opts) })).item;
+    return (await this.#http<{ item: Collection }>('POST', '/collection', { body, ...keyed(opts) })).item;
   }
 
   async getBookmark(id: number, opts: Pick<RequestOptions, 'retries'> = {}): Promise<Bookmark> {
-    return (await this.http<{ item: Bookmark }>('GET', `/bookmark/${id}`, opts)).item;
+    return (await this.#http<{ item: Bookmark }>('GET', `/bookmark/${id}`, opts)).item;
   }
 
   async createBookmark(body: BookmarkCreate, opts: WriteOptions = {}): Promise<Bookmark> {
-    return (await this.http<{ item: Bookmark }>('POST', '/bookmark', { body, ...keyed(opts) })).item;
+    return (await this.#http<{ item: Bookmark }>('POST', '/bookmark', { body, ...keyed(opts) })).item;
   }
 
   async updateBookmark(id: number, body: BookmarkUpdate, opts: WriteOptions = {}): Promise<Bookmark> {
-    return (await this.http<{ item: Bookmark }>('PUT', `/bookmark/${id}`, { body, ...keyed(opts) })).item;
+    return (await this.#http<{ item: Bookmark }>('PUT', `/bookmark/${id}`, { body, ...keyed(opts) })).item;
   }
 
   /** Moves the bookmark to Trash (or deletes it for good when it is already there). */
   async removeBookmark(id: number, opts: WriteOptions = {}): Promise<Bookmark | null> {
-    return (await this.http<{ item?: Bookmark }>('DELETE', `/bookmark/${id}`, keyed(opts))).item ?? null;
+    return (await this.#http<{ item?: Bookmark }>('DELETE', `/bookmark/${id}`, keyed(opts))).item ?? null;
   }
 
   /** Which of up to 100 URLs are saved. `result: false` means none is (not an error). */
   async urlExists(urls: string[], opts: Pick<RequestOptions, 'retries'> = {}): Promise<UrlExistsResponse> {
-    return this.http<UrlExistsResponse>('POST', '/import/url/exists', { body: { urls }, read: true, ...opts });
+    return this.#http<UrlExistsResponse>('POST', '/import/url/exists', { body: { urls }, read: true, ...opts });
   }
 
   /** All the user's tags with their counts. */
   async getTags(): Promise<Tag[]> {
-    return (await this.http<{ items: Tag[] }>('GET', '/tags')).items;
+    return (await this.#http<{ items: Tag[] }>('GET', '/tags')).items;
   }
 
   /** The tags of one collection's bookmarks, with their counts. */
   async collectionTags(collectionId: number): Promise<Tag[]> {
-    return (await this.http<{ items: Tag[] }>('GET', `/tags/${collectionId}`, { retries: 1 })).items;
+    return (await this.#http<{ items: Tag[] }>('GET', `/tags/${collectionId}`, { retries: 1 })).items;
   }
 
   /** DELETE /tags/{collectionId}: takes `tags` off every bookmark of the collection. */
   async removeTags(collectionId: number, tags: string[], opts: WriteOptions = {}): Promise<void> {
-    await this.http('DELETE', `/tags/${collectionId}`, { body: { tags }, ...keyed(opts) });
+    await this.#http('DELETE', `/tags/${collectionId}`, { body: { tags }, ...keyed(opts) });
   }
 
   /** Suggested tags for a bookmark (from the user's own tags). */
   async suggestTags(bookmarkId: number): Promise<string[]> {
-    const res = await this.http<{ items: TagSuggestion[] }>('GET', `/tags/suggest/${bookmarkId}`, { retries: 0 });
+    const res = await this.#http<{ items: TagSuggestion[] }>('GET', `/tags/suggest/${bookmarkId}`, { retries: 0 });
     return res.items.map((t) => t._id);
   }
 
   /** The saved-link index: a page of the full listing (`after`) or the changes since a cursor (`since`). */
   async links(query: LinksQuery): Promise<LinksResponse> {
-    return this.http<LinksResponse>('GET', '/links', { query });
+    return this.#http<LinksResponse>('GET', '/links', { query });
   }
 
   // --- the library page ---
@@ -98,42 +98,42 @@ export class TidemarkApi {
     query: { search?: string; sort?: string; page: number; perpage: number; nested?: boolean },
     opts: { signal?: AbortSignal } = {},
   ): Promise<BookmarkList> {
-    return this.http<BookmarkList>('GET', `/bookmarks/${collectionId}`, { query, retries: 1, signal: opts.signal });
+    return this.#http<BookmarkList>('GET', `/bookmarks/${collectionId}`, { query, retries: 1, signal: opts.signal });
   }
 
   /** PUT /bookmarks/{collectionId}: one change to many bookmarks (those in `ids`, or all matching `search`). */
   async bulkUpdate(collectionId: number, body: BookmarksBulkUpdate, search?: string, opts: WriteOptions = {}): Promise<number> {
-    return (await this.http<{ modified: number }>('PUT', `/bookmarks/${collectionId}`, { body, query: { search }, ...keyed(opts) })).modified;
+    return (await this.#http<{ modified: number }>('PUT', `/bookmarks/${collectionId}`, { body, query: { search }, ...keyed(opts) })).modified;
   }
 
   /** DELETE /bookmarks/{collectionId}: to Trash (from -99: for good). */
   async bulkRemove(collectionId: number, ids: number[] | undefined, search?: string, opts: WriteOptions = {}): Promise<number> {
-    return (await this.http<{ modified: number }>('DELETE', `/bookmarks/${collectionId}`, { body: ids ? { ids } : {}, query: { search }, ...keyed(opts) })).modified;
+    return (await this.#http<{ modified: number }>('DELETE', `/bookmarks/${collectionId}`, { body: ids ? { ids } : {}, query: { search }, ...keyed(opts) })).modified;
   }
 
   /** GET /highlights (or /highlights/{collectionId}), one page. */
   async listHighlights(collectionId: number, page: number, perpage: number): Promise<HighlightListItem[]> {
     const path = collectionId === 0 ? '/highlights' : `/highlights/${collectionId}`;
-    return (await this.http<{ items: HighlightListItem[] }>('GET', path, { query: { page, perpage }, retries: 1 })).items;
+    return (await this.#http<{ items: HighlightListItem[] }>('GET', path, { query: { page, perpage }, retries: 1 })).items;
   }
 
   async updateCollection(id: number, body: CollectionUpdate): Promise<Collection> {
-    return (await this.http<{ item: Collection }>('PUT', `/collection/${id}`, { body, ...keyed({}) })).item;
+    return (await this.#http<{ item: Collection }>('PUT', `/collection/${id}`, { body, ...keyed({}) })).item;
   }
 
   async removeCollection(id: number): Promise<void> {
-    await this.http('DELETE', `/collection/${id}`, keyed({}));
+    await this.#http('DELETE', `/collection/${id}`, keyed({}));
   }
 
   async mergeCollections(ids: number[], to: number): Promise<number> {
-    return (await this.http<{ modified: number }>('PUT', '/collections/merge', { body: { ids, to }, ...keyed({}) })).modified;
+    return (await this.#http<{ modified: number }>('PUT', '/collections/merge', { body: { ids, to }, ...keyed({}) })).modified;
   }
 
   async sortCollections(sort: string): Promise<void> {
-    await this.http('PUT', '/collections', { body: { sort }, ...keyed({}) });
+    await this.#http('PUT', '/collections', { body: { sort }, ...keyed({}) });
   }
 
   async inviteToCollection(id: number, body: ShareInvite): Promise<ShareInviteResult> {
-    return this.http<ShareInviteResult>('POST', `/collection/${id}/sharing`, { body, ...keyed({}) });
+    return this.#http<ShareInviteResult>('POST', `/collection/${id}/sharing`, { body, ...keyed({}) });
   }
 }
