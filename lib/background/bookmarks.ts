@@ -72,7 +72,7 @@ export class BookmarksService {
   }
 
   /** Where new bookmarks go: the default collection from the options, else the last one used. */
-  async targetCollection(): Promise<number> {
+  async #targetCollection(): Promise<number> {
     return (await defaultCollectionItem.getValue()) ?? (await lastCollectionItem.getValue()) ?? UNSORTED;
   }
 
@@ -140,7 +140,7 @@ export class BookmarksService {
     }
     void pageInfo(); // read the page while url/exists is asked
     // And what a create needs from storage: read meanwhile, not after the server's answer.
-    const creating = Promise.all([opts.create ?? saveOnOpenItem.getValue(), this.targetCollection()]);
+    const creating = Promise.all([opts.create ?? saveOnOpenItem.getValue(), this.#targetCollection()]);
     creating.catch(() => undefined); // awaited below when the page is not saved yet; unused otherwise
     let found: number | null | undefined;
     try {
@@ -161,7 +161,7 @@ export class BookmarksService {
     }
     const [page, [create, collectionId]] = await Promise.all([pageInfo(), creating]);
     if (!create) return { state: 'unsaved', page };
-    const result = await this.create(this.createBody(page, collectionId), page.title, account);
+    const result = await this.create(this.#createBody(page, collectionId), page.title, account);
     const saved: PopupOpenResult = { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
     if (page.titleCutAt) saved.titleCutAt = page.titleCutAt;
     return saved;
@@ -184,7 +184,7 @@ export class BookmarksService {
     }
   }
 
-  createBody(page: PageInfo, collectionId: number): BookmarkCreate {
+  #createBody(page: PageInfo, collectionId: number): BookmarkCreate {
     const body: BookmarkCreate = { link: page.url, title: page.title, collection: { $id: collectionId }, pleaseParse: {} };
     if (page.excerpt) body.excerpt = page.excerpt;
     if (page.cover) {
@@ -314,7 +314,7 @@ export class BookmarksService {
     } catch (err) {
       if (!isOffline(err)) throw userError(err);
     }
-    const body: BookmarkCreate = { link, collection: { $id: await this.targetCollection() }, pleaseParse: {} };
+    const body: BookmarkCreate = { link, collection: { $id: await this.#targetCollection() }, pleaseParse: {} };
     if (title) body.title = title;
     return this.create(body, title || link, account);
   }
@@ -328,7 +328,7 @@ export class BookmarksService {
       type: 'image',
       cover: src,
       media: [{ type: 'image', link: src }],
-      collection: { $id: await this.targetCollection() },
+      collection: { $id: await this.#targetCollection() },
     };
     if (pageTitle) body.title = pageTitle;
     return this.create(body, pageTitle || src, account);

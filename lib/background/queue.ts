@@ -143,11 +143,6 @@ export class WriteQueue {
     return state.entries.some((e) => isFor(e, account));
   }
 
-  /** How many of the signed-in account's writes wait (the sign-out warning). */
-  async pendingCount(): Promise<number> {
-    return (await this.view()).entries.length;
-  }
-
   /** The server id a local ref got once its create went through, or null while still queued. */
   async serverRef(ref: BookmarkRef): Promise<BookmarkRef> {
     if (!ref.startsWith('l:')) return ref;
