@@ -6,7 +6,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
-import { dragAcross, paintedInPage, phraseBoxInPage, scrollToPhraseInPage } from '../e2e/helpers/page-reading.js';
+import { dragAcross, framesWatchedInPage, paintedInPage, phraseBoxInPage, scrollToPhraseInPage, watchFramesInPage } from '../e2e/helpers/page-reading.js';
 import { ARTICLE } from '../e2e/fixtures/highlight/article.js';
 import type { TestSite } from '../e2e/helpers/test-pages.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
@@ -115,40 +115,15 @@ test('the keyboard command after a mouse selection: its first frame drawn on the
   const box = await tab.evaluate(phraseBoxInPage, quote);
   await dragAcross(tab.mouse, box);
   await waitFor('the highlight toolbar', async () => ((await toolbarButtons(tab)).length ? true : undefined));
-  // Frame by frame (requestAnimationFrame runs as each frame starts): the overlay's alpha under the
-  // phrase, and whether the Highlight API paints it.
-  await tab.evaluate(
-    ({ x, y, text }) => {
-      const w = window as unknown as { frames: { alpha: number; api: boolean }[]; watching: boolean };
-      w.frames = [];
-      w.watching = true;
-      const look = () => {
-        if (!w.watching) return;
-        const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
-        let alpha = -1;
-        if (canvas && canvas.width > 0) {
-          const r = canvas.getBoundingClientRect();
-          alpha = canvas.getContext('2d')!.getImageData(Math.floor(((x - r.left) * canvas.width) / r.width), Math.floor(((y - r.top) * canvas.height) / r.height), 1, 1).data[3];
-        }
-        const api = [...CSS.highlights.values()].some((h) => [...h].some((range) => range.toString() === text));
-        w.frames.push({ alpha, api });
-        requestAnimationFrame(look);
-      };
-      requestAnimationFrame(look);
-    },
-    { x: box.middle.x, y: box.middle.y, text: quote },
-  );
+  // Frame by frame from now on: the highlighter's overlay under the phrase, and the Highlight API's paint.
+  await tab.evaluate(watchFramesInPage, { ...box.middle, text: quote });
   await ff.inBackground(async (tidemark, u) => {
     const tabs = await (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ url?: string }[]> } } }).browser.tabs.query({});
     await tidemark.onCommand('highlight-selection', tabs.find((t) => t.url === u));
   }, url);
   await waitFor('the new highlight on the server', async () => ((await highlightsOf(url)).some((h) => h.text === quote) ? true : undefined));
   await waitFor('the new highlight painted', async () => ((await tab.evaluate(paintedInPage, false)).green?.includes(quote) ? true : undefined));
-  const frames = await tab.evaluate(() => {
-    const w = window as unknown as { frames: { alpha: number; api: boolean }[]; watching: boolean };
-    w.watching = false;
-    return w.frames;
-  });
+  const frames = await tab.evaluate(framesWatchedInPage);
   expect(frames[0], JSON.stringify(frames.slice(0, 5))).toEqual({ alpha: 0, api: false });
   const drawn = frames.findIndex((f) => f.alpha > 0);
   const viaApi = frames.findIndex((f) => f.api);

@@ -9,7 +9,7 @@ import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { openSidePanel } from './helpers/side-panel.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
-import { paintedInPage } from './helpers/page-reading.js';
+import { framesWatchedInPage, paintedInPage, watchFramesInPage } from './helpers/page-reading.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -158,25 +158,8 @@ test('a highlight made by the keyboard command after a mouse selection shows in 
   await dragSelect(tab, phrase);
   await expect(highlightToolbar(tab)).toBeVisible();
   const { middle } = await phraseBox(tab, phrase);
-  // Frame by frame from now on (requestAnimationFrame runs as each frame starts): the alpha of the
-  // highlighter's overlay under the phrase, and how many ranges the Highlight API paints.
-  await tab.evaluate(({ x, y }) => {
-    const w = window as unknown as { frames: { alpha: number; ranges: number }[]; watching: boolean };
-    w.frames = [];
-    w.watching = true;
-    const look = () => {
-      if (!w.watching) return;
-      const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
-      let alpha = -1;
-      if (canvas && canvas.width > 0) {
-        const box = canvas.getBoundingClientRect();
-        alpha = canvas.getContext('2d')!.getImageData(Math.floor(((x - box.left) * canvas.width) / box.width), Math.floor(((y - box.top) * canvas.height) / box.height), 1, 1).data[3];
-      }
-      w.frames.push({ alpha, ranges: [...CSS.highlights.values()].reduce((n, h) => n + h.size, 0) });
-      requestAnimationFrame(look);
-    };
-    requestAnimationFrame(look);
-  }, middle);
+  // Frame by frame from now on: the highlighter's overlay under the phrase, and the Highlight API's paint.
+  await tab.evaluate(watchFramesInPage, { ...middle, text: phrase });
   await browser.inWorker(async (u) => {
     const tabs = await (globalThis as any).chrome.tabs.query({});
     await (globalThis as any).tidemark.onCommand('highlight-selection', tabs.find((t: { url?: string }) => t.url === u));
@@ -185,16 +168,12 @@ test('a highlight made by the keyboard command after a mouse selection shows in 
   const color = (await highlightsOf(url))[0].color!;
   await expect.poll(() => painted(tab)).toEqual({ [color]: [phrase] });
   await expect(highlightToolbar(tab)).toBeHidden();
-  const frames = await tab.evaluate(() => {
-    const w = window as unknown as { frames: { alpha: number; ranges: number }[]; watching: boolean };
-    w.watching = false;
-    return w.frames;
-  });
+  const frames = await tab.evaluate(framesWatchedInPage);
   // Nothing painted when the watch began; then a frame with the overlay's colour under the phrase
   // before any frame with the Highlight API's range; from that one on, the overlay rubbed out.
-  expect(frames[0], JSON.stringify(frames.slice(0, 5))).toEqual({ alpha: 0, ranges: 0 });
+  expect(frames[0], JSON.stringify(frames.slice(0, 5))).toEqual({ alpha: 0, api: false });
   const drawn = frames.findIndex((f) => f.alpha > 0);
-  const viaApi = frames.findIndex((f) => f.ranges > 0);
+  const viaApi = frames.findIndex((f) => f.api);
   expect(drawn, JSON.stringify(frames)).toBeGreaterThan(0);
   expect(viaApi).toBeGreaterThan(drawn);
   expect(frames.slice(viaApi).every((f) => f.alpha === 0)).toBe(true);

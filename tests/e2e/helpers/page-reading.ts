@@ -73,6 +73,53 @@ export function scrollToPhraseInPage(text: string): void {
   throw new Error(`"${text}" is not on the page`);
 }
 
+/** A frame as watchFramesInPage saw it as it started. */
+export interface WatchedFrame {
+  /** Alpha of the highlighter's first-frame overlay at the point (0: nothing drawn there; -1: no sized overlay). */
+  alpha: number;
+  /** Whether a Highlight in CSS.highlights has a range reading the text. */
+  api: boolean;
+}
+
+/**
+ * Runs in the page: from the next frame on, records at each frame's start (requestAnimationFrame)
+ * the overlay's alpha at viewport point (x, y) and whether the Highlight API paints `text`, until
+ * framesWatchedInPage() stops it.
+ */
+export function watchFramesInPage({ x, y, text }: { x: number; y: number; text: string }): void {
+  const w = window as unknown as { watchedFrames: WatchedFrame[]; watchingFrames: boolean };
+  w.watchedFrames = [];
+  w.watchingFrames = true;
+  const look = () => {
+    if (!w.watchingFrames) return;
+    const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
+    let alpha = -1;
+    if (canvas && canvas.width > 0) {
+      const r = canvas.getBoundingClientRect();
+      alpha = canvas.getContext('2d')!.getImageData(Math.floor(((x - r.left) * canvas.width) / r.width), Math.floor(((y - r.top) * canvas.height) / r.height), 1, 1).data[3];
+    }
+    const registry = (CSS as unknown as { highlights: Map<string, Set<AbstractRange>> }).highlights;
+    const api = [...registry.values()].some((h) =>
+      [...h].some((r) => {
+        const range = document.createRange();
+        range.setStart(r.startContainer, r.startOffset);
+        range.setEnd(r.endContainer, r.endOffset);
+        return range.toString() === text;
+      }),
+    );
+    w.watchedFrames.push({ alpha, api });
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}
+
+/** Runs in the page: stops watchFramesInPage and answers what it recorded. */
+export function framesWatchedInPage(): WatchedFrame[] {
+  const w = window as unknown as { watchedFrames: WatchedFrame[]; watchingFrames: boolean };
+  w.watchingFrames = false;
+  return w.watchedFrames;
+}
+
 /** What `dragAcross` needs of a mouse: Playwright's and Puppeteer's both have it. */
 export interface DraggingMouse {
   move(x: number, y: number, options?: { steps?: number }): Promise<void>;
