@@ -6,7 +6,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
-import { dragAcross, framesWatchedInPage, paintedInPage, phraseBoxInPage, scrollToPhraseInPage, watchFramesInPage } from '../e2e/helpers/page-reading.js';
+import { dragAcross, framesSeenInPage, framesWatchedInPage, paintedInPage, phraseBoxInPage, scrollToPhraseInPage, watchFramesInPage } from '../e2e/helpers/page-reading.js';
 import { ARTICLE } from '../e2e/fixtures/highlight/article.js';
 import type { TestSite } from '../e2e/helpers/test-pages.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
@@ -117,6 +117,7 @@ test('the keyboard command after a mouse selection: its first frame drawn on the
   await waitFor('the highlight toolbar', async () => ((await toolbarButtons(tab)).length ? true : undefined));
   // Frame by frame from now on: the highlighter's overlay under the phrase, and the Highlight API's paint.
   await tab.evaluate(watchFramesInPage, { ...box.middle, text: quote });
+  await waitFor('a frame watched before the command', async () => ((await tab.evaluate(framesSeenInPage)) > 0 ? true : undefined));
   await ff.inBackground(async (tidemark, u) => {
     const tabs = await (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ url?: string }[]> } } }).browser.tabs.query({});
     await tidemark.onCommand('highlight-selection', tabs.find((t) => t.url === u));
@@ -124,6 +125,8 @@ test('the keyboard command after a mouse selection: its first frame drawn on the
   await waitFor('the new highlight on the server', async () => ((await highlightsOf(url)).some((h) => h.text === quote) ? true : undefined));
   await waitFor('the new highlight painted', async () => ((await tab.evaluate(paintedInPage, false)).green?.includes(quote) ? true : undefined));
   const frames = await tab.evaluate(framesWatchedInPage);
+  // Nothing painted in the frame before the command; then a frame with the overlay's colour under the phrase
+  // before any frame with the Highlight API's range; from that one on, the overlay rubbed out.
   expect(frames[0], JSON.stringify(frames.slice(0, 5))).toEqual({ alpha: 0, api: false });
   const drawn = frames.findIndex((f) => f.alpha > 0);
   const viaApi = frames.findIndex((f) => f.api);

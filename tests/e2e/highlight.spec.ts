@@ -9,7 +9,7 @@ import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { openSidePanel } from './helpers/side-panel.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
-import { framesWatchedInPage, paintedInPage, watchFramesInPage } from './helpers/page-reading.js';
+import { framesSeenInPage, framesWatchedInPage, paintedInPage, watchFramesInPage } from './helpers/page-reading.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -160,6 +160,7 @@ test('a highlight made by the keyboard command after a mouse selection shows in 
   const { middle } = await phraseBox(tab, phrase);
   // Frame by frame from now on: the highlighter's overlay under the phrase, and the Highlight API's paint.
   await tab.evaluate(watchFramesInPage, { ...middle, text: phrase });
+  await expect.poll(() => tab.evaluate(framesSeenInPage)).toBeGreaterThan(0);
   await browser.inWorker(async (u) => {
     const tabs = await (globalThis as any).chrome.tabs.query({});
     await (globalThis as any).tidemark.onCommand('highlight-selection', tabs.find((t: { url?: string }) => t.url === u));
@@ -169,7 +170,7 @@ test('a highlight made by the keyboard command after a mouse selection shows in 
   await expect.poll(() => painted(tab)).toEqual({ [color]: [phrase] });
   await expect(highlightToolbar(tab)).toBeHidden();
   const frames = await tab.evaluate(framesWatchedInPage);
-  // Nothing painted when the watch began; then a frame with the overlay's colour under the phrase
+  // Nothing painted in the frame before the command; then a frame with the overlay's colour under the phrase
   // before any frame with the Highlight API's range; from that one on, the overlay rubbed out.
   expect(frames[0], JSON.stringify(frames.slice(0, 5))).toEqual({ alpha: 0, api: false });
   const drawn = frames.findIndex((f) => f.alpha > 0);

@@ -113,6 +113,11 @@ export function watchFramesInPage({ x, y, text }: { x: number; y: number; text: 
   requestAnimationFrame(look);
 }
 
+/** Runs in the page: how many frames watchFramesInPage has recorded so far (wait for one before acting, so the first is from before). */
+export function framesSeenInPage(): number {
+  return (window as unknown as { watchedFrames?: WatchedFrame[] }).watchedFrames?.length ?? 0;
+}
+
 /** Runs in the page: stops watchFramesInPage and answers what it recorded. */
 export function framesWatchedInPage(): WatchedFrame[] {
   const w = window as unknown as { watchedFrames: WatchedFrame[]; watchingFrames: boolean };
