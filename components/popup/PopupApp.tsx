@@ -10,12 +10,14 @@ import { onEvent, send } from '../../lib/messaging/client.js';
 import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../../lib/messaging/protocol.js';
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
 import { saveOnOpenItem } from '../../lib/storage/items.js';
-import { askOpening, takeCollections, takeOpening, type PopupOpening } from '../../lib/popup/first-requests.js';
+import { askOpening, takeCollections, takeOpening, takeSiteAccess, type PopupOpening } from '../../lib/popup/first-requests.js';
+import { siteAccessState, type SiteAccessState } from '../../lib/popup/site-access-state.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
 import { TitleField } from '../shared/TitleField.js';
-import { HighlightSummary } from './HighlightSummary.js';
+import { HighlightSummary, HighlightsPending } from './HighlightSummary.js';
+import { hasSiteAccess } from '../shared/site-access.js';
 import '../sidepanel/highlights.css';
 import { TagsInput } from '../shared/TagsInput.js';
 
@@ -49,6 +51,24 @@ let tabId = -1;
 let windowId: number | undefined;
 /** The tab's title and address (from the browser), shown while its bookmark is found or saved. */
 const pendingPage = signal<{ title: string; url: string } | null>(null);
+/** What the Highlights section says about site access (asked with the first requests); null until known. */
+const siteAccess = signal<SiteAccessState | null>(null);
+const changeSiteAccess = (state: SiteAccessState) => (siteAccess.value = state);
+
+/** Takes the site-access state asked for early: known already, the first render shows it. */
+function loadSiteAccess() {
+  const early = takeSiteAccess();
+  siteAccess.value = early?.known ?? null;
+  (early?.answer ?? siteAccessState()).then(
+    (state) => (siteAccess.value ??= state),
+    async (err: Error) => {
+      // The stored answer could not be read: the hint follows the permission, and the question waits
+      // for another opening (asking again when it was answered would be worse than not asking now).
+      console.error(`Tidemark could not read whether site access was asked about (${err.message}); the question is not shown this time.`);
+      siteAccess.value ??= { granted: await hasSiteAccess(), ask: false };
+    },
+  );
+}
 
 const saver = new AutoSaver(
   async (changes) => {
@@ -215,6 +235,7 @@ function loadCollections(refresh: boolean, early: Promise<CollectionsView> | nul
  * the bookmark is there, so it does not compete.
  */
 export function startPopup() {
+  loadSiteAccess();
   void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
   loadCollections(false, takeCollections());
   void open(takeOpening()).finally(() => {
@@ -271,12 +292,16 @@ export function PopupApp() {
         </p>
       </header>
 
-      {/* While the bookmark is found or saved: the page, and the form's room, so the popup opens at its size instead of growing under the pointer. */}
+      {/* While the bookmark is found or saved: the page in the form's room, and the Highlights section with what it says about
+          site access, so the popup opens at its size instead of growing under the pointer. */}
       {v.kind === 'loading' && (
-        <div class="pending-space">
-          {pendingPage.value?.title && <p class="page-title">{pendingPage.value.title}</p>}
-          {pendingPage.value?.url && <p class="hint url">{pendingPage.value.url}</p>}
-        </div>
+        <>
+          <div class="pending-space">
+            {pendingPage.value?.title && <p class="page-title">{pendingPage.value.title}</p>}
+            {pendingPage.value?.url && <p class="hint url">{pendingPage.value.url}</p>}
+          </div>
+          <HighlightsPending access={siteAccess.value} onChange={changeSiteAccess} />
+        </>
       )}
       {v.kind === 'signed-out' && (
         <section>
@@ -377,7 +402,9 @@ export function PopupApp() {
         </form>
       )}
 
-      {v.kind === 'editing' && d && !d.removed && tabId >= 0 && <HighlightSummary tabId={tabId} windowId={windowId} />}
+      {v.kind === 'editing' && d && !d.removed && tabId >= 0 && (
+        <HighlightSummary tabId={tabId} windowId={windowId} access={siteAccess.value} onAccessChange={changeSiteAccess} />
+      )}
       <QueueList
         queue={queue.value}
         // A failed retry leaves the entries in the list, marked as failed by the queue itself.

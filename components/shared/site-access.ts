@@ -3,8 +3,9 @@
 // Asked for in the user's click (the browser needs the gesture): call `askSiteAccess` from the
 // click handler itself, before any await.
 import { browser } from 'wxt/browser';
+import { SITE_ACCESS } from '../../lib/site-access-origins.js';
 
-export const SITE_ACCESS = { origins: ['http://*/*', 'https://*/*'] };
+export { SITE_ACCESS };
 
 export function hasSiteAccess(): Promise<boolean> {
   return browser.permissions.contains(SITE_ACCESS).catch(() => false);

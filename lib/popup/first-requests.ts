@@ -1,5 +1,6 @@
-// The popup's first requests to the background: the page's bookmark (found or saved on open) and
-// the cached collection list. They are asked for by a classic script in the popup's <head>
+// The popup's first requests: to the background, the page's bookmark (found or saved on open) and
+// the cached collection list; to the browser, what the Highlights section says about site access
+// (site-access-state.ts). They are asked for by a classic script in the popup's <head>
 // (entrypoints/popup-first-requests.ts), which runs while the popup's modules are still loading and
 // being compiled, so the background works on them meanwhile; the app takes the answers when it
 // starts (components/popup/PopupApp.tsx), and asks itself when there are none. Two scripts of the
@@ -7,6 +8,7 @@
 import { browser } from '@wxt-dev/browser';
 import { send } from '../messaging/client.js';
 import type { CollectionsView, PopupOpenResult } from '../messaging/protocol.js';
+import { siteAccessState, type SiteAccessState } from './site-access-state.js';
 
 /** The tab the popup opened on and the background's answer for it; null when there is no such tab. */
 export interface PopupOpening {
@@ -18,12 +20,20 @@ export interface PopupOpening {
   answer: Promise<PopupOpenResult>;
 }
 
+/** The site-access state asked for early: its answer, and the answer itself once it came. */
+export interface EarlySiteAccess {
+  answer: Promise<SiteAccessState>;
+  /** Set when the answer came: the app's first render uses it when it came before the app ran. */
+  known: SiteAccessState | null;
+}
+
 interface Shared {
   opening: Promise<PopupOpening | null> | null;
   collections: Promise<CollectionsView> | null;
+  siteAccess: EarlySiteAccess | null;
 }
 const SLOT = Symbol.for('tidemark.popupFirstRequests');
-const shared: Shared = ((globalThis as { [SLOT]?: Shared })[SLOT] ??= { opening: null, collections: null });
+const shared: Shared = ((globalThis as { [SLOT]?: Shared })[SLOT] ??= { opening: null, collections: null, siteAccess: null });
 
 /** Finds the active tab and tells the background the popup opened on it. */
 export async function askOpening(): Promise<PopupOpening | null> {
@@ -32,7 +42,7 @@ export async function askOpening(): Promise<PopupOpening | null> {
   return { tabId: tab.id, windowId: tab.windowId, title: tab.title ?? '', url: tab.url ?? '', answer: send('popupOpened', { tabId: tab.id }) };
 }
 
-/** Asks both now; the app takes them with `takeOpening` and `takeCollections`. */
+/** Asks all three now; the app takes them with `takeOpening`, `takeCollections` and `takeSiteAccess`. */
 export function askFirstRequests(): void {
   // For bench/extension and the e2e test: when the first requests left, against the page's load.
   performance.mark('tidemark:first-requests');
@@ -43,8 +53,12 @@ export function askFirstRequests(): void {
   const collections = send('listCollections', { refresh: false });
   // As above: the app takes it (the picker keeps what it shows when it fails).
   collections.catch(() => undefined);
+  const siteAccess: EarlySiteAccess = { answer: siteAccessState(), known: null };
+  // As above: the app takes it, and shows what the background says when it failed.
+  siteAccess.answer.then((state) => (siteAccess.known = state), () => undefined);
   shared.opening = opening;
   shared.collections = collections;
+  shared.siteAccess = siteAccess;
 }
 
 /** The opening asked for early, if any (taken once). */
@@ -59,4 +73,11 @@ export function takeCollections(): Promise<CollectionsView> | null {
   const collections = shared.collections;
   shared.collections = null;
   return collections;
+}
+
+/** The site-access state asked for early, if any (taken once). */
+export function takeSiteAccess(): EarlySiteAccess | null {
+  const siteAccess = shared.siteAccess;
+  shared.siteAccess = null;
+  return siteAccess;
 }

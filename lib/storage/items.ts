@@ -6,6 +6,7 @@ import type { Tag } from '../api/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import { EMPTY_QUEUE, type Account, type BackgroundError, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken, type HighlightsCacheEntry } from '../model.js';
 import { idbRecord } from './idb.js';
+import { AUTO_PAINT_ASKED_KEY } from './auto-paint-asked.js';
 import { defineItem } from './item.js';
 import { memoItem } from './memo.js';
 
@@ -68,4 +69,4 @@ export const highlightColorsItem = memoItem(
 /** The last failure of a background job nobody waited for (sync, queue drain...): shown in the options page. */
 export const lastBackgroundErrorItem = defineItem<BackgroundError | null>('local:lastBackgroundError', { fallback: null });
 
-export const autoPaintAskedItem = memoItem(defineItem<boolean>('local:autoPaintAsked', { fallback: false }));
+export const autoPaintAskedItem = memoItem(defineItem<boolean>(`local:${AUTO_PAINT_ASKED_KEY}`, { fallback: false }));

@@ -12,14 +12,16 @@ vi.mock('../../lib/messaging/client.js', () => ({
   },
 }));
 
-import { askFirstRequests, takeCollections, takeOpening } from '../../lib/popup/first-requests.js';
+import { askFirstRequests, takeCollections, takeOpening, takeSiteAccess } from '../../lib/popup/first-requests.js';
 
 afterEach(() => {
   sent.length = 0;
   answers = {};
   void takeOpening();
   void takeCollections();
+  void takeSiteAccess();
   vi.restoreAllMocks();
+  fakeBrowser.reset();
 });
 
 const activeTab = (tab: { id?: number; windowId?: number; title?: string; url?: string } | undefined) =>
@@ -62,5 +64,34 @@ describe('popup first requests', () => {
     askFirstRequests();
     expect(await takeOpening()).toBeNull();
     expect(sent.map((s) => s.type)).toEqual(['listCollections']);
+  });
+});
+
+describe('popup first requests: site access', () => {
+  it('asks whether the extension may read the sites and whether the question was answered; the app takes the state once, known once answered', async () => {
+    activeTab(undefined);
+    answers = { listCollections: async () => ({ items: [], recent: [] }) };
+    const contains = vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(false);
+    await fakeBrowser.storage.local.set({ autoPaintAsked: false });
+    askFirstRequests();
+    const early = takeSiteAccess()!;
+    expect(early.known).toBeNull();
+    expect(await early.answer).toEqual({ granted: false, ask: true });
+    expect(early.known).toEqual({ granted: false, ask: true });
+    expect(contains).toHaveBeenCalledWith({ origins: ['http://*/*', 'https://*/*'] });
+    expect(takeSiteAccess()).toBeNull();
+  });
+
+  it('no question once it was answered, nor with site access', async () => {
+    activeTab(undefined);
+    answers = { listCollections: async () => ({ items: [], recent: [] }) };
+    const contains = vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(false);
+    await fakeBrowser.storage.local.set({ autoPaintAsked: true });
+    askFirstRequests();
+    expect(await takeSiteAccess()!.answer).toEqual({ granted: false, ask: false });
+    contains.mockResolvedValue(true);
+    await fakeBrowser.storage.local.set({ autoPaintAsked: false });
+    askFirstRequests();
+    expect(await takeSiteAccess()!.answer).toEqual({ granted: true, ask: false });
   });
 });

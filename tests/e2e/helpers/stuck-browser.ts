@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NodeWebSocketTransport } from 'puppeteer-core/internal/node/NodeWebSocketTransport.js';
+import { RawCdp } from './raw-cdp.js';
 
 const STEP_MS = 4000;
 
@@ -23,38 +23,6 @@ interface TargetInfo {
   type: string;
   url: string;
   attached: boolean;
-}
-
-/** A bare CDP connection (flat sessions), nothing enabled on attach, nothing paused. */
-class RawCdp {
-  private nextId = 1;
-  private pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
-  private constructor(private readonly transport: NodeWebSocketTransport) {
-    transport.onmessage = (data) => {
-      const msg = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-      const waiting = msg.id === undefined ? undefined : this.pending.get(msg.id);
-      if (!waiting) return;
-      this.pending.delete(msg.id!);
-      if (msg.error) waiting.reject(new Error(msg.error.message));
-      else waiting.resolve(msg.result);
-    };
-  }
-
-  static async open(wsUrl: string): Promise<RawCdp> {
-    return new RawCdp(await NodeWebSocketTransport.create(wsUrl));
-  }
-
-  send<T = any>(method: string, params: object = {}, sessionId?: string): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.transport.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    });
-  }
-
-  close(): void {
-    this.transport.close();
-  }
 }
 
 /** The browser's answers over DevTools, one fact per step. */

@@ -1,0 +1,85 @@
+// The popup's height from its first frame, in Chromium: a raw CDP connection (./raw-cdp.ts) pauses
+// every page as it is created, adds a recorder to the extension's popup before any of its scripts
+// run, and lets it go. The recorder notes the document's height at every animation frame where it
+// changed, and when the document finished loading (Chromium shows an extension's popup once its
+// first load stopped: what the user sees starts there).
+import type { Page } from '@playwright/test';
+import type { ExtensionBrowser } from './extension-browser.js';
+import { RawCdp } from './raw-cdp.js';
+
+/** A height (px, the document's) and when it was first painted (ms since the popup's navigation started). */
+export interface PopupHeight {
+  at: number;
+  height: number;
+  /** The first frame after the load: the height the popup is shown at. */
+  shown?: true;
+}
+
+export interface PopupHeights {
+  /** Every height, in order, from the first frame on (before the load, too). */
+  frames: PopupHeight[];
+  /** When the popup's document finished loading (ms). */
+  loadedAt: number;
+}
+
+const SLOT = '__tidemarkTestPopupHeights';
+
+/** Runs in the popup before its scripts. Stops after `forMs`, so a popup left open costs nothing. */
+function recorder(slot: string, forMs: number) {
+  if (location.protocol !== 'chrome-extension:' || location.pathname !== '/popup.html') return;
+  const heights: { frames: { at: number; height: number; shown?: true }[]; loadedAt: number } = { frames: [], loadedAt: -1 };
+  (globalThis as Record<string, unknown>)[slot] = heights;
+  addEventListener('load', () => (heights.loadedAt = performance.now()));
+  let shown = false;
+  const frame = (now: number) => {
+    const height = Math.round(document.documentElement.getBoundingClientRect().height);
+    if (!shown && heights.loadedAt >= 0) {
+      shown = true;
+      heights.frames.push({ at: Math.round(now), height, shown: true });
+    } else if (heights.frames.at(-1)?.height !== height) heights.frames.push({ at: Math.round(now), height });
+    if (now < forMs) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+/** Adds the recorder to every popup that opens while it runs; `stop()` when done. */
+export class PopupHeightWatch {
+  private constructor(private readonly cdp: RawCdp) {}
+
+  static async start(browser: ExtensionBrowser, forMs = 6000): Promise<PopupHeightWatch> {
+    const cdp = await RawCdp.open(await RawCdp.browserUrl(browser.debugPort));
+    const source = `(${recorder.toString()})(${JSON.stringify(SLOT)}, ${forMs})`;
+    cdp.onEvent((e) => {
+      if (process.env.DEBUG_HEIGHTS) console.log('cdp event', e.method, JSON.stringify(e.params).slice(0, 200));
+      if (e.method !== 'Target.attachedToTarget') return;
+      const { sessionId, targetInfo, waitingForDebugger } = e.params as { sessionId: string; targetInfo: { type: string }; waitingForDebugger: boolean };
+      const added = ['page', 'other'].includes(targetInfo.type)
+          ? cdp.send('Page.enable', {}, sessionId).then(() => cdp.send('Page.addScriptToEvaluateOnNewDocument', { source }, sessionId)) : Promise.resolve();
+      // A target that closed meanwhile has nothing to resume; any other failure shows as a missing recording.
+      if (process.env.DEBUG_HEIGHTS) added.then((r) => console.log('added', targetInfo.type, JSON.stringify(r)), (err: Error) => console.log('add failed', targetInfo.type, err.message));
+      void added.finally(() => (waitingForDebugger ? cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => {}) : undefined)).catch(() => {});
+    });
+    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'browser', exclude: true }, { type: 'tab', exclude: true }, {}] });
+    await cdp.send('Target.setDiscoverTargets', { discover: true });
+    return new PopupHeightWatch(cdp);
+  }
+
+  async stop(): Promise<void> {
+    // Closing the connection detaches its sessions; the browser may be closing already.
+    await this.cdp.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+    this.cdp.close();
+  }
+}
+
+/** What the recorder in `popup` noted so far (throws when the popup opened without it). */
+export async function popupHeights(popup: Page): Promise<PopupHeights> {
+  const heights = await popup.evaluate((slot) => (globalThis as Record<string, unknown>)[slot] as PopupHeights | undefined, SLOT);
+  if (!heights) throw new Error('The popup has no height recorder: it opened before PopupHeightWatch.start().');
+  return heights;
+}
+
+/** The heights the user sees: the one of the first frame after the load, and every later one. */
+export function shownHeights({ frames }: PopupHeights): PopupHeight[] {
+  const first = frames.findIndex((f) => f.shown);
+  return first < 0 ? [] : frames.slice(first);
+}
