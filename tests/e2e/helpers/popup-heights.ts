@@ -50,17 +50,27 @@ export class PopupHeightWatch {
     const cdp = await RawCdp.open(await RawCdp.browserUrl(browser.debugPort));
     const source = `(${recorder.toString()})(${JSON.stringify(SLOT)}, ${forMs})`;
     cdp.onEvent((e) => {
-      if (process.env.DEBUG_HEIGHTS) console.log('cdp event', e.method, JSON.stringify(e.params).slice(0, 200));
       if (e.method !== 'Target.attachedToTarget') return;
       const { sessionId, targetInfo, waitingForDebugger } = e.params as { sessionId: string; targetInfo: { type: string }; waitingForDebugger: boolean };
+      // The popup is attached as "other" (it becomes a page as it navigates): the recorder is added to both kinds.
       const added = ['page', 'other'].includes(targetInfo.type)
-          ? cdp.send('Page.enable', {}, sessionId).then(() => cdp.send('Page.addScriptToEvaluateOnNewDocument', { source }, sessionId)) : Promise.resolve();
-      // A target that closed meanwhile has nothing to resume; any other failure shows as a missing recording.
-      if (process.env.DEBUG_HEIGHTS) added.then((r) => console.log('added', targetInfo.type, JSON.stringify(r)), (err: Error) => console.log('add failed', targetInfo.type, err.message));
-      void added.finally(() => (waitingForDebugger ? cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => {}) : undefined)).catch(() => {});
+        ? cdp.send('Page.enable', {}, sessionId).then(() => cdp.send('Page.addScriptToEvaluateOnNewDocument', { source }, sessionId))
+        : Promise.resolve();
+      // Resumed whatever happened: a target that closed meanwhile has nothing to resume, and a recorder
+      // that could not be added shows as popupHeights' error.
+      void added
+        .catch(() => undefined)
+        .then(() => (waitingForDebugger ? cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId) : undefined))
+        .catch(() => undefined);
     });
-    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'browser', exclude: true }, { type: 'tab', exclude: true }, {}] });
-    await cdp.send('Target.setDiscoverTargets', { discover: true });
+    // Browser-level auto-attach pauses every new target until it is resumed above (tabs' pages are
+    // reached through their tab targets, which are left out, as is the browser itself).
+    await cdp.send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: true,
+      flatten: true,
+      filter: [{ type: 'browser', exclude: true }, { type: 'tab', exclude: true }, {}],
+    });
     return new PopupHeightWatch(cdp);
   }
 
