@@ -35,6 +35,8 @@ interface Shared {
 const SLOT = Symbol.for('tidemark.popupFirstRequests');
 const shared: Shared = ((globalThis as { [SLOT]?: Shared })[SLOT] ??= { opening: null, collections: null, siteAccess: null });
 
+const noop = () => undefined;
+
 /** Finds the active tab and tells the background the popup opened on it. */
 export async function askOpening(): Promise<PopupOpening | null> {
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
@@ -53,7 +55,8 @@ export function askFirstRequests(): void {
   const collections = send('listCollections', { refresh: false });
   // As above: the app takes it (the picker keeps what it shows when it fails).
   collections.catch(() => undefined);
-  const siteAccess: EarlySiteAccess = { answer: siteAccessState(), known: null };
+  // Once the bookmark's request has left (or could not: no tab), so that it goes first.
+  const siteAccess: EarlySiteAccess = { answer: opening.then(noop, noop).then(siteAccessState), known: null };
   // As above: the app takes it, and shows what the background says when it failed.
   siteAccess.answer.then((state) => (siteAccess.known = state), () => undefined);
   shared.opening = opening;
