@@ -10,7 +10,7 @@ import { onEvent, send } from '../../lib/messaging/client.js';
 import type { Account, BackgroundError, CollectionOption } from '../../lib/model.js';
 import { badgeEnabledItem, defaultCollectionItem, lastBackgroundErrorItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
 import { needsHostPermission, requestHostPermission, TABS_PERMISSION } from './permissions.js';
-import { askSiteAccess, hasSiteAccess, SITE_ACCESS } from '../shared/site-access.js';
+import { askSiteAccess, hasSiteAccess, removeSiteAccess } from '../shared/site-access.js';
 
 const account = signal<Account | null>(null);
 const signedOutReason = signal<string | null>(null);
@@ -156,7 +156,7 @@ function toggleSiteAccess(on: boolean) {
   // In the click: the browser asks only during the user's gesture.
   if (on) void askSiteAccess().then((granted) => (siteAccess.value = granted));
   // Not removed (the browser refused): the switch stays on, which is the truth.
-  else browser.permissions.remove(SITE_ACCESS).then(() => (siteAccess.value = false), () => {});
+  else removeSiteAccess().then(() => (siteAccess.value = false), () => {});
 }
 
 function openShortcuts() {

@@ -11,7 +11,7 @@ import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../.
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
 import { saveOnOpenItem } from '../../lib/storage/items.js';
 import { askOpening, takeCollections, takeOpening, takeSiteAccess, type PopupOpening } from '../../lib/popup/first-requests.js';
-import { siteAccessState, type SiteAccessState } from '../../lib/popup/site-access-state.js';
+import { rememberedSiteAccess, rememberSiteAccess, siteAccessState, type SiteAccessState } from '../../lib/popup/site-access-state.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
@@ -53,19 +53,32 @@ let windowId: number | undefined;
 const pendingPage = signal<{ title: string; url: string } | null>(null);
 /** What the Highlights section says about site access (asked with the first requests); null until known. */
 const siteAccess = signal<SiteAccessState | null>(null);
-const changeSiteAccess = (state: SiteAccessState) => (siteAccess.value = state);
+/** Set once the person answered the question here: a later answer to the early request does not undo it. */
+let siteAccessChangedHere = false;
+const changeSiteAccess = (state: SiteAccessState) => {
+  siteAccessChangedHere = true;
+  siteAccess.value = state;
+  rememberSiteAccess(state);
+};
 
-/** Takes the site-access state asked for early: known already, the first render shows it. */
+/**
+ * The state the first render shows: the answer asked for early when it came already, or else what the
+ * last popup learned (replaced by the answer when it comes, which then is kept for the next popup).
+ */
 function loadSiteAccess() {
   const early = takeSiteAccess();
-  siteAccess.value = early?.known ?? null;
+  siteAccess.value = early?.known ?? rememberedSiteAccess();
   (early?.answer ?? siteAccessState()).then(
-    (state) => (siteAccess.value ??= state),
+    (state) => {
+      if (siteAccessChangedHere) return;
+      siteAccess.value = state;
+      rememberSiteAccess(state);
+    },
     async (err: Error) => {
       // The stored answer could not be read: the hint follows the permission, and the question waits
       // for another opening (asking again when it was answered would be worse than not asking now).
       console.error(`Tidemark could not read whether site access was asked about (${err.message}); the question is not shown this time.`);
-      siteAccess.value ??= { granted: await hasSiteAccess(), ask: false };
+      if (!siteAccessChangedHere) siteAccess.value = { granted: await hasSiteAccess(), ask: false };
     },
   );
 }

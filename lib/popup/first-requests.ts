@@ -35,8 +35,6 @@ interface Shared {
 const SLOT = Symbol.for('tidemark.popupFirstRequests');
 const shared: Shared = ((globalThis as { [SLOT]?: Shared })[SLOT] ??= { opening: null, collections: null, siteAccess: null });
 
-const noop = () => undefined;
-
 /** Finds the active tab and tells the background the popup opened on it. */
 export async function askOpening(): Promise<PopupOpening | null> {
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
@@ -55,8 +53,10 @@ export function askFirstRequests(): void {
   const collections = send('listCollections', { refresh: false });
   // As above: the app takes it (the picker keeps what it shows when it fails).
   collections.catch(() => undefined);
-  // Once the bookmark's request has left (or could not: no tab), so that it goes first.
-  const siteAccess: EarlySiteAccess = { answer: opening.then(noop, noop).then(siteAccessState), known: null };
+  // Asked at once, not after the tab is looked up: the app's first render shows it only when its answer
+  // came before the app ran, and the popup is shown once the document loaded (asked after the bookmark's
+  // request left, the answer sometimes came after the load: the popup then grew by the hints, 626 -> 662 px).
+  const siteAccess: EarlySiteAccess = { answer: siteAccessState(), known: null };
   // As above: the app takes it, and shows what the background says when it failed.
   siteAccess.answer.then((state) => (siteAccess.known = state), () => undefined);
   shared.opening = opening;

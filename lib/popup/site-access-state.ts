@@ -22,3 +22,40 @@ export async function siteAccessState(): Promise<SiteAccessState> {
   ]);
   return { granted, ask: !granted && stored[AUTO_PAINT_ASKED_KEY] !== true };
 }
+
+/**
+ * The state the last popup learned, kept in the popup's localStorage, which is read synchronously: the
+ * app's first render shows it when the answer asked early is not there yet (it sometimes comes after
+ * the popup is shown), and the answer replaces it when it comes. Granting site access anywhere in the
+ * extension keeps the new state (components/shared/site-access.ts); taking it back forgets it. It differs
+ * from the answer only when site access was changed outside the extension (chrome://extensions).
+ */
+const REMEMBERED = 'tidemark.popupSiteAccess';
+
+export function rememberedSiteAccess(): SiteAccessState | null {
+  try {
+    const value = JSON.parse(localStorage.getItem(REMEMBERED) ?? 'null') as Partial<SiteAccessState> | null;
+    return typeof value?.granted === 'boolean' && typeof value.ask === 'boolean' ? { granted: value.granted, ask: value.ask } : null;
+  } catch {
+    // Unreadable (storage disabled, or not JSON): the first render waits for the answer, as with nothing kept.
+    return null;
+  }
+}
+
+export function rememberSiteAccess(state: SiteAccessState): void {
+  try {
+    localStorage.setItem(REMEMBERED, JSON.stringify({ granted: state.granted, ask: state.ask }));
+  } catch (err) {
+    // The popup works as before without it: the next first render waits for the answer.
+    console.warn(`Tidemark could not keep the site-access state for the popup's next opening: ${(err as Error).message}`);
+  }
+}
+
+/** Site access is being taken back (options page): the next popup waits for the true state. */
+export function forgetSiteAccess(): void {
+  try {
+    localStorage.removeItem(REMEMBERED);
+  } catch (err) {
+    console.warn(`Tidemark could not forget the popup's site-access state: ${(err as Error).message}`);
+  }
+}
