@@ -6,7 +6,6 @@ import type { Tag } from '../api/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import { EMPTY_QUEUE, type Account, type BackgroundError, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken, type HighlightsCacheEntry } from '../model.js';
 import { idbRecord } from './idb.js';
-import { AUTO_PAINT_ASKED_KEY } from './auto-paint-asked.js';
 import { defineItem } from './item.js';
 import { memoItem } from './memo.js';
 
@@ -69,4 +68,6 @@ export const highlightColorsItem = memoItem(
 /** The last failure of a background job nobody waited for (sync, queue drain...): shown in the options page. */
 export const lastBackgroundErrorItem = defineItem<BackgroundError | null>('local:lastBackgroundError', { fallback: null });
 
-export const autoPaintAskedItem = memoItem(defineItem<boolean>(`local:${AUTO_PAINT_ASKED_KEY}`, { fallback: false }));
+// Its key is AUTO_PAINT_ASKED_KEY (auto-paint-asked.ts), written out here: the constant costs the background
+// bytes (tests/extension/popup-first-requests.test.ts checks that the two agree).
+export const autoPaintAskedItem = memoItem(defineItem<boolean>('local:autoPaintAsked', { fallback: false }));

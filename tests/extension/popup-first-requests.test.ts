@@ -82,6 +82,16 @@ describe('popup first requests: site access', () => {
     expect(takeSiteAccess()).toBeNull();
   });
 
+  it('reads the answer where the background keeps it (autoPaintAskedItem)', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(false);
+    const { autoPaintAskedItem } = await import('../../lib/storage/items.js');
+    const { siteAccessState } = await import('../../lib/popup/site-access-state.js');
+    await autoPaintAskedItem.setValue(false);
+    expect(await siteAccessState()).toEqual({ granted: false, ask: true });
+    await autoPaintAskedItem.setValue(true);
+    expect(await siteAccessState()).toEqual({ granted: false, ask: false });
+  });
+
   it('no question once it was answered, nor with site access', async () => {
     activeTab(undefined);
     answers = { listCollections: async () => ({ items: [], recent: [] }) };
