@@ -8,7 +8,6 @@ import { patchTextIndex, type PatchStats } from '../../lib/anchoring/text-index-
 import { HIGHLIGHT_COLORS, ScopeMarks, createPainter, type HighlightColor } from '../../lib/painting/index.js';
 import { FirstFrameOverlay } from '../../lib/painting/first-frame-overlay.js';
 import { paintNew } from '../../lib/highlighter/paint-new.js';
-import { PageUi } from '../../components/highlighter/page-ui.js';
 import type { SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
 
 type Found = { start: number; end: number } | null;
@@ -323,11 +322,16 @@ const longPage = {
     const painterMs: number[] = [];
     let early = 0;
     let long = 0;
-    // As the highlighter: its element in the page, the overlay's canvas in its shadow root.
-    const ui = (window as unknown as { benchUi?: PageUi }).benchUi ?? new PageUi(() => {});
-    ui.attach();
-    (window as unknown as { benchUi?: PageUi }).benchUi = ui;
-    const overlay = withOverlay ? new FirstFrameOverlay(ui.root) : null;
+    // As the highlighter (components/highlighter/page-ui.ts, not bundled here: it brings the extension's
+    // i18n): an element of its own in the page, fixed, the overlay's canvas in its shadow root.
+    const w = window as unknown as { benchUiRoot?: ShadowRoot };
+    if (!w.benchUiRoot) {
+      const host = document.createElement('tidemark-ui');
+      host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
+      w.benchUiRoot = host.attachShadow({ mode: 'open' });
+      document.documentElement.append(host);
+    }
+    const overlay = withOverlay ? new FirstFrameOverlay(w.benchUiRoot) : null;
     for (const [i, s] of spans.entries()) {
       const { start, end } = spanOffsets(starts, s);
       const range = index.rangeFor(start, end);
