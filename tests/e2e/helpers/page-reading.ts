@@ -118,6 +118,21 @@ export function framesSeenInPage(): number {
   return (window as unknown as { watchedFrames?: WatchedFrame[] }).watchedFrames?.length ?? 0;
 }
 
+/**
+ * What a new highlight's frames show, as a test expects them (Node side): the frame before the command
+ * shows nothing; a frame with the overlay's colour comes before any frame with the Highlight API's range;
+ * from the first frame with that range on, the overlay is rubbed out.
+ */
+export function firstFrames(frames: readonly WatchedFrame[]): { blankBefore: boolean; overlayFirst: boolean; overlayGoneOnceApi: boolean } {
+  const drawn = frames.findIndex((f) => f.alpha > 0);
+  const viaApi = frames.findIndex((f) => f.api);
+  return {
+    blankBefore: frames.length > 0 && frames[0].alpha === 0 && !frames[0].api,
+    overlayFirst: drawn > 0 && viaApi > drawn,
+    overlayGoneOnceApi: viaApi > 0 && frames.slice(viaApi).every((f) => f.alpha === 0),
+  };
+}
+
 /** Runs in the page: stops watchFramesInPage and answers what it recorded. */
 export function framesWatchedInPage(): WatchedFrame[] {
   const w = window as unknown as { watchedFrames: WatchedFrame[]; watchingFrames: boolean };
