@@ -25,12 +25,12 @@ function summaryText(view: HighlightListView): string {
 type SiteAccessChange = (state: SiteAccessState) => void;
 
 /**
- * Under the section's first line: with site access, the room of one hint line, which says how to
- * highlight once the page is known to have none (blank while that is not known, and when it has some);
- * without, how to highlight anyway, and the question whether to allow it.
+ * Under the section's first line: with site access, how to highlight (true whether or not the page has
+ * highlights yet, so it is there from the first frame and the popup keeps its height); without, how to
+ * highlight anyway, and the question whether to allow it.
  */
-function SiteAccessHints({ access, none, onChange }: { access: SiteAccessState; none: boolean | null; onChange: SiteAccessChange }) {
-  if (access.granted) return <p class="hint hl-empty">{none ? t('popupHighlightsEmpty') : ''}</p>;
+function SiteAccessHints({ access, onChange }: { access: SiteAccessState; onChange: SiteAccessChange }) {
+  if (access.granted) return <p class="hint">{t('popupHighlightHowWithAccess')}</p>;
   const answer = (allow: boolean) => {
     onChange({ granted: false, ask: false });
     // Recorded before the browser's prompt: the popup may close while the prompt is up, and the
@@ -70,7 +70,7 @@ export function HighlightsPending({ access, onChange }: { access: SiteAccessStat
     <section class="highlights" aria-label={t('popupHighlights')} aria-busy="true">
       <h2>{t('popupHighlights')}</h2>
       <p class="hl-summary hint">{t('popupHighlightsLoading')}</p>
-      {access && <SiteAccessHints access={access} none={null} onChange={onChange} />}
+      {access && <SiteAccessHints access={access} onChange={onChange} />}
     </section>
   );
 }
@@ -151,7 +151,7 @@ export function HighlightSummary({
           {panelError}
         </p>
       )}
-      <SiteAccessHints access={access} none={total === 0} onChange={onAccessChange} />
+      <SiteAccessHints access={access} onChange={onAccessChange} />
     </section>
   );
 }
