@@ -112,7 +112,6 @@ export function HighlightSummary({
     // In the click itself: the browser opens the side panel only during the user's gesture.
     void openSidePanel(windowId).then((opened) => (opened ? close() : setPanelError(t('panelDidNotOpen'))));
   };
-  const total = view.found.length + view.notFound.length;
   // "Highlight with note" when the side panel could not be opened: that one note, here.
   const noteOf = noteKey ? [...view.found, ...view.notFound].find((h) => h.key === noteKey) : undefined;
   return (
