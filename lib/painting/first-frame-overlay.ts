@@ -63,8 +63,8 @@ export class FirstFrameOverlay {
 
   /**
    * Draws the boxes of `range`'s text in `color`. False, with nothing drawn, when the canvas is not
-   * sized to the view (not prepared, or the window was resized since) or the range spans too many text
-   * nodes: the caller paints the usual way.
+   * sized to the view (not prepared, or the window was resized since), or the range spans too many text
+   * nodes or has no box (its text hidden): the caller paints the usual way.
    */
   show(range: Range, color: HighlightColor): boolean {
     const win = this.view;
@@ -73,7 +73,7 @@ export class FirstFrameOverlay {
     if (canvas.width !== w || canvas.height !== h || w === 0) return false;
     const rects = textRects(range);
     const ctx = rects && canvas.getContext('2d');
-    if (!rects || !ctx) return false;
+    if (!rects?.length || !ctx) return false;
     // Where the canvas is (a transformed <html> moves fixed elements) and its scale (zoom).
     const box = canvas.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) return false;

@@ -134,19 +134,23 @@ test('the overlay draws the text of a range over two lines and a link, nothing b
   expect(resized).toEqual({ before: false, after: true, width: 450 });
 });
 
-test('a selection over more than 200 text nodes is not drawn on the overlay (painted the usual way)', async ({ page }) => {
+test('a selection over more than 200 text nodes, or over text with no box, is not drawn on the overlay (painted the usual way)', async ({ page }) => {
   await open(page);
   const drawn = await page.evaluate(() => {
     const w = window as unknown as OverlayWindow;
     const host = document.createElement('div');
     for (let i = 0; i < 210; i++) host.append(Object.assign(document.createElement('span'), { textContent: `word${i} ` }));
     document.body.prepend(host);
+    const hidden = Object.assign(document.createElement('p'), { textContent: 'text that is not shown', hidden: true });
+    document.body.append(hidden);
     w.overlay.prepare();
-    const range = document.createRange();
-    range.selectNodeContents(host);
-    return w.overlay.show(range, 'yellow');
+    const many = document.createRange();
+    many.selectNodeContents(host);
+    const none = document.createRange();
+    none.selectNodeContents(hidden);
+    return { many: w.overlay.show(many, 'yellow'), hidden: w.overlay.show(none, 'yellow') };
   });
-  expect(drawn).toBe(false);
+  expect(drawn).toEqual({ many: false, hidden: false });
 });
 
 test('paintNew: the first frame shows the overlay and no new Highlight range; after it the painter has painted it and the overlay is rubbed out; unprepared, the painter paints at once', async ({ page }) => {
