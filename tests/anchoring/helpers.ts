@@ -35,3 +35,25 @@ export function seededRandom(seed: number): () => number {
   if (s <= 0) s += 2147483646;
   return () => (s = (s * 16807) % 2147483647) / 2147483647;
 }
+
+let watching: MutationObserver | null = null;
+
+/**
+ * Starts recording the page's changes the way the highlighter's observer does (with `attributeFilter`,
+ * the attributes it follows while some highlights are not found); answers a function that takes the
+ * records so far. One at a time: a new watch ends the last.
+ */
+export function watchPage(attributeFilter?: string[]): () => MutationRecord[] {
+  watching?.disconnect();
+  const o = new MutationObserver(() => {});
+  o.observe(document.documentElement, { childList: true, subtree: true, characterData: true, ...(attributeFilter ? { attributeFilter } : {}) });
+  watching = o;
+  return () => o.takeRecords();
+}
+
+/** After each test: ends watchPage's observer and takes back the index patcher the test handed the highlighter. */
+export function stopWatchingPage(): void {
+  watching?.disconnect();
+  watching = null;
+  delete (globalThis as Record<string, unknown>)['__tidemarkPart_index-patch'];
+}

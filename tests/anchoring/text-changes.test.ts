@@ -6,26 +6,16 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { TextIndex, anchor, describeOffsets, type HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { TextChanges } from '../../lib/anchoring/text-changes.js';
+import { SHOWING_ATTRIBUTES } from '../../lib/anchoring/visibility.js';
 import { patchTextIndex } from '../../lib/anchoring/text-index-patch.js';
 import { PageIndex } from '../../lib/highlighter/page-index.js';
 import { providePart } from '../../lib/highlighter/parts.js';
-import { seededRandom, setPage } from './helpers.js';
+import { seededRandom, setPage, stopWatchingPage, watchPage } from './helpers.js';
 
-let observer: MutationObserver | null = null;
-afterEach(() => {
-  observer?.disconnect();
-  observer = null;
-  delete (globalThis as Record<string, unknown>)['__tidemarkPart_index-patch'];
-});
+afterEach(stopWatchingPage);
 
 /** Records the page's changes as the highlighter's observer does while some highlights are not found. */
-function watch(): () => MutationRecord[] {
-  observer?.disconnect();
-  const o = new MutationObserver(() => {});
-  o.observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributeFilter: ['open', 'hidden', 'class', 'style'] });
-  observer = o;
-  return () => o.takeRecords();
-}
+const watch = () => watchPage(SHOWING_ATTRIBUTES);
 
 const WORDS = 'tide harbour lantern gull rope anchor salt pier keel mast sail oar reef shoal current breeze dune cove buoy tackle'.split(' ');
 

@@ -10,25 +10,13 @@ import { PatchedTextSearch } from '../../lib/anchoring/search-patched.js';
 import { TextSearch, textSearchOf } from '../../lib/anchoring/search-text.js';
 import { PageIndex } from '../../lib/highlighter/page-index.js';
 import { providePart } from '../../lib/highlighter/parts.js';
-import { anchored, rangeText, seededRandom, setPage } from './helpers.js';
+import { anchored, rangeText, seededRandom, setPage, stopWatchingPage, watchPage } from './helpers.js';
 
 const newStats = (): PatchStats => ({ records: 0, stretches: 0, removed: 0, added: 0, renormalised: 0 });
 
-let observer: MutationObserver | null = null;
-afterEach(() => {
-  observer?.disconnect();
-  observer = null;
-  delete (globalThis as Record<string, unknown>)['__tidemarkPart_index-patch'];
-});
+afterEach(stopWatchingPage);
 
-/** Starts recording the page's changes the way the highlighter's observer does. */
-function watch(): () => MutationRecord[] {
-  observer?.disconnect();
-  const o = new MutationObserver(() => {});
-  o.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
-  observer = o;
-  return () => o.takeRecords();
-}
+const watch = () => watchPage();
 
 /** Asserts that `patched` is the index a full walk of the page gives now: same text, same way back to the DOM. */
 function expectSameAsFresh(patched: TextIndex, seed = 1): void {
