@@ -5,6 +5,7 @@ import { DEFAULT_SERVER_URL } from '../extension-id.js';
 import type { Tag } from '../api/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import { EMPTY_QUEUE, type Account, type BackgroundError, type CollectionOption, type Credential, type QueueState, type SavedIndexSnapshot, type SessionToken, type HighlightsCacheEntry } from '../model.js';
+import { AUTO_PAINT_ASKED_KEY } from './auto-paint-asked.js';
 import { idbRecord } from './idb.js';
 import { defineItem } from './item.js';
 import { memoItem } from './memo.js';
@@ -68,6 +69,5 @@ export const highlightColorsItem = memoItem(
 /** The last failure of a background job nobody waited for (sync, queue drain...): shown in the options page. */
 export const lastBackgroundErrorItem = defineItem<BackgroundError | null>('local:lastBackgroundError', { fallback: null });
 
-// Its key is AUTO_PAINT_ASKED_KEY (auto-paint-asked.ts), written out here: the constant costs the background
-// bytes (tests/extension/popup-first-requests.test.ts checks that the two agree).
-export const autoPaintAskedItem = memoItem(defineItem<boolean>('local:autoPaintAsked', { fallback: false }));
+// Its key is declared apart (auto-paint-asked.ts) for the popup's first script, which reads it alone.
+export const autoPaintAskedItem = memoItem(defineItem<boolean>(`local:${AUTO_PAINT_ASKED_KEY}`, { fallback: false }));
