@@ -4,11 +4,8 @@
 // click handler itself, before any await.
 import { browser } from 'wxt/browser';
 import { SITE_ACCESS } from '../../lib/site-access-origins.js';
+export { hasSiteAccess } from '../../lib/site-access-origins.js';
 import { forgetSiteAccess, rememberSiteAccess } from '../../lib/popup/site-access-state.js';
-
-export function hasSiteAccess(): Promise<boolean> {
-  return browser.permissions.contains(SITE_ACCESS).catch(() => false);
-}
 
 export function askSiteAccess(): Promise<boolean> {
   const asked = browser.permissions.request(SITE_ACCESS).catch(() => false);

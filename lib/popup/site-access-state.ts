@@ -4,7 +4,7 @@
 // the popup's first frame and never make it taller when the bookmark and the highlights arrive.
 // The browser API without the polyfill, like the rest of the popup's first script: it stays small.
 import { browser } from '@wxt-dev/browser';
-import { SITE_ACCESS } from '../site-access-origins.js';
+import { hasSiteAccess } from '../site-access-origins.js';
 import { AUTO_PAINT_ASKED_KEY } from '../storage/auto-paint-asked.js';
 
 export interface SiteAccessState {
@@ -16,8 +16,7 @@ export interface SiteAccessState {
 
 export async function siteAccessState(): Promise<SiteAccessState> {
   const [granted, stored] = await Promise.all([
-    // As components/shared/site-access.ts: a browser that cannot tell has not granted it.
-    browser.permissions.contains(SITE_ACCESS).catch(() => false),
+    hasSiteAccess(),
     browser.storage.local.get(AUTO_PAINT_ASKED_KEY),
   ]);
   return { granted, ask: !granted && stored[AUTO_PAINT_ASKED_KEY] !== true };
