@@ -9,6 +9,7 @@ import { HIGHLIGHT_COLORS, ScopeMarks, createPainter, type HighlightColor } from
 import { FirstFrameOverlay } from '../../lib/painting/first-frame-overlay.js';
 import { paintNew } from '../../lib/highlighter/paint-new.js';
 import type { SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
+import { MEASURED_FROM, MEASURED_TO } from './trace-event.js';
 
 type Found = { start: number; end: number } | null;
 
@@ -268,6 +269,8 @@ const longPage = {
     // message there and back, so the index starts in another task.
     await new Promise((r) => setTimeout(r, 0));
     const { value, longTasks } = await watchingLongTasks(async () => {
+      // The trace's measured window (run.ts tasksOf) starts here, after the wait for idle.
+      console.timeStamp(MEASURED_FROM);
       const t0 = performance.now();
       const index = await TextIndex.build(document);
       const tIndex = performance.now() - t0;
@@ -278,6 +281,7 @@ const longPage = {
       );
       await nextFrame();
       const total = performance.now() - t0;
+      console.timeStamp(MEASURED_TO);
       (window as unknown as { keptIndex: TextIndex }).keptIndex = index;
       // As the highlighter does once the page is painted (PageIndex.prepareSearchWhenIdle).
       requestIdleCallback(() => textSearchOf(index).prepare(), { timeout: 2000 });

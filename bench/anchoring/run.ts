@@ -22,6 +22,7 @@ import { idleCallbackCpu, traceWhile } from './trace-run.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { highlightApiCss } from '../../lib/painting/highlight-css.js';
 import { fmt, median } from './figures.js';
+import { MEASURED_FROM, MEASURED_TO } from './trace-event.js';
 
 const TARGET_CHARS = 440_000;
 /** Fresh pages per cold figure (BENCH_COLD_RUNS): the figure is their median, each sample printed. */
@@ -104,7 +105,7 @@ interface TopTask {
   tdur?: number;
   tid?: number;
   pid?: number;
-  args?: { name?: string; src_func?: string };
+  args?: { name?: string; src_func?: string; data?: { message?: string } };
 }
 
 /**
@@ -116,7 +117,7 @@ async function tasksOf<T>(
   browser: Browser,
   page: Page,
   fn: () => Promise<T>,
-): Promise<{ value: T; cpu: number[]; wall: number[]; frames: number[]; calls: (name: string) => number[] }> {
+): Promise<{ value: T; cpu: number[]; wall: number[]; frames: number[]; before: number[]; calls: (name: string) => number[] }> {
   // BENCH_TRACE_CATEGORIES (comma-separated) adds categories to the saved trace, e.g. blink,blink_gc,v8.
   const extra = process.env.BENCH_TRACE_CATEGORIES?.split(',').filter(Boolean) ?? [];
   await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', '__metadata', ...extra] });
@@ -131,14 +132,23 @@ async function tasksOf<T>(
     const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
     // Tasks, and the continuations of sliced work after scheduler.yield(), which the trace records as
     // microtask checkpoints outside any task (before 2026-11-26 09:30 they were left out of the CPU sums).
-    const tasks: TopTask[] = [];
     const candidates = events
       .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask' || e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint') && e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid && typeof e.tdur === 'number')
       .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || (b.dur ?? 0) - (a.dur ?? 0));
+    const outermost: TopTask[] = [];
     for (const e of candidates) {
-      const last = tasks[tasks.length - 1];
-      if (!last || (e.ts ?? 0) >= (last.ts ?? 0) + (last.dur ?? 0)) tasks.push(e); // outermost only
+      const last = outermost[outermost.length - 1];
+      if (!last || (e.ts ?? 0) >= (last.ts ?? 0) + (last.dur ?? 0)) outermost.push(e);
     }
+    // Where the page marked the measured work (MEASURED_FROM .. MEASURED_TO), only the tasks that overlap
+    // it count; those before it (the page's wait for idle, where Chromium may run a garbage collection of
+    // the freshly loaded page in idle time) are returned apart.
+    const stamp = (message: string) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === message)?.ts;
+    const from = stamp(MEASURED_FROM) ?? -Infinity;
+    const to = stamp(MEASURED_TO) ?? Infinity;
+    const end = (e: TopTask) => (e.ts ?? 0) + (e.dur ?? 0);
+    const tasks = outermost.filter((e) => end(e) > from && (e.ts ?? 0) <= to);
+    const before = outermost.filter((e) => end(e) <= from);
     const frames = tasks.filter((e) => e.args?.src_func === 'ScheduledActionSendBeginMainFrame');
     // CPU ms of the named functions' calls (FunctionCall events of the same thread).
     const calls = (name: string) =>
@@ -146,7 +156,7 @@ async function tasksOf<T>(
         .filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === name && typeof e.tdur === 'number')
         .map((e) => e.tdur! / 1000);
     // eslint-disable-next-line no-unsafe-finally
-    return { value: value!, cpu: tasks.map((e) => e.tdur! / 1000), wall: tasks.map((e) => (e.dur ?? 0) / 1000), frames: frames.map((e) => e.tdur! / 1000), calls };
+    return { value: value!, cpu: tasks.map((e) => e.tdur! / 1000), wall: tasks.map((e) => (e.dur ?? 0) / 1000), frames: frames.map((e) => e.tdur! / 1000), before: before.map((e) => e.tdur! / 1000), calls };
   }
 }
 
@@ -273,7 +283,7 @@ async function main(): Promise<void> {
     const apiIdentity = api.highlights.map((h) => ({ startS: h.startS, startC: h.startC, endS: h.endS, endC: h.endC }));
     await load(page, apiHtml, script);
     await page.evaluate(() => window.tidemarkLongPage.settle());
-    const { value: apiPaint, cpu: apiCpu, wall: apiWall, frames: apiFrames } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
+    const { value: apiPaint, cpu: apiCpu, wall: apiWall, frames: apiFrames, before: apiBefore } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
     const apiOrigJ = await judge(apiPaint.results, apiIdentity);
     // Creating highlights on the painted page (20 of the scenario's spans, as if selected again).
     const spanOf = (h: (typeof api.highlights)[number]) => ({ startS: h.startS, startC: h.startC, endS: h.endS, endC: h.endC });
@@ -305,13 +315,13 @@ async function main(): Promise<void> {
     // extension registers its content-script style sheet (highlight-styles.css) with the loader.
     await load(page, apiHtml.replace('</head>', `<style>${highlightApiCss()}</style></head>`), script);
     await page.evaluate(() => window.tidemarkLongPage.settle());
-    const { value: apiStyledPaint, cpu: apiStyledCpu, wall: apiStyledWall, frames: apiStyledFrames } = await tasksOf(browser, page, () =>
+    const { value: apiStyledPaint, cpu: apiStyledCpu, wall: apiStyledWall, frames: apiStyledFrames, before: apiStyledBefore } = await tasksOf(browser, page, () =>
       page.evaluate((d) => window.tidemarkLongPage.paintAll(d, true), apiDescriptors),
     );
     const apiStyledJ = await judge(apiStyledPaint.results, apiIdentity);
     await load(page, apiEditedHtml, script);
     await page.evaluate(() => window.tidemarkLongPage.settle());
-    const { value: apiEdPaint, cpu: apiEdCpu, wall: apiEdWall, frames: apiEdFrames } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
+    const { value: apiEdPaint, cpu: apiEdCpu, wall: apiEdWall, frames: apiEdFrames, before: apiEdBefore } = await tasksOf(browser, page, () => page.evaluate((d) => window.tidemarkLongPage.paintAll(d), apiDescriptors));
     const apiEdJ = await judge(apiEdPaint.results, api.truth as unknown[]);
     // Wall time as a user meets it: the same paints without a trace being recorded (the tracer and
     // this process reading its events share the 2 cores with the page and stretch its wall time).
@@ -393,13 +403,14 @@ async function main(): Promise<void> {
       for (const f of frames) rest.splice(rest.indexOf(f), 1);
       return rest;
     };
-    const lp = (name: string, j: Judgement, p: typeof apiPaint, cpu: number[], wall: number[], frames: number[]) =>
+    const lp = (name: string, j: Judgement, p: typeof apiPaint, cpu: number[], wall: number[], frames: number[], before: number[]) =>
       `  ${name}: ${j.correct} correct, ${j.wrong} wrong, ${j.orphaned} not placed; painted ${p.painted}: main-thread CPU ${fmt(sum(cpu))} ms in ${cpu.length} tasks ` +
       `(script ${fmt(sum(scriptOnly(cpu, frames)))} ms, longest ${fmt(Math.max(0, ...scriptOnly(cpu, frames)))}; rendering ${fmt(sum(frames))} ms, longest frame ${fmt(Math.max(0, ...frames))}), ` +
-      `longest task ${fmt(Math.max(0, ...wall))} ms wall; ${fmt(p.total)} ms wall after idle (index ${fmt(p.tIndex)} + anchoring ${fmt(p.tAnchor)}); longtask observer: ${p.longTasks.length ? p.longTasks.join(', ') + ' ms' : 'none'}`;
-    lines.push(lp('original', apiOrigJ, apiPaint, apiCpu, apiWall, apiFrames));
-    lines.push(lp('original, style sheet registered from the start', apiStyledJ, apiStyledPaint, apiStyledCpu, apiStyledWall, apiStyledFrames));
-    lines.push(lp('edited  ', apiEdJ, apiEdPaint, apiEdCpu, apiEdWall, apiEdFrames));
+      `longest task ${fmt(Math.max(0, ...wall))} ms wall; ${fmt(p.total)} ms wall after idle (index ${fmt(p.tIndex)} + anchoring ${fmt(p.tAnchor)}); longtask observer: ${p.longTasks.length ? p.longTasks.join(', ') + ' ms' : 'none'}; ` +
+      `before it, while the page waited for idle (not counted): ${fmt(sum(before))} ms CPU in ${before.length} tasks`;
+    lines.push(lp('original', apiOrigJ, apiPaint, apiCpu, apiWall, apiFrames, apiBefore));
+    lines.push(lp('original, style sheet registered from the start', apiStyledJ, apiStyledPaint, apiStyledCpu, apiStyledWall, apiStyledFrames, apiStyledBefore));
+    lines.push(lp('edited  ', apiEdJ, apiEdPaint, apiEdCpu, apiEdWall, apiEdFrames, apiEdBefore));
     const wallOf = (p: typeof apiUntraced) => `${fmt(p.total)} ms (index ${fmt(p.tIndex)} + anchoring ${fmt(p.tAnchor)}, ${p.painted} painted)`;
     lines.push(`  without a trace recorded, wall after idle: original ${wallOf(apiUntraced)}; edited ${wallOf(apiEdUntraced)}`);
     for (const w of apiOrigJ.wrongDetails.concat(apiEdJ.wrongDetails)) lines.push(`  wrong: ${w}`);

@@ -10,3 +10,10 @@ export interface TraceEvent {
   pid?: number;
   args?: Record<string, unknown> & { name?: string; src_func?: string; data?: { functionName?: string }; elementCount?: number; beginData?: { elementCount?: number } };
 }
+
+/**
+ * Marks a page script leaves in the trace (console.timeStamp) around the work a figure measures, so that
+ * tasks before it (the wait for idle, where Chromium does its own idle-time work) are not counted.
+ */
+export const MEASURED_FROM = 'tidemark:measured-from';
+export const MEASURED_TO = 'tidemark:measured-to';
