@@ -11,6 +11,7 @@ import type { Account, BackgroundError, CollectionOption } from '../../lib/model
 import { badgeEnabledItem, defaultCollectionItem, lastBackgroundErrorItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
 import { needsHostPermission, requestHostPermission, TABS_PERMISSION } from './permissions.js';
 import { askSiteAccess, hasSiteAccess, removeSiteAccess } from '../shared/site-access.js';
+import { rememberSiteAccessNow } from '../../lib/popup/site-access-state.js';
 
 const account = signal<Account | null>(null);
 const signedOutReason = signal<string | null>(null);
@@ -182,6 +183,8 @@ export function OptionsApp() {
     // Failing, the permission shows as not granted (the default).
     browser.permissions.contains(TABS_PERMISSION).then((g) => (tabsGranted.value = g), () => {});
     void hasSiteAccess().then((g) => (siteAccess.value = g));
+    // For the popup's first frame (the first popup after install comes after signing in here).
+    rememberSiteAccessNow();
     const unsubscribe = onEvent('authChanged', () => void refresh());
     return () => {
       unsubscribe();

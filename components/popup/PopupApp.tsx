@@ -9,12 +9,12 @@ import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../../lib/messaging/protocol.js';
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
-import { saveOnOpenItem } from '../../lib/storage/items.js';
 import { askOpening, takeCollections, takeOpening, takeSiteAccess, type PopupOpening } from '../../lib/popup/first-requests.js';
 import { rememberedSiteAccess, rememberSiteAccess, siteAccessState, type SiteAccessState } from '../../lib/popup/site-access-state.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
+import { UnreachableNotice } from './UnreachableNotice.js';
 import { TitleField } from '../shared/TitleField.js';
 import { HighlightSummary, HighlightsPending } from './HighlightSummary.js';
 import { hasSiteAccess } from '../shared/site-access.js';
@@ -37,7 +37,8 @@ const collections = signal<CollectionsView>({ items: [], recent: [] });
 const tags = signal<Tag[]>([]);
 const suggested = signal<string[]>([]);
 const queue = signal<QueueView>({ entries: [], failures: [], otherAccounts: 0 });
-const saveOnOpen = signal<boolean | null>(null);
+/** The person pressed Save (the page is known to be new): the status may say it is being saved. */
+const saveAsked = signal(false);
 /**
  * The stored bookmark is not known here (opened offline): the form shows only what this device adds
  * (tags to add, a note to add), and those are sent as additions, never as a replacement.
@@ -45,6 +46,8 @@ const saveOnOpen = signal<boolean | null>(null);
 const partial = signal(false);
 /** The page's title was cut at this length when it was saved. */
 const titleCutAt = signal<number | undefined>(undefined);
+/** The server this page's save could not reach (it waits in the offline queue); null when it did. */
+const unreachableServer = signal<string | null>(null);
 /** The collection a removed bookmark was in, for Undo. */
 const removedFrom = signal<number | null>(null);
 let tabId = -1;
@@ -121,6 +124,7 @@ function apply(result: PopupOpenResult) {
     draft.value = result.bookmark;
     partial.value = !!result.partial;
     titleCutAt.value = result.titleCutAt;
+    unreachableServer.value = result.queued ? (result.serverUrl ?? '') : null;
     view.value = { kind: 'editing', opened: result.queued ? 'queued' : result.offline ? 'offline' : result.created ? 'created' : 'existing' };
     if (result.bookmark.ref.startsWith('b:')) {
       // Suggestions are a nicety: without them the tag field works as usual.
@@ -148,7 +152,7 @@ async function open(early: Promise<PopupOpening | null> | null = null) {
 
 async function saveNow() {
   view.value = { kind: 'loading' };
-  saveOnOpen.value = true;
+  saveAsked.value = true;
   try {
     apply(await send('saveTab', { tabId }));
   } catch (err) {
@@ -187,9 +191,30 @@ async function undo() {
   }
 }
 
+/**
+ * This page's save waits in the offline queue because the server could not be reached, and has not been
+ * sent since (a sent write sets the save state to saved): the notice says so in the excerpt field's room.
+ */
+function unreachable(): boolean {
+  return view.value.kind === 'editing' && view.value.opened === 'queued' && unreachableServer.value !== null && saveState.value !== 'saved';
+}
+
+/** Sends the queue now; true when this page's save left it (the server answered). */
+async function retryQueue(): Promise<boolean> {
+  try {
+    queue.value = await send('drainQueue', null);
+  } catch (err) {
+    console.error(`Tidemark could not send the offline queue: ${(err as Error).message}`);
+    return false;
+  }
+  return !unreachable();
+}
+
 function statusText(): string {
   const v = view.value;
-  if (v.kind === 'loading') return saveOnOpen.value === false ? t('statusChecking') : saveOnOpen.value ? t('statusSaving') : t('statusChecking');
+  // Until the background answers, the popup cannot know whether the page is new or saved already:
+  // "Saving…" would be false for a saved page, so it says what is happening (and Save now says so too).
+  if (v.kind === 'loading') return saveAsked.value ? t('statusSaving') : t('statusChecking');
   if (v.kind !== 'editing') return '';
   if (draft.value?.removed) return saveState.value === 'queued' ? t('statusRemovedQueued') : t('statusRemoved');
   switch (saveState.value) {
@@ -198,11 +223,11 @@ function statusText(): string {
     case 'saved':
       return t('statusSaved');
     case 'queued':
-      return t('statusQueued');
+      return unreachable() ? t('popupStatusQueued') : t('statusQueued');
     case 'error':
       return t('statusError', saveError.value);
   }
-  return v.opened === 'created' ? t('statusSaved') : v.opened === 'queued' ? t('statusQueued') : v.opened === 'offline' ? t('statusOffline') : t('statusExisting');
+  return v.opened === 'created' ? t('statusSaved') : v.opened === 'queued' ? t('popupStatusQueued') : v.opened === 'offline' ? t('statusOffline') : t('statusExisting');
 }
 
 /** How the status line looks: success, waiting offline (never in the success colour), an error, or neutral. */
@@ -249,7 +274,6 @@ function loadCollections(refresh: boolean, early: Promise<CollectionsView> | nul
  */
 export function startPopup() {
   loadSiteAccess();
-  void saveOnOpenItem.getValue().then((v) => (saveOnOpen.value = v));
   loadCollections(false, takeCollections());
   void open(takeOpening()).finally(() => {
     loadCollections(true);
@@ -352,6 +376,7 @@ export function PopupApp() {
               {t('popupPartialNotice')}
             </p>
           )}
+          {unreachable() && <UnreachableNotice serverUrl={unreachableServer.value ?? ''} onRetry={retryQueue} />}
           {partial.value ? (
             <p class="page-title">{d.title}</p>
           ) : (
@@ -389,7 +414,7 @@ export function PopupApp() {
             <label for="note-input">{partial.value ? t('fieldNoteToAdd') : t('fieldNote')}</label>
             <textarea id="note-input" rows={3} value={d.note} disabled={disabled} onInput={(e) => edit({ note: (e.target as HTMLTextAreaElement).value })} />
           </div>
-          {!partial.value && (
+          {!partial.value && !unreachable() && (
           <div class="field">
             <label for="excerpt-input">{t('fieldExcerpt')}</label>
             <textarea
@@ -420,6 +445,8 @@ export function PopupApp() {
       )}
       <QueueList
         queue={queue.value}
+        // This page's save is waiting: the notice above says so, with its retry, in room the popup had already.
+        showWaiting={!unreachable()}
         // A failed retry leaves the entries in the list, marked as failed by the queue itself.
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}
         // Failing, the entries stay listed and can be dismissed again.

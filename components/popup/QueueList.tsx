@@ -5,11 +5,23 @@ import { t } from '../../lib/i18n.js';
 const opText = (op: string) =>
   op === 'create' ? t('queueOpCreate') : op === 'update' ? t('queueOpUpdate') : op === 'bulk' ? t('queueOpBulk') : t('queueOpRemove');
 
-export function QueueList({ queue, onRetry, onDismiss }: { queue: QueueView; onRetry: () => void; onDismiss: () => void }) {
-  if (!queue.entries.length && !queue.failures.length) return null;
+/** `showWaiting`: false when the popup says otherwise that writes wait (its unreachable-server notice). */
+export function QueueList({
+  queue,
+  showWaiting = true,
+  onRetry,
+  onDismiss,
+}: {
+  queue: QueueView;
+  showWaiting?: boolean;
+  onRetry: () => void;
+  onDismiss: () => void;
+}) {
+  const waiting = showWaiting ? queue.entries.length : 0;
+  if (!waiting && !queue.failures.length) return null;
   return (
     <section class="queue" aria-label={t('queueTitle')}>
-      {queue.entries.length > 0 && (
+      {waiting > 0 && (
         <>
           <h2>{t('queueWaiting', queue.entries.length)}</h2>
           <ul>

@@ -109,7 +109,7 @@ export class BookmarksService {
 
     // Already in the queue from an earlier, offline save of this page.
     const queued = await this.#deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
-    if (queued) return { state: 'saved', bookmark: this.#draftFromCreate(queued.ref, queued.body), created: false, queued: true };
+    if (queued) return { state: 'saved', bookmark: this.#draftFromCreate(queued.ref, queued.body), created: false, queued: true, serverUrl: account.serverUrl };
 
     const hit = this.#deps.lookup(key);
     if (hit) {
@@ -163,6 +163,7 @@ export class BookmarksService {
     if (!create) return { state: 'unsaved', page };
     const result = await this.create(this.#createBody(page, collectionId), page.title, account);
     const saved: PopupOpenResult = { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
+    if (result.state === 'queued') saved.serverUrl = account.serverUrl;
     if (page.titleCutAt) saved.titleCutAt = page.titleCutAt;
     return saved;
   }

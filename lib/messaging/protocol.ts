@@ -30,9 +30,10 @@ export type PopupOpenResult =
    * `created`: saved just now; `queued`: the server is unreachable and the save waits in the queue.
    * `offline`: the server could not be reached to read the bookmark. `partial`: its stored fields are
    * not known here, so the draft holds only what this device adds (tags and a note to add, appended
-   * to the stored ones when sent), never a replacement of fields it never saw.
+   * to the stored ones when sent), never a replacement of fields it never saw. `serverUrl`, when
+   * queued: the server that could not be reached (the popup names it).
    */
-  | { state: 'saved'; bookmark: BookmarkDraft; created: boolean; queued: boolean; offline?: boolean; partial?: boolean; titleCutAt?: number };
+  | { state: 'saved'; bookmark: BookmarkDraft; created: boolean; queued: boolean; offline?: boolean; partial?: boolean; titleCutAt?: number; serverUrl?: string };
 
 export type WriteResult = { state: 'saved' | 'queued'; bookmark: BookmarkDraft | null };
 

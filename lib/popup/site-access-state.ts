@@ -58,3 +58,14 @@ export function forgetSiteAccess(): void {
     console.warn(`Tidemark could not forget the popup's site-access state: ${(err as Error).message}`);
   }
 }
+
+/**
+ * Keeps the true state for the next popup, from another extension page: the options page, where a new
+ * install is signed in, so the first popup after install has it for its first frame too.
+ */
+export function rememberSiteAccessNow(): void {
+  siteAccessState().then(rememberSiteAccess, (err: Error) =>
+    // The popup works as before without it: its first render waits for the answer.
+    console.warn(`Tidemark could not read the site-access state for the popup: ${err.message}`),
+  );
+}

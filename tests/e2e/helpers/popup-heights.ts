@@ -15,9 +15,17 @@ export interface PopupHeight {
   shown?: true;
 }
 
+/** What the popup's status line said, and from when (ms since the popup's navigation started). */
+export interface PopupStatus {
+  at: number;
+  text: string;
+}
+
 export interface PopupHeights {
   /** Every height, in order, from the first frame on (before the load, too). */
   frames: PopupHeight[];
+  /** Every text of the status line (role=status in the header), in order, from the first frame that had one. */
+  statuses: PopupStatus[];
   /** When the popup's document finished loading (ms). */
   loadedAt: number;
 }
@@ -27,7 +35,11 @@ const SLOT = '__tidemarkTestPopupHeights';
 /** Runs in the popup before its scripts. Stops after `forMs`, so a popup left open costs nothing. */
 function recorder(slot: string, forMs: number) {
   if (location.protocol !== 'chrome-extension:' || location.pathname !== '/popup.html') return;
-  const heights: { frames: { at: number; height: number; shown?: true }[]; loadedAt: number } = { frames: [], loadedAt: -1 };
+  const heights: { frames: { at: number; height: number; shown?: true }[]; statuses: { at: number; text: string }[]; loadedAt: number } = {
+    frames: [],
+    statuses: [],
+    loadedAt: -1,
+  };
   (globalThis as Record<string, unknown>)[slot] = heights;
   addEventListener('load', () => (heights.loadedAt = performance.now()));
   let shown = false;
@@ -37,6 +49,8 @@ function recorder(slot: string, forMs: number) {
       shown = true;
       heights.frames.push({ at: Math.round(now), height, shown: true });
     } else if (heights.frames.at(-1)?.height !== height) heights.frames.push({ at: Math.round(now), height });
+    const status = document.querySelector('header [role=status]')?.textContent ?? null;
+    if (status !== null && heights.statuses.at(-1)?.text !== status) heights.statuses.push({ at: Math.round(now), text: status });
     if (now < forMs) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
@@ -46,9 +60,11 @@ function recorder(slot: string, forMs: number) {
 export class PopupHeightWatch {
   private constructor(private readonly cdp: RawCdp) {}
 
-  static async start(browser: ExtensionBrowser, forMs = 6000): Promise<PopupHeightWatch> {
+  /** `before`: a script of the test's own, run in the popup (only) before its scripts, after the recorder. */
+  static async start(browser: ExtensionBrowser, forMs = 6000, before = ''): Promise<PopupHeightWatch> {
     const cdp = await RawCdp.open(await RawCdp.browserUrl(browser.debugPort));
-    const source = `(${recorder.toString()})(${JSON.stringify(SLOT)}, ${forMs})`;
+    const inPopup = `if (location.protocol === 'chrome-extension:' && location.pathname === '/popup.html') {\n${before}\n}`;
+    const source = `(${recorder.toString()})(${JSON.stringify(SLOT)}, ${forMs});\n${before ? inPopup : ''}`;
     cdp.onEvent((e) => {
       if (e.method !== 'Target.attachedToTarget') return;
       const { sessionId, targetInfo, waitingForDebugger } = e.params as { sessionId: string; targetInfo: { type: string }; waitingForDebugger: boolean };
