@@ -446,7 +446,7 @@ export function PopupApp() {
       <QueueList
         queue={queue.value}
         // This page's save is waiting: the notice above says so, with its retry, in room the popup had already.
-        showWaiting={!unreachable()}
+        except={unreachable() ? d?.ref : undefined}
         // A failed retry leaves the entries in the list, marked as failed by the queue itself.
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}
         // Failing, the entries stay listed and can be dismissed again.

@@ -5,27 +5,27 @@ import { t } from '../../lib/i18n.js';
 const opText = (op: string) =>
   op === 'create' ? t('queueOpCreate') : op === 'update' ? t('queueOpUpdate') : op === 'bulk' ? t('queueOpBulk') : t('queueOpRemove');
 
-/** `showWaiting`: false when the popup says otherwise that writes wait (its unreachable-server notice). */
+/** `except`: a bookmark whose waiting writes the popup shows otherwise (its unreachable-server notice): left out. */
 export function QueueList({
   queue,
-  showWaiting = true,
+  except,
   onRetry,
   onDismiss,
 }: {
   queue: QueueView;
-  showWaiting?: boolean;
+  except?: string;
   onRetry: () => void;
   onDismiss: () => void;
 }) {
-  const waiting = showWaiting ? queue.entries.length : 0;
-  if (!waiting && !queue.failures.length) return null;
+  const entries = except ? queue.entries.filter((e) => e.ref !== except) : queue.entries;
+  if (!entries.length && !queue.failures.length) return null;
   return (
     <section class="queue" aria-label={t('queueTitle')}>
-      {waiting > 0 && (
+      {entries.length > 0 && (
         <>
-          <h2>{t('queueWaiting', queue.entries.length)}</h2>
+          <h2>{t('queueWaiting', entries.length)}</h2>
           <ul>
-            {queue.entries.map((e, i) => (
+            {entries.map((e, i) => (
               <li key={i}>
                 <span class="hint">{opText(e.op)}</span> {e.label}
               </li>

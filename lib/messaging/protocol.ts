@@ -44,8 +44,8 @@ export interface CollectionsView {
 }
 
 export interface QueueView {
-  /** The signed-in account's waiting writes. */
-  entries: Pick<QueuedWrite, 'op' | 'label' | 'queuedAt' | 'attempts'>[];
+  /** The signed-in account's waiting writes (`ref`: the bookmark each is for). */
+  entries: Pick<QueuedWrite, 'op' | 'ref' | 'label' | 'queuedAt' | 'attempts'>[];
   failures: FailedWrite[];
   /** Writes kept for other accounts (sent when the user signs in to that account again). */
   otherAccounts: number;

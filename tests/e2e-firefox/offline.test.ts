@@ -33,9 +33,10 @@ test('a save made offline is queued, survives a background restart, and is deliv
   await server.stop();
 
   const popup = await ff.pressToolbarButton(tab);
-  await popup.waitForStatus('Queued offline: it will be sent when the server is reachable');
-  await waitFor('the queue in the popup', async () => ((await popup.text()).includes('Waiting to be sent (1)') ? true : undefined));
-  expect(await popup.text()).toContain('Offline foxes');
+  await popup.waitForStatus('Queued offline');
+  // What happened and what to do (the page's own save waits: the notice says so instead of the queue's list).
+  await waitFor('the notice in the popup', async () => ((await popup.text()).includes('Tidemark cannot reach your server') ? true : undefined));
+  expect(await popup.value('Title')).toBe('Offline foxes');
   await ff.closePopup();
   expect(await ff.inExtension((ext) => ext.alarms.get('queue-drain'))).toMatchObject({ name: 'queue-drain' });
 

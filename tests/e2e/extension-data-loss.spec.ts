@@ -78,9 +78,11 @@ test('signing out with unsent writes warns; "sign out anyway" keeps them for the
   await tab.goto(url);
   await server.stop();
   const popup = await browser.openPopup(tab);
-  await expect(popup.getByRole('status')).toHaveText('Queued offline: it will be sent when the server is reachable');
+  await expect(popup.getByRole('status')).toHaveText('Queued offline');
   await popup.getByLabel('Note', { exact: true }).fill('must not be lost');
-  await expect(popup.getByRole('region', { name: 'Offline queue' })).toContainText('Waiting to be sent (2)');
+  // The page's save and its note wait: said by the notice in the popup, counted by the options page below.
+  await expect(popup.getByTestId('unreachable-notice')).toContainText('Tidemark cannot reach your server');
+  await expect(popup.getByRole('status')).toHaveText('Queued offline');
   await popup.close();
 
   const options = await browser.options();
