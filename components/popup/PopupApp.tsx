@@ -376,7 +376,7 @@ export function PopupApp() {
               {t('popupPartialNotice')}
             </p>
           )}
-          {unreachable() && <UnreachableNotice serverUrl={unreachableServer.value ?? ''} onRetry={retryQueue} />}
+          {unreachable() && <UnreachableNotice serverUrl={unreachableServer.value ?? ''} waiting={queue.value.entries.length} onRetry={retryQueue} />}
           {partial.value ? (
             <p class="page-title">{d.title}</p>
           ) : (
@@ -445,8 +445,9 @@ export function PopupApp() {
       )}
       <QueueList
         queue={queue.value}
-        // This page's save is waiting: the notice above says so, with its retry, in room the popup had already.
-        except={unreachable() ? d?.ref : undefined}
+        // This page's save is waiting: the notice above says so, with the count and a retry, in room the popup had
+        // already (a list of other pages' writes arriving at the bottom would make it grow).
+        showWaiting={!unreachable()}
         // A failed retry leaves the entries in the list, marked as failed by the queue itself.
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}
         // Failing, the entries stay listed and can be dismissed again.

@@ -5,19 +5,19 @@ import { t } from '../../lib/i18n.js';
 const opText = (op: string) =>
   op === 'create' ? t('queueOpCreate') : op === 'update' ? t('queueOpUpdate') : op === 'bulk' ? t('queueOpBulk') : t('queueOpRemove');
 
-/** `except`: a bookmark whose waiting writes the popup shows otherwise (its unreachable-server notice): left out. */
+/** `showWaiting`: false while the popup says otherwise that writes wait (its unreachable-server notice, with their count). */
 export function QueueList({
   queue,
-  except,
+  showWaiting = true,
   onRetry,
   onDismiss,
 }: {
   queue: QueueView;
-  except?: string;
+  showWaiting?: boolean;
   onRetry: () => void;
   onDismiss: () => void;
 }) {
-  const entries = except ? queue.entries.filter((e) => e.ref !== except) : queue.entries;
+  const entries = showWaiting ? queue.entries : [];
   if (!entries.length && !queue.failures.length) return null;
   return (
     <section class="queue" aria-label={t('queueTitle')}>

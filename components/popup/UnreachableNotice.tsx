@@ -6,7 +6,8 @@ import { useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { t } from '../../lib/i18n.js';
 
-export function UnreachableNotice({ serverUrl, onRetry }: { serverUrl: string; onRetry: () => Promise<boolean> }) {
+/** `waiting`: how many writes wait in the queue, this page's among them (the retry sends them all). */
+export function UnreachableNotice({ serverUrl, waiting, onRetry }: { serverUrl: string; waiting: number; onRetry: () => Promise<boolean> }) {
   const [trying, setTrying] = useState(false);
   const [failedAgain, setFailedAgain] = useState(false);
   const retry = () => {
@@ -22,7 +23,7 @@ export function UnreachableNotice({ serverUrl, onRetry }: { serverUrl: string; o
       <p>{t('popupUnreachable', serverUrl || t('popupUnreachableNoAddress'))}</p>
       <p class="unreachable-actions">
         <button type="button" class="link" onClick={retry} disabled={trying}>
-          {trying ? t('popupUnreachableTrying') : failedAgain ? t('popupUnreachableStill') : t('tryAgain')}
+          {trying ? t('popupUnreachableTrying') : failedAgain ? t('popupUnreachableStill') : waiting > 1 ? t('popupUnreachableRetryAll', waiting) : t('tryAgain')}
         </button>{' '}
         <button type="button" class="link" onClick={() => void browser.runtime.openOptionsPage()}>
           {t('popupUnreachableAddress')}

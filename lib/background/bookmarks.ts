@@ -143,12 +143,15 @@ export class BookmarksService {
     const creating = Promise.all([opts.create ?? saveOnOpenItem.getValue(), this.#targetCollection()]);
     creating.catch(() => undefined); // awaited below when the page is not saved yet; unused otherwise
     let found: number | null | undefined;
+    /** The server did not answer: a queued save says so (serverUrl); one queued behind earlier writes does not. */
+    let unreachable = false;
     try {
       const res = await this.#deps.api.urlExists([tab.url], { retries: 1 });
       found = savedIdOf(res, key);
     } catch (err) {
       if (!isOffline(err)) throw userError(err);
       found = undefined; // cannot ask: trust the index, or save (queued)
+      unreachable = true;
     }
     if (found) {
       const existing = await this.#loadExisting(found).catch((err) => {
@@ -163,7 +166,7 @@ export class BookmarksService {
     if (!create) return { state: 'unsaved', page };
     const result = await this.create(this.#createBody(page, collectionId), page.title, account);
     const saved: PopupOpenResult = { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
-    if (result.state === 'queued') saved.serverUrl = account.serverUrl;
+    if (result.state === 'queued' && unreachable) saved.serverUrl = account.serverUrl;
     if (page.titleCutAt) saved.titleCutAt = page.titleCutAt;
     return saved;
   }

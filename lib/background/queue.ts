@@ -68,7 +68,7 @@ function isFor(write: Pick<QueuedWrite, 'userId' | 'serverUrl'>, account: Pick<A
 function viewOf(state: QueueState, account: Pick<Account, 'userId' | 'serverUrl'> | null): QueueView {
   const mine = state.entries.filter((e) => isFor(e, account));
   return {
-    entries: mine.map(({ op, ref, label, queuedAt, attempts }) => ({ op, ref, label, queuedAt, attempts })),
+    entries: mine.map(({ op, label, queuedAt, attempts }) => ({ op, label, queuedAt, attempts })),
     failures: state.failures,
     otherAccounts: state.entries.length - mine.length,
   };

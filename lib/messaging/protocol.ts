@@ -31,7 +31,8 @@ export type PopupOpenResult =
    * `offline`: the server could not be reached to read the bookmark. `partial`: its stored fields are
    * not known here, so the draft holds only what this device adds (tags and a note to add, appended
    * to the stored ones when sent), never a replacement of fields it never saw. `serverUrl`, when
-   * queued: the server that could not be reached (the popup names it).
+   * queued because the server could not be reached (now, or when the page was queued earlier): that
+   * server (the popup names it); not set when the save only waits behind earlier writes.
    */
   | { state: 'saved'; bookmark: BookmarkDraft; created: boolean; queued: boolean; offline?: boolean; partial?: boolean; titleCutAt?: number; serverUrl?: string };
 
@@ -44,8 +45,8 @@ export interface CollectionsView {
 }
 
 export interface QueueView {
-  /** The signed-in account's waiting writes (`ref`: the bookmark each is for). */
-  entries: Pick<QueuedWrite, 'op' | 'ref' | 'label' | 'queuedAt' | 'attempts'>[];
+  /** The signed-in account's waiting writes. */
+  entries: Pick<QueuedWrite, 'op' | 'label' | 'queuedAt' | 'attempts'>[];
   failures: FailedWrite[];
   /** Writes kept for other accounts (sent when the user signs in to that account again). */
   otherAccounts: number;

@@ -35,7 +35,7 @@ test('a save made offline is queued, survives a background restart, and is deliv
   const popup = await ff.pressToolbarButton(tab);
   await popup.waitForStatus('Queued offline');
   // What happened and what to do (the page's own save waits: the notice says so instead of the queue's list).
-  await waitFor('the notice in the popup', async () => ((await popup.text()).includes('Tidemark cannot reach your server') ? true : undefined));
+  await waitFor('the notice in the popup', async () => ((await popup.text()).includes('Tidemark could not reach your server') ? true : undefined));
   expect(await popup.value('Title')).toBe('Offline foxes');
   await ff.closePopup();
   expect(await ff.inExtension((ext) => ext.alarms.get('queue-drain'))).toMatchObject({ name: 'queue-drain' });

@@ -40,7 +40,7 @@ test('a save and an edit made while the server is down are queued, shown, and de
   const popup = await browser.openPopup(tab);
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
   // What happened and what to do, where the page's waiting writes are shown while its save waits.
-  await expect(popup.getByTestId('unreachable-notice')).toContainText('Tidemark cannot reach your server');
+  await expect(popup.getByTestId('unreachable-notice')).toContainText('Tidemark could not reach your server');
   await popup.getByLabel('Note').fill('written on the train');
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
   await popup.getByLabel('Favorite').check();

@@ -106,7 +106,7 @@ test('the server down: the popup keeps its height, says what happened and what t
     const noted = await openUntil(async (popup) => {
       await expect(popup.getByRole('status')).toHaveText('Queued offline');
       const notice = popup.getByTestId('unreachable-notice');
-      await expect(notice).toContainText(`Tidemark cannot reach your server at ${proxy.origin}: is it running?`);
+      await expect(notice).toContainText(`Tidemark could not reach your server at ${proxy.origin}: is it running?`);
       await expect(notice).toContainText('This page is kept here and sent when it answers.');
       await expect(notice.getByRole('button', { name: 'Check its address' })).toBeVisible();
       // Nothing cut off: the form's last control and the footer are in the document's flow, below the notice.
@@ -132,4 +132,29 @@ test('the server down: the popup keeps its height, says what happened and what t
   }
   // Sent for real: the server has it.
   expect(await bookmarkOf(server, token, url)).toBeDefined();
+});
+
+test('the server down with other pages waiting: the popup keeps its height and counts them in the retry', async () => {
+  proxy.down = true;
+  try {
+    await newPage('/edges-down-first');
+    const first = await browser.clickToolbarButton(tab);
+    await expect(first.getByRole('status')).toHaveText('Queued offline');
+    await first.close();
+
+    await newPage('/edges-down-second');
+    const noted = await openUntil(async (popup) => {
+      await expect(popup.getByRole('status')).toHaveText('Queued offline');
+      // Both pages' saves wait: the retry sends both, and says so.
+      await expect(popup.getByTestId('unreachable-notice').getByRole('button', { name: 'Try again (2 waiting)' })).toBeVisible();
+    });
+    const shown = shownHeights(noted);
+    expect(shown.length, describe(shown)).toBeGreaterThan(0);
+    expect(spread(shown), describe(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  } finally {
+    proxy.down = false;
+  }
+  // Sent once the server is back (the drain alarm's handler), so nothing is left for later specs' state.
+  await browser.fireAlarm('queue-drain');
+  await expect.poll(async () => (await bookmarkOf(server, token, `${site.origin}/edges-down-second`)) !== undefined).toBe(true);
 });

@@ -122,13 +122,27 @@ describe('openForTab', () => {
     expect((await list())[0].collectionId).toBe(b);
   });
 
+  it('a save queued behind earlier writes while the server answers does not say the server is unreachable', async () => {
+    const { bookmarks, queue } = service();
+    down = true;
+    await bookmarks.openForTab(await tabAt('https://tides.example/earlier'));
+    down = false;
+    // The server answers now; the earlier save still waits, so this one queues behind it (order is kept).
+    const later = await bookmarks.openForTab(await tabAt('https://tides.example/later'));
+    expect(later).toMatchObject({ state: 'saved', created: true, queued: true });
+    expect(later).not.toHaveProperty('serverUrl');
+    expect((await queue.view()).entries).toHaveLength(2);
+  });
+
   it('queues the save when the server is unreachable, and reopening does not queue it twice', async () => {
     const { bookmarks, queue } = service();
     const tabId = await tabAt('https://tides.example/offline');
     down = true;
     const first = await bookmarks.openForTab(tabId);
     expect(first).toMatchObject({ state: 'saved', created: true, queued: true, bookmark: { ref: expect.stringMatching(/^l:/), title: 'Low tide' } });
-    expect(await bookmarks.openForTab(tabId)).toMatchObject({ state: 'saved', created: false, queued: true });
+    // The popup names the server it could not reach.
+    expect(first).toMatchObject({ serverUrl: account!.serverUrl });
+    expect(await bookmarks.openForTab(tabId)).toMatchObject({ state: 'saved', created: false, queued: true, serverUrl: account!.serverUrl });
     expect((await queue.view()).entries).toHaveLength(1);
     // Edits of the queued bookmark queue behind it and arrive with it.
     const ref = (first as { bookmark: { ref: `l:${string}` } }).bookmark.ref;
