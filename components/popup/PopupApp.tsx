@@ -14,7 +14,7 @@ import { rememberedSiteAccess, rememberSiteAccess, siteAccessState, type SiteAcc
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
-import { UnreachableNotice } from './UnreachableNotice.js';
+import { QueuedSaveNotice } from './QueuedSaveNotice.js';
 import { TitleField } from '../shared/TitleField.js';
 import { HighlightSummary, HighlightsPending } from './HighlightSummary.js';
 import { hasSiteAccess } from '../shared/site-access.js';
@@ -46,8 +46,11 @@ const saveAsked = signal(false);
 const partial = signal(false);
 /** The page's title was cut at this length when it was saved. */
 const titleCutAt = signal<number | undefined>(undefined);
-/** The server this page's save could not reach (it waits in the offline queue); null when it did. */
-const unreachableServer = signal<string | null>(null);
+/**
+ * This page's save was queued when the popup opened: `serverUrl` is the server that did not answer, or null
+ * when the save waits behind earlier writes. Null when it was not queued.
+ */
+const queuedOnOpen = signal<{ serverUrl: string | null } | null>(null);
 /** The collection a removed bookmark was in, for Undo. */
 const removedFrom = signal<number | null>(null);
 let tabId = -1;
@@ -124,7 +127,7 @@ function apply(result: PopupOpenResult) {
     draft.value = result.bookmark;
     partial.value = !!result.partial;
     titleCutAt.value = result.titleCutAt;
-    unreachableServer.value = result.queued ? (result.serverUrl ?? '') : null;
+    queuedOnOpen.value = result.queued ? { serverUrl: result.serverUrl ?? null } : null;
     view.value = { kind: 'editing', opened: result.queued ? 'queued' : result.offline ? 'offline' : result.created ? 'created' : 'existing' };
     if (result.bookmark.ref.startsWith('b:')) {
       // Suggestions are a nicety: without them the tag field works as usual.
@@ -192,11 +195,11 @@ async function undo() {
 }
 
 /**
- * This page's save waits in the offline queue because the server could not be reached, and has not been
- * sent since (a sent write sets the save state to saved): the notice says so in the excerpt field's room.
+ * This page's save was queued when the popup opened and has not been sent since (a sent write sets the save
+ * state to saved): the notice says so in the excerpt field's room, and why.
  */
-function unreachable(): boolean {
-  return view.value.kind === 'editing' && view.value.opened === 'queued' && unreachableServer.value !== null && saveState.value !== 'saved';
+function queuedSave(): boolean {
+  return view.value.kind === 'editing' && view.value.opened === 'queued' && queuedOnOpen.value !== null && saveState.value !== 'saved';
 }
 
 /** Sends the queue now; true when this page's save left it (the server answered). */
@@ -207,8 +210,11 @@ async function retryQueue(): Promise<boolean> {
     console.error(`Tidemark could not send the offline queue: ${(err as Error).message}`);
     return false;
   }
-  return !unreachable();
+  return !queuedSave();
 }
+
+/** One line (the notice says the rest): offline when the server did not answer, else waiting behind earlier writes. */
+const queuedStatus = () => (queuedOnOpen.value?.serverUrl == null ? t('popupStatusWaiting') : t('popupStatusQueued'));
 
 function statusText(): string {
   const v = view.value;
@@ -223,11 +229,11 @@ function statusText(): string {
     case 'saved':
       return t('statusSaved');
     case 'queued':
-      return unreachable() ? t('popupStatusQueued') : t('statusQueued');
+      return queuedSave() ? queuedStatus() : t('statusQueued');
     case 'error':
       return t('statusError', saveError.value);
   }
-  return v.opened === 'created' ? t('statusSaved') : v.opened === 'queued' ? t('popupStatusQueued') : v.opened === 'offline' ? t('statusOffline') : t('statusExisting');
+  return v.opened === 'created' ? t('statusSaved') : v.opened === 'queued' ? queuedStatus() : v.opened === 'offline' ? t('statusOffline') : t('statusExisting');
 }
 
 /** How the status line looks: success, waiting offline (never in the success colour), an error, or neutral. */
@@ -376,7 +382,7 @@ export function PopupApp() {
               {t('popupPartialNotice')}
             </p>
           )}
-          {unreachable() && <UnreachableNotice serverUrl={unreachableServer.value ?? ''} waiting={queue.value.entries.length} onRetry={retryQueue} />}
+          {queuedSave() && <QueuedSaveNotice serverUrl={queuedOnOpen.value?.serverUrl ?? null} waiting={queue.value.entries.length} onRetry={retryQueue} />}
           {partial.value ? (
             <p class="page-title">{d.title}</p>
           ) : (
@@ -414,7 +420,7 @@ export function PopupApp() {
             <label for="note-input">{partial.value ? t('fieldNoteToAdd') : t('fieldNote')}</label>
             <textarea id="note-input" rows={3} value={d.note} disabled={disabled} onInput={(e) => edit({ note: (e.target as HTMLTextAreaElement).value })} />
           </div>
-          {!partial.value && !unreachable() && (
+          {!partial.value && !queuedSave() && (
           <div class="field">
             <label for="excerpt-input">{t('fieldExcerpt')}</label>
             <textarea
@@ -447,7 +453,7 @@ export function PopupApp() {
         queue={queue.value}
         // This page's save is waiting: the notice above says so, with the count and a retry, in room the popup had
         // already (a list of other pages' writes arriving at the bottom would make it grow).
-        showWaiting={!unreachable()}
+        showWaiting={!queuedSave()}
         // A failed retry leaves the entries in the list, marked as failed by the queue itself.
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}
         // Failing, the entries stay listed and can be dismissed again.

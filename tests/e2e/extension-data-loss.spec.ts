@@ -81,7 +81,7 @@ test('signing out with unsent writes warns; "sign out anyway" keeps them for the
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
   await popup.getByLabel('Note', { exact: true }).fill('must not be lost');
   // The page's save and its note wait: said by the notice in the popup, counted by the options page below.
-  await expect(popup.getByTestId('unreachable-notice')).toContainText('Tidemark could not reach your server');
+  await expect(popup.getByTestId('queued-save-notice')).toContainText('Tidemark could not reach your server');
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
   await popup.close();
 

@@ -40,7 +40,7 @@ test('a save and an edit made while the server is down are queued, shown, and de
   const popup = await browser.openPopup(tab);
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
   // What happened and what to do, where the page's waiting writes are shown while its save waits.
-  await expect(popup.getByTestId('unreachable-notice')).toContainText('Tidemark could not reach your server');
+  await expect(popup.getByTestId('queued-save-notice')).toContainText('Tidemark could not reach your server');
   await popup.getByLabel('Note').fill('written on the train');
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
   await popup.getByLabel('Favorite').check();
@@ -50,7 +50,7 @@ test('a save and an edit made while the server is down are queued, shown, and de
   // Reopening the popup while offline does not queue the page a second time.
   const again = await browser.openPopup(tab);
   await expect(again.getByRole('status')).toHaveText('Queued offline');
-  await expect(again.getByTestId('unreachable-notice')).toBeVisible();
+  await expect(again.getByTestId('queued-save-notice')).toBeVisible();
   await again.close();
   expect(await waitingLabels()).toEqual(['Offline reading', 'Offline reading']);
 
@@ -95,7 +95,7 @@ test('an open popup shows the queued save turning into "Saved" when it is delive
   await server.stop();
   const popup = await browser.openPopup(tab);
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
-  await expect(popup.getByTestId('unreachable-notice').getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(popup.getByTestId('queued-save-notice').getByRole('button', { name: 'Try again' })).toBeVisible();
   await server.start();
   // Drain (as the alarm does) until it goes through: a drain begun while the server was down may still be finishing.
   await expect

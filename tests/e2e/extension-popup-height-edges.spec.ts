@@ -105,7 +105,7 @@ test('the server down: the popup keeps its height, says what happened and what t
   try {
     const noted = await openUntil(async (popup) => {
       await expect(popup.getByRole('status')).toHaveText('Queued offline');
-      const notice = popup.getByTestId('unreachable-notice');
+      const notice = popup.getByTestId('queued-save-notice');
       await expect(notice).toContainText(`Tidemark could not reach your server at ${proxy.origin}: is it running?`);
       await expect(notice).toContainText('This page is kept here and sent when it answers.');
       await expect(notice.getByRole('button', { name: 'Check its address' })).toBeVisible();
@@ -119,7 +119,7 @@ test('the server down: the popup keeps its height, says what happened and what t
       proxy.down = false;
       await notice.getByRole('button', { name: 'Still unreachable: try again' }).click();
       await expect(popup.getByRole('status')).toHaveText('Saved');
-      await expect(popup.getByTestId('unreachable-notice')).toHaveCount(0);
+      await expect(popup.getByTestId('queued-save-notice')).toHaveCount(0);
       await expect(popup.getByLabel('Excerpt')).toBeVisible();
       retried = true;
     });
@@ -134,7 +134,7 @@ test('the server down: the popup keeps its height, says what happened and what t
   expect(await bookmarkOf(server, token, url)).toBeDefined();
 });
 
-test('the server down with other pages waiting: the popup keeps its height and counts them in the retry', async () => {
+test('the server down with other pages waiting, then back: the popup keeps its height, counts them in the retry, and never says offline once it answers', async () => {
   proxy.down = true;
   try {
     await newPage('/edges-down-first');
@@ -146,7 +146,7 @@ test('the server down with other pages waiting: the popup keeps its height and c
     const noted = await openUntil(async (popup) => {
       await expect(popup.getByRole('status')).toHaveText('Queued offline');
       // Both pages' saves wait: the retry sends both, and says so.
-      await expect(popup.getByTestId('unreachable-notice').getByRole('button', { name: 'Try again (2 waiting)' })).toBeVisible();
+      await expect(popup.getByTestId('queued-save-notice').getByRole('button', { name: 'Try again (2 waiting)' })).toBeVisible();
     });
     const shown = shownHeights(noted);
     expect(shown.length, describe(shown)).toBeGreaterThan(0);
@@ -154,7 +154,16 @@ test('the server down with other pages waiting: the popup keeps its height and c
   } finally {
     proxy.down = false;
   }
-  // Sent once the server is back (the drain alarm's handler), so nothing is left for later specs' state.
-  await browser.fireAlarm('queue-drain');
+  // The server is back while both still wait: a new page's save queues behind them (the order is kept) and the
+  // popup says that, not that the server is unreachable; it keeps its height while they are all sent.
+  const url = await newPage('/edges-back-behind');
+  const noted = await openUntil(async (popup) => {
+    await expect(popup.getByRole('status')).toHaveText('Saved', { timeout: 15_000 });
+  });
+  const texts = noted.statuses.map((s) => s.text);
+  expect(texts, JSON.stringify(noted.statuses)).not.toContain('Queued offline');
+  const shown = shownHeights(noted);
+  expect(spread(shown), describe(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  expect(await bookmarkOf(server, token, url)).toBeDefined();
   await expect.poll(async () => (await bookmarkOf(server, token, `${site.origin}/edges-down-second`)) !== undefined).toBe(true);
 });
