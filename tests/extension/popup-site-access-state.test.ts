@@ -4,7 +4,7 @@
 // access anywhere in the extension keeps the new state, taking it back forgets it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { forgetSiteAccess, rememberedSiteAccess, rememberSiteAccess } from '../../lib/popup/site-access-state.js';
+import { forgetSiteAccess, rememberedSiteAccess, rememberSiteAccess, rememberSiteAccessNow } from '../../lib/popup/site-access-state.js';
 import { askSiteAccess, removeSiteAccess } from '../../components/shared/site-access.js';
 
 afterEach(() => {
@@ -41,5 +41,14 @@ describe('remembered site-access state', () => {
     vi.spyOn(fakeBrowser.permissions, 'remove').mockResolvedValue(true);
     await removeSiteAccess();
     expect(rememberedSiteAccess()).toBeNull();
+  });
+
+  it('kept from another page (the options page, where a new install signs in) as the browser says it is now', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(false);
+    rememberSiteAccessNow();
+    await vi.waitFor(() => expect(rememberedSiteAccess()).toEqual({ granted: false, ask: true }));
+    vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(true);
+    rememberSiteAccessNow();
+    await vi.waitFor(() => expect(rememberedSiteAccess()).toEqual({ granted: true, ask: false }));
   });
 });
