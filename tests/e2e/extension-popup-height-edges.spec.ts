@@ -5,7 +5,9 @@
 // Before: the first popup after install opened without the site-access hints when their answer came after
 // the popup was shown (simulated here by answering the permission check 500 ms late) and grew when it
 // came; a saved page said "Saving…" until the background answered; with the server down the popup grew
-// from 897 to 1006 px when the save was queued (a two-line status, and the queue list at the bottom).
+// from 897 to 1006 px when the save was queued (a two-line status, and the queue list at the bottom), to
+// 1026 px with another page waiting, and with the server back and writes still waiting it went
+// 662 -> 808 -> 788 -> 769 -> 662 px while they were sent.
 import { expect, test, type Page } from '@playwright/test';
 import { DelayingProxy } from './helpers/delaying-proxy.js';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
