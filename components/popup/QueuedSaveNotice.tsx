@@ -9,7 +9,8 @@ import { t } from '../../lib/i18n.js';
 
 /**
  * `serverUrl`: the server that did not answer, or null when the save only waits behind earlier writes.
- * `waiting`: how many writes wait in the queue, this page's among them (the button sends them all).
+ * `waiting`: how many writes wait in the queue, this page's among them (the button sends them all); 0 until
+ * the popup has the queue.
  */
 export function QueuedSaveNotice({ serverUrl, waiting, onRetry }: { serverUrl: string | null; waiting: number; onRetry: () => Promise<boolean> }) {
   const [trying, setTrying] = useState(false);
@@ -27,7 +28,9 @@ export function QueuedSaveNotice({ serverUrl, waiting, onRetry }: { serverUrl: s
     : failedAgain
       ? t('popupUnreachableStill')
       : !unreachable
-        ? t('popupQueuedSendNow', waiting)
+        ? waiting > 0
+          ? t('popupQueuedSendNow', waiting)
+          : t('queueRetry')
         : waiting > 1
           ? t('popupUnreachableRetryAll', waiting)
           : t('tryAgain');
