@@ -83,9 +83,9 @@ test('pressing the toolbar button on a page saves it once, with its title, descr
     const root = doc.documentElement;
     const win = doc.defaultView!;
     return {
-      scrollsDown: win.scrollMaxY > 0,
+      scrollsDown: root.scrollHeight > root.clientHeight,
       scrollbar: win.innerWidth - root.clientWidth,
-      sideways: win.scrollMaxX,
+      sideways: root.scrollWidth - root.clientWidth,
       titleRight: doc.querySelector('#title-input')!.getBoundingClientRect().right,
       visibleWidth: root.clientWidth,
     };
