@@ -24,6 +24,25 @@
     ctx.fillStyle = 'rgba(255,214,0,.45)';
     for (const r of range.getClientRects()) ctx.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
   };
+  // The highlighter's page element (components/highlighter/page-ui.ts): a host with a shadow root holding
+  // the page-edge strip, one mark per painted highlight; fixed with the highest z-index (before
+  // 2026-11-27 06:30), or in the top layer (a manual popover), as it is now.
+  const stripOf = (root: ShadowRoot) => {
+    const strip = document.createElement('div');
+    strip.style.cssText = 'position:fixed;top:0;right:0;width:8px;height:100vh;pointer-events:none';
+    root.append(strip);
+    return strip;
+  };
+  const fillStrip = (strip: HTMLElement, i: number) =>
+    strip.replaceChildren(
+      ...Array.from({ length: 100 }, (_, k) => {
+        const b = document.createElement('button');
+        b.style.cssText = `position:absolute;right:0;width:8px;height:4px;padding:0;border:0;top:${((k * 7 + i) % 100).toFixed(2)}%;background:rgba(255,214,0,.95)`;
+        return b;
+      }),
+    );
+  const keptStrip = stripOf(shadow);
+  let uiHost: HTMLElement | null = null;
   const loop = () => hot && requestAnimationFrame(loop);
   (window as unknown as { frameCost: (kind: string, i: number) => Promise<number> }).frameCost = async (kind: string, i: number) => {
     if (kind.startsWith('canvas')) {
@@ -34,6 +53,8 @@
       if (canvas.height !== h) canvas.height = h;
       if (kind === 'canvasPrimed') canvas.getContext('2d')!.clearRect(0, 0, 1, 1);
     }
+    uiHost?.remove();
+    uiHost = null;
     await idle();
     if (kind === 'addHot') {
       hot = true;
@@ -58,6 +79,14 @@
         }
         else if (kind.startsWith('canvas')) draw(range, kind === 'canvasHalf' ? 0.5 : 1);
         else if (kind === 'addOwn') reg.set(`tidemark-fresh${i}`, new Highlight(range));
+        else if (kind === 'uiFixed' || kind === 'uiTopLayer') {
+          uiHost = document.createElement('div');
+          uiHost.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
+          fillStrip(stripOf(uiHost.attachShadow({ mode: 'open' })), i);
+          if (kind === 'uiTopLayer') uiHost.popover = 'manual';
+          document.documentElement.append(uiHost);
+          if (kind === 'uiTopLayer') uiHost.showPopover();
+        } else if (kind === 'uiMarks') fillStrip(keptStrip, i);
         void done.then(resolve);
       }, 0),
     );

@@ -39,6 +39,9 @@ const ALL_KINDS: Record<string, string> = {
   canvasPrimed: 'the same, the canvas sized again and drawn on (cleared) in that frame of its own',
   canvasHalf: 'the same on a canvas at half resolution, kept sized',
   addHot: 'one range added to the yellow Highlight, frames already running (a requestAnimationFrame loop)',
+  uiFixed: "the highlighter's page element (a host, its shadow root's edge strip with 100 marks) added, fixed with the highest z-index",
+  uiTopLayer: 'the same element added in the top layer (a manual popover, shown), as the highlighter adds it',
+  uiMarks: '100 marks put into the edge strip of such an element already on the page',
 };
 
 // KINDS=add,attr picks some.
@@ -56,11 +59,12 @@ async function measure(browser: Browser, page: Page, kind: string) {
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts);
   const changes = onMain.filter((e) => e.name === 'FunctionCall' && e.args?.data?.functionName === 'tidemarkChange');
   const frames = onMain.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.args?.src_func === 'ScheduledActionSendBeginMainFrame');
-  const split = { frame: [] as number[], style: [] as number[], prePaint: [] as number[], paint: [] as number[], wait: [] as number[] };
+  const split = { task: [] as number[], frame: [] as number[], style: [] as number[], prePaint: [] as number[], paint: [] as number[], wait: [] as number[] };
   for (const c of changes) {
     const f = frames.find((e) => e.ts > c.ts);
     if (!f) continue;
     const inside = (name: string) => onMain.filter((e) => e.name === name && e.ts >= f.ts && e.ts < f.ts + (f.dur ?? 0)).reduce((a, e) => a + (e.tdur ?? 0), 0) / 1000;
+    split.task.push((c.tdur ?? 0) / 1000);
     split.frame.push((f.tdur ?? 0) / 1000);
     split.style.push(inside('UpdateLayoutTree'));
     split.prePaint.push(inside('PrePaint'));
@@ -94,7 +98,7 @@ async function main(): Promise<void> {
         const { walls, split } = await measure(browser, page, kind);
         console.log(
           `  ${label}: change -> frame done ${fmt(median(walls))} ms wall (max ${fmt(Math.max(...walls))}); wait for the frame ${fmt(median(split.wait))}; ` +
-            `frame CPU ${fmt(median(split.frame))} (style ${fmt(median(split.style))}, pre-paint ${fmt(median(split.prePaint))}, paint ${fmt(median(split.paint))})`,
+            `the change's task CPU ${fmt(median(split.task))}; frame CPU ${fmt(median(split.frame))} (style ${fmt(median(split.style))}, pre-paint ${fmt(median(split.prePaint))}, paint ${fmt(median(split.paint))})`,
         );
       }
     }

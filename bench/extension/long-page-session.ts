@@ -21,22 +21,56 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
   }
 }
 
-/** The generated reference's HTML body and its highlights' spans (tests/anchoring/fixtures). */
+const bodyOf = (blocks: Parameters<typeof renderPage>[0]) => renderPage(blocks, 'Store API reference').replace(/^[\s\S]*<body>|<\/body>[\s\S]*$/g, '');
+
+/** The generated reference's HTML body (and its edited version's) and its highlights' spans (tests/anchoring/fixtures). */
 export function longPageScenario() {
   const scenario = buildApiScenario(1, 1_100_000);
-  const html = renderPage(scenario.original, 'Store API reference').replace(/^[\s\S]*<body>|<\/body>[\s\S]*$/g, '');
-  return { html, spans: scenario.highlights as unknown[] };
+  return { html: bodyOf(scenario.original), editedHtml: bodyOf(scenario.edited), spans: scenario.highlights as unknown[] };
 }
 
-export interface LongPageSession {
+/** The real server and a test site on loopback, Chromium with the built extension, signed in. */
+export interface ExtensionSession {
   server: TidemarkServer;
   site: TestSite;
   browser: ExtensionBrowser;
   token: string;
+  close(): Promise<void>;
+}
+
+export async function startExtensionSession(extensionDir: string): Promise<ExtensionSession> {
+  const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
+  const browser = await ExtensionBrowser.launch(extensionDir);
+  const close = async () => {
+    await browser.close();
+    await site.close();
+    await server.close();
+  };
+  try {
+    // Functions passed to the page from here carry tsx's __name helper (keepNames), which pages lack.
+    await browser.context.addInitScript('globalThis.__name ??= (f) => f;');
+    const { token } = await server.createUser('live@example.test', 'correct horse battery', 'Live Page');
+    await browser.signInWithTestToken(server.origin, token);
+    return { server, site, browser, token, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Saves `url` as a bookmark with `descriptors` as its highlights (in four colours), as another device would have. */
+export async function saveHighlights(session: ExtensionSession, url: string, descriptors: readonly object[]): Promise<void> {
+  const { server, token } = session;
+  const created = await server.api('POST', '/bookmark', token, { link: url, title: 'Store API reference', collectionId: -1 });
+  if (created.status !== 200) throw new Error(`saving ${url}: HTTP ${created.status}`);
+  const put = await server.api('PUT', `/bookmark/${created.body.item._id}`, token, { highlights: descriptors.map((d, i) => ({ ...d, color: ['yellow', 'green', 'blue', 'red'][i % 4] })) });
+  if (put.status !== 200) throw new Error(`saving the highlights of ${url}: HTTP ${put.status}`);
+}
+
+export interface LongPageSession extends ExtensionSession {
   /** The page, its `saved` highlights painted, idle. */
   page: Page;
   url: string;
-  close(): Promise<void>;
 }
 
 export interface LongPageOptions {
@@ -51,34 +85,24 @@ export interface LongPageOptions {
 /** Opens the page with the first `saved` spans saved as highlights and painted. */
 export async function openLongPage(extensionDir: string, html: string, spans: readonly unknown[], saved: number, options: LongPageOptions = {}): Promise<LongPageSession> {
   const { path = '/live-reference', madeOn, painted: expected = saved } = options;
-  const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start()]);
-  const browser = await ExtensionBrowser.launch(extensionDir);
-  const close = async () => {
-    await browser.close();
-    await site.close();
-    await server.close();
-  };
+  const session = await startExtensionSession(extensionDir);
+  const { site, browser } = session;
   try {
-    // Functions passed to the page from here carry tsx's __name helper (keepNames), which pages lack.
-    await browser.context.addInitScript('globalThis.__name ??= (f) => f;');
-    const { token } = await server.createUser('live@example.test', 'correct horse battery', 'Live Page');
-    await browser.signInWithTestToken(server.origin, token);
     const url = site.add(path, { title: 'Store API reference', body: html });
     const madeOnUrl = madeOn ? site.add(`${path}-original`, { title: 'Store API reference', body: madeOn }) : url;
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     await page.goto(madeOnUrl);
     const descriptors = await describeSpansInPage(page, spans.slice(0, saved));
     if (madeOnUrl !== url) await page.goto(url);
-    const created = await server.api('POST', '/bookmark', token, { link: url, title: 'Store API reference', collectionId: -1 });
-    await server.api('PUT', `/bookmark/${created.body.item._id}`, token, { highlights: descriptors.map((d, i) => ({ ...d, color: ['yellow', 'green', 'blue', 'red'][i % 4] })) });
+    await saveHighlights(session, url, descriptors);
     await browser.fireAlarm('index-sync');
     await dragSelect(page, 'interface groups the methods below');
     await until('the highlights painted', async () => (await countPainted(page)) >= expected);
     await page.evaluate(() => getSelection()?.removeAllRanges());
     await page.waitForTimeout(2000); // idle: the word index built, the marks' slices done
-    return { server, site, browser, token, page, url, close };
+    return { ...session, page, url };
   } catch (err) {
-    await close();
+    await session.close();
     throw err;
   }
 }

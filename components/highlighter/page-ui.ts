@@ -13,9 +13,10 @@ export interface Marker {
   at: number;
 }
 
-// Without spaces: this is part of the injected highlighter.js, which has a size budget.
+// Without spaces: this is part of the injected highlighter.js, which has a size budget. The host is in the
+// top layer (below): a page's own `::backdrop` rule must not draw over the page behind it.
 const STRIP_CSS =
-  ':host{all:initial}' +
+  ':host{all:initial}:host::backdrop{display:none!important}' +
   '.strip{position:fixed;top:0;right:0;width:8px;height:100vh;pointer-events:none}' +
   '.mark{position:absolute;right:0;width:8px;height:4px;padding:0;border:0;border-radius:2px 0 0 2px;pointer-events:auto;cursor:pointer}';
 
@@ -48,6 +49,10 @@ export class PageUi {
   constructor(private readonly show: (key: string) => void) {
     this.host = document.createElement('tidemark-ui');
     this.host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
+    // Shown in the top layer, above the page: a fixed element added to a long page makes Chromium's next
+    // frame walk the whole page (pre-paint: 25 ms on a 1M-character one, bench/anchoring/frame-costs.ts),
+    // a top-layer one does not. Where the page hides it (hidePopover), it stays fixed on top as before.
+    this.host.popover = 'manual';
     this.root = this.host.attachShadow({ mode: 'open' });
     const style = el('style');
     style.textContent = STRIP_CSS;
@@ -57,7 +62,10 @@ export class PageUi {
   }
 
   attach(): void {
-    if (!this.host.isConnected) document.documentElement.append(this.host);
+    if (this.host.isConnected) return;
+    document.documentElement.append(this.host);
+    // Not in an XML document, whose elements have no popover.
+    this.host.showPopover?.();
   }
 
   contains(node: EventTarget | null): boolean {

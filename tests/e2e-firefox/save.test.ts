@@ -77,6 +77,25 @@ test('pressing the toolbar button on a page saves it once, with its title, descr
     collectionId: -1,
   });
   expect(await popup.value('Title')).toBe('Foxes at the Shore');
+  // The editing form is taller than Firefox's popup (600 px): the popup scrolls up and down only, and
+  // nothing is under the scrollbar (it was: the scrollbar took 12 px of the page's 360, which scrolled sideways).
+  const fit = await popup.eval((doc) => {
+    const root = doc.documentElement;
+    const win = doc.defaultView!;
+    return {
+      scrollsDown: root.scrollHeight > root.clientHeight,
+      scrollbar: win.innerWidth - root.clientWidth,
+      sideways: root.scrollWidth - root.clientWidth,
+      titleRight: doc.querySelector('#title-input')!.getBoundingClientRect().right,
+      visibleWidth: root.clientWidth,
+    };
+  });
+  // The case checked: a scrollbar that takes room (Firefox's own on Linux, Windows), not an overlay one.
+  expect(fit.scrollsDown).toBe(true);
+  expect(fit.scrollbar).toBeGreaterThan(0);
+  expect(fit.sideways).toBe(0);
+  // The field keeps its right margin (the popup's 12 px padding) inside what is visible.
+  expect(fit.titleRight).toBeLessThanOrEqual(fit.visibleWidth - 12);
   // For people to look at (test-results/ is not committed): the popup and options as Firefox draws them.
   fs.mkdirSync(SHOTS, { recursive: true });
   await popup.screenshot(path.join(SHOTS, 'popup-saved.png'));

@@ -69,6 +69,19 @@ test('the sidebar lists the active page\'s highlights in page order, the missing
   expect(seen.found[0]).toContain(Q.first);
   expect(seen.found[1]).toContain(Q.second);
   expect(seen.notFound[0]).toContain(Q.gone);
+  // Firefox's sidebar header names the panel; the page's own heading is there for screen readers only
+  // (it was a second "Highlights and notes" right under Firefox's).
+  const firefoxTitle = await ff.inBrowserWindow(`document.getElementById('sidebar-title')?.checkVisibility() ? document.getElementById('sidebar-title').value : ''`);
+  expect(firefoxTitle).toBe('Highlights and notes');
+  const heading = await sidebar.eval((doc) => {
+    const h1 = doc.querySelector('h1')!;
+    // What shows of it: its box within its header's, which clips it.
+    const [a, b] = [h1.getBoundingClientRect(), h1.parentElement!.getBoundingClientRect()];
+    const shown = (lo1: number, hi1: number, lo2: number, hi2: number) => Math.max(0, Math.min(hi1, hi2) - Math.max(lo1, lo2));
+    return { text: h1.textContent, area: shown(a.left, a.right, b.left, b.right) * shown(a.top, a.bottom, b.top, b.bottom) };
+  });
+  expect(heading.text).toBe('Highlights and notes');
+  expect(heading.area).toBeLessThanOrEqual(1);
   // For people to look at (test-results/ is not committed).
   fs.mkdirSync(SHOTS, { recursive: true });
   await sidebar.screenshot(path.join(SHOTS, 'sidebar.png'));

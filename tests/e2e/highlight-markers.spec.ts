@@ -9,6 +9,7 @@ import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { bookmarkOf, clickPhrase, edgeMarks, highlightToolbar, painted, phraseBox, saveWithHighlights } from './helpers/highlighting.js';
 import type { TestSite } from './helpers/test-pages.js';
+import { decodePng, shareOf } from './fixtures/anchoring/harness.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 const Q = {
@@ -133,16 +134,32 @@ test('one mark per painted highlight, at the highlight\'s height on the page and
   const page = await tab.evaluate(() => {
     const hosts = [...document.querySelectorAll('*')].filter((e) => e.shadowRoot);
     return {
-      hosts: hosts.map((h) => ({ tag: h.tagName.toLowerCase(), attrs: h.getAttributeNames() })),
+      hosts: hosts.map((h) => ({ tag: h.tagName.toLowerCase(), attrs: h.getAttributeNames().sort() })),
       html: document.documentElement.outerHTML + hosts.map((h) => h.shadowRoot!.innerHTML).join(''),
       marksInLightDom: document.querySelectorAll('[aria-label="Go to highlight"]').length,
     };
   });
-  expect(page.hosts).toEqual([{ tag: 'tidemark-ui', attrs: ['style'] }]);
+  expect(page.hosts).toEqual([{ tag: 'tidemark-ui', attrs: ['popover', 'style'] }]); // popover: shown in the top layer
   expect(page.marksInLightDom).toBe(0);
   expect(page.html).toContain('Go to highlight');
   for (const h of saved) expect(page.html).not.toContain(h._id);
   expect(page.html).not.toContain(NOTE);
+});
+
+test('the strip is shown in the top layer, and a page whose style sheet draws a backdrop (for its own dialogs) is not covered by one', async () => {
+  // Many pages style ::backdrop for their dialogs; every element in the top layer gets one.
+  const dialogPage = site.add('/canal-dialogs', { title: 'The canal, with dialogs', body: `<style>::backdrop { background: rgb(200, 0, 0); }</style>${BODY}` });
+  await saveWithHighlights(server, token, dialogPage, [{ text: Q.top, color: 'green' }]);
+  await browser.fireAlarm('index-sync');
+  await tab.goto(dialogPage);
+  await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ green: [Q.top] });
+  await expect(edgeMarks(tab)).toHaveCount(1);
+  // In the top layer: adding it does not make Chromium walk the whole page in the next frame.
+  expect(await tab.evaluate(() => document.querySelector('tidemark-ui')!.matches(':popover-open'))).toBe(true);
+  // The page's blank middle is still white, not the page's backdrop colour.
+  const shot = decodePng(await tab.screenshot({ clip: { x: 300, y: 400, width: 200, height: 100 } }));
+  expect(shareOf(shot, ([r, g, b]) => r === 255 && g === 255 && b === 255)).toBe(1);
+  await tab.goto(url);
 });
 
 test('a click on a mark scrolls to its highlight and flashes it', async () => {
