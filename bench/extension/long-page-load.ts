@@ -24,7 +24,7 @@ const SAVED = 100;
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 /** The count is taken as final once it has not changed for this long. */
 const SETTLED_MS = 3000;
-/** BENCH_TRACE_CATEGORIES (comma-separated) adds trace categories (BENCH_TRACE=file.json keeps the last tab's trace). */
+/** BENCH_TRACE_CATEGORIES (comma-separated) adds trace categories (BENCH_TRACE=file.json keeps the last tab's trace; PROFILE=file.cpuprofile its V8 profile). */
 const EXTRA_CATEGORIES = process.env.BENCH_TRACE_CATEGORIES?.split(',').filter(Boolean) ?? [];
 
 /** Runs in every page before its own scripts: what bench reads back as `window.tidemarkLoadWatch`. */
@@ -101,6 +101,12 @@ async function measure(extensionDir: string) {
         const tab = await browser.context.newPage();
         const cdp = await browser.context.newCDPSession(tab);
         await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8.execute', '__metadata', ...EXTRA_CATEGORIES] }, transferMode: 'ReturnAsStream' });
+        // PROFILE=file.cpuprofile: a sampled V8 profile of the page's renderer (the last tab's is kept).
+        if (process.env.PROFILE) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+          await cdp.send('Profiler.start');
+        }
         await tab.goto(urls[which], { waitUntil: 'load' });
         const read = () => tab.evaluate(() => (window as unknown as { tidemarkLoadWatch: Watch }).tidemarkLoadWatch);
         // Painted once the count stops changing (the edited page paints fewer than 100).
@@ -115,6 +121,7 @@ async function measure(extensionDir: string) {
           }
           return n > 0 && Date.now() - since > SETTLED_MS;
         });
+        if (process.env.PROFILE) fs.writeFileSync(process.env.PROFILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
         const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
         await cdp.send('Tracing.end');
         const events = await readTrace(cdp, await done);

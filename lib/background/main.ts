@@ -18,6 +18,7 @@ import { ExistsBatcher } from './exists-batcher.js';
 import { SavedIndexService } from './index-sync.js';
 import { WriteQueue } from './queue.js';
 import { HighlightsService } from './highlights.js';
+import { PagePrefetch } from './page-prefetch.js';
 import { injectHighlighter, injectHighlighterPart, tabCommand } from './highlighter-injection.js';
 import { syncLoaderRegistration } from './highlighter-registration.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
@@ -153,6 +154,7 @@ export function startBackground() {
     markup: import.meta.env.BROWSER !== 'firefox',
   });
 
+  const pagePrefetch = new PagePrefetch<Awaited<ReturnType<HighlightsService['page']>>>();
   const highlights = new HighlightsService({
     api,
     queue,
@@ -372,7 +374,10 @@ export function startBackground() {
     },
     loadHighlighter: async ({ paint }, sender) => {
       // On load: only saved pages get the highlighter (to paint); a selection always gets it.
-      if (paint && !(await highlights.maybeSaved(senderPage(sender)))) return null;
+      const url = senderPage(sender);
+      if (paint && !(await highlights.maybeSaved(url))) return null;
+      // To paint, its first request is this page's highlights: asked now, while it is being injected.
+      if (paint) pagePrefetch.start(sender.tab!.id!, sender.frameId ?? 0, url, () => highlights.page(url));
       await injectHighlighter(sender.tab!.id!, sender.frameId ?? 0);
       return null;
     },
@@ -381,7 +386,10 @@ export function startBackground() {
       await injectHighlighterPart(sender.tab!.id!, sender.frameId ?? 0, part);
       return null;
     },
-    pageHighlights: async (_data, sender) => highlights.view(await highlights.page(senderPage(sender))),
+    pageHighlights: async (_data, sender) => {
+      const url = senderPage(sender);
+      return highlights.view(await (pagePrefetch.take(sender.tab?.id ?? -1, sender.frameId ?? 0, url) ?? highlights.page(url)));
+    },
     addHighlight: (data, sender) => changed(sender.tab!.id!, highlights.add(sender.tab!.id!, senderPage(sender), data)),
     changeHighlight: async ({ key, color }, sender) =>
       changed(sender.tab!.id!, highlights.change(senderPage(sender), key, { color }).then((page) => highlights.view(page))),
