@@ -7,6 +7,7 @@ import { t } from '../../lib/i18n.js';
 import { send } from '../../lib/messaging/client.js';
 import { refOf } from '../../lib/model.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
+import { GrowingTextarea } from '../shared/GrowingTextarea.js';
 import { TagsInput } from '../shared/TagsInput.js';
 
 interface Props {
@@ -118,11 +119,11 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
       </div>
       <div class="field">
         <label for="d-excerpt">{t('libFieldExcerpt')}</label>
-        <textarea id="d-excerpt" rows={3} disabled={readOnly} {...edit('excerpt')} />
+        <GrowingTextarea id="d-excerpt" minRows={3} maxRows={20} disabled={readOnly} {...edit('excerpt')} />
       </div>
       <div class="field">
         <label for="d-note">{t('libFieldNote')}</label>
-        <textarea id="d-note" rows={4} disabled={readOnly} {...edit('note')} />
+        <GrowingTextarea id="d-note" minRows={4} maxRows={20} disabled={readOnly} {...edit('note')} />
       </div>
       <h3>{t('libHighlightsOf', bookmark.highlights.length)}</h3>
       {bookmark.highlights.length === 0 ? (

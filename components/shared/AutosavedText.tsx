@@ -2,6 +2,7 @@
 // kept exactly as typed (plain text, no Markdown, nothing trimmed). Shows an error under the field
 // when a save fails, and leaves what was typed in place.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { GrowingTextarea } from './GrowingTextarea.js';
 
 interface Props {
   id: string;
@@ -9,12 +10,14 @@ interface Props {
   value: string;
   save: (text: string) => Promise<unknown>;
   rows?: number;
+  /** Grows with its text from `rows` up to this many lines, then scrolls (unset: a fixed `rows` box). */
+  maxRows?: number;
   focus?: boolean;
   delayMs?: number;
   placeholder?: string;
 }
 
-export function AutosavedText({ id, label, value, save, rows = 2, focus = false, delayMs = 600, placeholder }: Props) {
+export function AutosavedText({ id, label, value, save, rows = 2, maxRows, focus = false, delayMs = 600, placeholder }: Props) {
   const [text, setText] = useState(value);
   const [error, setError] = useState('');
   const saved = useRef(value);
@@ -51,24 +54,23 @@ export function AutosavedText({ id, label, value, save, rows = 2, focus = false,
       (err: Error) => setError(err.message),
     );
   };
+  const attributes = {
+    id,
+    placeholder,
+    value: text,
+    onInput: (e: Event) => {
+      const next = (e.target as HTMLTextAreaElement).value;
+      setText(next);
+      latest.current = next;
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => flush(next), delayMs);
+    },
+    onBlur: () => flush(text),
+  };
   return (
     <div class="field note-field">
       <label for={id}>{label}</label>
-      <textarea
-        id={id}
-        ref={field}
-        rows={rows}
-        placeholder={placeholder}
-        value={text}
-        onInput={(e) => {
-          const next = (e.target as HTMLTextAreaElement).value;
-          setText(next);
-          latest.current = next;
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => flush(next), delayMs);
-        }}
-        onBlur={() => flush(text)}
-      />
+      {maxRows ? <GrowingTextarea {...attributes} field={field} minRows={rows} maxRows={maxRows} /> : <textarea {...attributes} ref={field} rows={rows} />}
       {error && (
         <p role="alert" class="error">
           {error}

@@ -60,7 +60,8 @@ export function HighlightItem({ tabId, item, found, focus, actions }: { tabId: n
           id={`hl-note-${item.key}`}
           label={t('popupHighlightNote')}
           value={item.note}
-          rows={item.note ? 2 : 1}
+          rows={1}
+          maxRows={12}
           placeholder={t('panelNotePlaceholder')}
           focus={focus}
           save={(note) => actions.saveNote(tabId, item.key, note)}

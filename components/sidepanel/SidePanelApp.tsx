@@ -15,6 +15,7 @@ import type { HighlightListItem, HighlightListView, PanelView } from '../../lib/
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
 import { COLOR_VALUES } from '../../lib/painting/styles.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
+import { GrowingTextarea } from '../shared/GrowingTextarea.js';
 import { askSiteAccess } from '../shared/site-access.js';
 import { TagsInput } from '../shared/TagsInput.js';
 import { followActiveTab, panelWindowId } from './follow-tab.js';
@@ -269,7 +270,7 @@ function BookmarkFields({ d }: { d: BookmarkDraft }) {
       />
       <div class="field">
         <label for="bookmark-note">{partial.value ? t('fieldNoteToAdd') : t('panelBookmarkNote')}</label>
-        <textarea id="bookmark-note" rows={3} value={d.note} disabled={d.removed} onInput={(e) => editBookmark({ note: (e.target as HTMLTextAreaElement).value })} onBlur={() => void saver.flush()} />
+        <GrowingTextarea id="bookmark-note" minRows={1} maxRows={12} value={d.note} disabled={d.removed} onInput={(e) => editBookmark({ note: (e.target as HTMLTextAreaElement).value })} onBlur={() => void saver.flush()} />
       </div>
       {status && (
         <p class={`hint save-state ${saveState.value}`} role="status">

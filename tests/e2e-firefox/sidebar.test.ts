@@ -99,3 +99,35 @@ test('the sidebar follows the active tab: an unsaved page shows as not saved', a
   await tab.bringToFront();
   await waitFor('the sidebar to come back to the saved page', async () => ((await sidebar.text()).includes(Q.first) ? true : undefined));
 });
+
+test('a note box in the sidebar shows a 6-line note whole, and a 40-line note in 12 whole lines that scroll', async () => {
+  const N = { six: 'the breakwater took the first wave', forty: 'the pilot boat came alongside' };
+  const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join('\n');
+  const notes = site.add('/long-notes', { title: 'Long notes', body: `<p>At first ${N.six} hard.</p><p>Then ${N.forty} at last.</p>` });
+  const created = await server.api('POST', '/bookmark', token, { link: notes, title: 'Long notes', collectionId: -1 });
+  const put = await server.api('PUT', `/bookmark/${created.body.item._id}`, token, {
+    highlights: [
+      { text: N.six, color: 'yellow', note: lines(6, 'tide') },
+      { text: N.forty, color: 'blue', note: lines(40, 'point') },
+    ],
+  });
+  expect(put.status).toBe(200);
+  await tab.goto(notes);
+  await tab.bringToFront();
+  const sidebar = await ff.openSidebar();
+  // Each note box: scrollHeight beside clientHeight, and how many lines of text its inside holds (to a tenth).
+  const boxes = await waitFor('the two notes in the sidebar', () =>
+    sidebar.eval((doc) => {
+      const fields = [...doc.querySelectorAll<HTMLTextAreaElement>('section[aria-label="Highlights"] li textarea')];
+      if (fields.length !== 2 || !fields[1]!.value.includes('point 40')) return undefined;
+      return fields.map((el) => {
+        const s = doc.defaultView!.getComputedStyle(el);
+        const inside = el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+        return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
+      });
+    }),
+  );
+  expect(boxes[0]).toEqual({ scrollHeight: boxes[0]!.clientHeight, clientHeight: boxes[0]!.clientHeight, lines: 6 });
+  expect(boxes[1]!.lines).toBe(12);
+  expect(boxes[1]!.scrollHeight).toBeGreaterThan(boxes[1]!.clientHeight * 2);
+});

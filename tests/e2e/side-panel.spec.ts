@@ -191,6 +191,48 @@ test('page order holds with a highlight inside a shadow root among ones in the d
   await expect(found()).toHaveCount(4);
 });
 
+/** A note box's sizes: scrollHeight beside clientHeight, and how many lines of text its inside holds (to a tenth). */
+function boxOf(el: HTMLTextAreaElement) {
+  const s = getComputedStyle(el);
+  const inside = el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+  return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
+}
+
+test('a note box shows the whole note up to 12 lines, then scrolls; typing a new line grows it', async () => {
+  const N = { six: 'the breakwater took the first wave', forty: 'the pilot boat came alongside' };
+  const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join('\n');
+  const notes = site.add('/long-notes', { title: 'Long notes', body: `<p>At first ${N.six} hard.</p><p>Then ${N.forty} at last.</p>` });
+  const saved = await saveWithHighlights(server, token, notes, [
+    { text: N.six, color: 'yellow', note: lines(6, 'tide') },
+    { text: N.forty, color: 'blue', note: lines(40, 'point') },
+  ]);
+  expect((await server.api('PUT', `/bookmark/${saved._id}`, token, { note: lines(6, 'remember') })).status).toBe(200);
+  panel ??= await openSidePanel(browser, tab);
+  await tab.goto(notes);
+  await expect(found()).toHaveCount(2);
+  const six = found().nth(0).getByLabel('Note');
+  const forty = found().nth(1).getByLabel('Note');
+  await expect(forty).toHaveValue(lines(40, 'point'));
+  // Shown whole: no scrolling inside the box.
+  expect(await six.evaluate(boxOf)).toEqual(expect.objectContaining({ lines: 6, scrollHeight: (await six.evaluate(boxOf)).clientHeight }));
+  const pageNote = panel.getByLabel('Page note');
+  await expect(pageNote).toHaveValue(lines(6, 'remember'));
+  expect(await pageNote.evaluate(boxOf)).toEqual(expect.objectContaining({ lines: 6, scrollHeight: (await pageNote.evaluate(boxOf)).clientHeight }));
+  // A long note stops at 12 whole lines and scrolls.
+  const long = await forty.evaluate(boxOf);
+  expect(long.lines).toBe(12);
+  expect(long.scrollHeight).toBeGreaterThan(long.clientHeight * 2);
+  // Typing a new line at the end grows the box by a line, and it still shows it all.
+  await six.click();
+  await six.press('Control+End');
+  await six.press('Enter');
+  await six.pressSequentially('tide 7');
+  await expect(six).toHaveValue(lines(7, 'tide'));
+  expect(await six.evaluate(boxOf)).toEqual(expect.objectContaining({ lines: 7, scrollHeight: (await six.evaluate(boxOf)).clientHeight }));
+  await tab.goto(url);
+  await expect(found().nth(0)).toContainText(Q.first);
+});
+
 test('the popup shows a one-line summary, and its "Highlights and notes" opens the real side panel on this page', async () => {
   await panel.close();
   const popup = await browser.openPopup(tab);
