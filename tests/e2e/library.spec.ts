@@ -695,3 +695,43 @@ test('keyboard: / searches, arrows move, Enter opens, e edits the title; every c
   expect(highlights.unnamed).toEqual([]);
   await page.close();
 });
+
+test('the detail pane\'s note box shows a 6-line note whole, a 40-line note in 20 whole lines that scroll, and grows as a line is typed', async () => {
+  const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join('\n');
+  const folder = await server.api('POST', '/collection', token, { title: 'Long notes' });
+  expect(folder.status).toBe(200);
+  const collectionId = folder.body.item._id as number;
+  for (const [title, note] of [['Harbour walls', lines(6, 'stone')], ['Pilot boats', lines(40, 'boat')]] as const) {
+    expect((await server.api('POST', '/bookmark', token, { link: `https://notes.example/${title.replace(' ', '-')}`, title, note, collectionId })).status).toBe(200);
+  }
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${browser.url('library.html')}?c=${collectionId}`);
+  const detail = page.getByRole('complementary', { name: 'Bookmark' });
+  const note = detail.getByLabel('Note');
+  /** The note box's sizes: scrollHeight beside clientHeight, and how many lines of text its inside holds (to a tenth). */
+  const box = () =>
+    note.evaluate((el: HTMLTextAreaElement) => {
+      const s = getComputedStyle(el);
+      const inside = el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+      return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
+    });
+  await page.locator('.bookmark', { hasText: 'Pilot boats' }).click();
+  await expect(note).toHaveValue(lines(40, 'boat'));
+  const long = await box();
+  expect(long.lines).toBe(20);
+  expect(long.scrollHeight).toBeGreaterThan(long.clientHeight * 1.5);
+  // Another bookmark opened in the same pane: its box fits its note.
+  await page.locator('.bookmark', { hasText: 'Harbour walls' }).click();
+  await expect(note).toHaveValue(lines(6, 'stone'));
+  const six = await box();
+  expect(six).toEqual({ scrollHeight: six.clientHeight, clientHeight: six.clientHeight, lines: 6 });
+  await note.click();
+  await note.press('Control+End');
+  await note.press('Enter');
+  await note.pressSequentially('stone 7');
+  await expect(note).toHaveValue(lines(7, 'stone'));
+  const seven = await box();
+  expect(seven).toEqual({ scrollHeight: seven.clientHeight, clientHeight: seven.clientHeight, lines: 7 });
+  await page.close();
+});
