@@ -58,8 +58,9 @@ function fitToText(el: HTMLTextAreaElement, minRows: number, maxRows: number, la
   const px = (v: string) => parseFloat(v) || 0;
   const line = px(s.lineHeight) || px(s.fontSize) * 1.2;
   const padding = px(s.paddingTop) + px(s.paddingBottom);
-  const borders = px(s.borderTopWidth) + px(s.borderBottomWidth);
-  const height = (rows: number) => rows * line + padding + (s.boxSizing === 'border-box' ? borders : 0);
+  const borders = s.boxSizing === 'border-box' ? px(s.borderTopWidth) + px(s.borderBottomWidth) : 0;
+  // A box that scrolls ends on a line's end, not on its bottom padding (which would show the top of the next line).
+  const height = (rows: number, scrolls = false) => rows * line + (scrolls ? px(s.paddingTop) : padding) + borders;
   // Measuring shrinks the box for a moment, which could pull a scrolled page or pane up: their places are kept.
   const scrolled: [Element, number][] = [];
   for (let p = el.parentElement; p; p = p.parentElement) if (p.scrollTop) scrolled.push([p, p.scrollTop]);
@@ -68,7 +69,7 @@ function fitToText(el: HTMLTextAreaElement, minRows: number, maxRows: number, la
   el.style.overflowY = 'hidden';
   el.style.height = `${height(minRows)}px`;
   const rows = Math.round((el.scrollHeight - padding) / line);
-  el.style.height = `${height(Math.min(Math.max(rows, minRows), maxRows))}px`;
+  el.style.height = `${rows > maxRows ? height(maxRows, true) : height(Math.max(rows, minRows))}px`;
   el.style.overflowY = '';
   el.scrollTop = ownScroll;
   for (const [p, top] of scrolled) if (p.scrollTop !== top) p.scrollTop = top;

@@ -115,14 +115,15 @@ test('a note box in the sidebar shows a 6-line note whole, and a 40-line note in
   await tab.goto(notes);
   await tab.bringToFront();
   const sidebar = await ff.openSidebar();
-  // Each note box: scrollHeight beside clientHeight, and how many lines of text its inside holds (to a tenth).
+  // Each note box: scrollHeight beside clientHeight, and how many lines of text it shows at rest (to a tenth: a part of a line shows as a fraction).
   const boxes = await waitFor('the two notes in the sidebar', () =>
     sidebar.eval((doc) => {
       const fields = [...doc.querySelectorAll<HTMLTextAreaElement>('section[aria-label="Highlights"] li textarea')];
       if (fields.length !== 2 || !fields[1]!.value.includes('point 40')) return undefined;
       return fields.map((el) => {
         const s = doc.defaultView!.getComputedStyle(el);
-        const inside = el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+        // Lines in view at rest: below the top padding, down to the bottom padding (or the box's edge when it scrolls).
+        const inside = el.clientHeight - parseFloat(s.paddingTop) - (el.scrollHeight > el.clientHeight ? 0 : parseFloat(s.paddingBottom));
         return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
       });
     }),

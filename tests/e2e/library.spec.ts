@@ -709,11 +709,12 @@ test('the detail pane\'s note box shows a 6-line note whole, a 40-line note in 2
   await page.goto(`${browser.url('library.html')}?c=${collectionId}`);
   const detail = page.getByRole('complementary', { name: 'Bookmark' });
   const note = detail.getByLabel('Note');
-  /** The note box's sizes: scrollHeight beside clientHeight, and how many lines of text its inside holds (to a tenth). */
+  /** The note box's sizes: scrollHeight beside clientHeight, and how many lines of text it shows at rest (to a tenth: a part of a line shows as a fraction). */
   const box = () =>
     note.evaluate((el: HTMLTextAreaElement) => {
       const s = getComputedStyle(el);
-      const inside = el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+      // Lines in view at rest: below the top padding, down to the bottom padding (or the box's edge when it scrolls).
+      const inside = el.clientHeight - parseFloat(s.paddingTop) - (el.scrollHeight > el.clientHeight ? 0 : parseFloat(s.paddingBottom));
       return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
     });
   await page.locator('.bookmark', { hasText: 'Pilot boats' }).click();

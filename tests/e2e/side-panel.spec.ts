@@ -191,10 +191,11 @@ test('page order holds with a highlight inside a shadow root among ones in the d
   await expect(found()).toHaveCount(4);
 });
 
-/** A note box's sizes: scrollHeight beside clientHeight, and how many lines of text its inside holds (to a tenth). */
+/** A note box's sizes: scrollHeight beside clientHeight, and how many lines of text it shows at rest (to a tenth: a part of a line shows as a fraction). */
 function boxOf(el: HTMLTextAreaElement) {
   const s = getComputedStyle(el);
-  const inside = el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+  // Lines in view at rest: below the top padding, down to the bottom padding (or the box's edge when it scrolls).
+  const inside = el.clientHeight - parseFloat(s.paddingTop) - (el.scrollHeight > el.clientHeight ? 0 : parseFloat(s.paddingBottom));
   return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
 }
 
