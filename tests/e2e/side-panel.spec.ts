@@ -230,6 +230,17 @@ test('a note box shows the whole note up to 12 lines, then scrolls; typing a new
   await six.pressSequentially('tide 7');
   await expect(six).toHaveValue(lines(7, 'tide'));
   expect(await six.evaluate(boxOf)).toEqual(expect.objectContaining({ lines: 7, scrollHeight: (await six.evaluate(boxOf)).clientHeight }));
+  // Still resizable by hand (the corner dragged down 60 px), and then it keeps the user's height as they type.
+  const corner = (await six.boundingBox())!;
+  await panel.mouse.move(corner.x + corner.width - 3, corner.y + corner.height - 3);
+  await panel.mouse.down();
+  await panel.mouse.move(corner.x + corner.width - 3, corner.y + corner.height + 57, { steps: 5 });
+  await panel.mouse.up();
+  const dragged = (await six.boundingBox())!.height;
+  expect(dragged).toBeGreaterThan(corner.height + 50);
+  await six.press('Control+End');
+  await six.pressSequentially(' and 8');
+  expect((await six.boundingBox())!.height).toBe(dragged);
   await tab.goto(url);
   await expect(found().nth(0)).toContainText(Q.first);
 });
