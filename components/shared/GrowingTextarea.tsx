@@ -22,9 +22,13 @@ export function GrowingTextarea({ minRows, maxRows, field, ...attributes }: Prop
   const set = useRef<string | 'hand'>('');
   const rows = useRef({ minRows, maxRows });
   rows.current = { minRows, maxRows };
+  /** The text and width it was last sized for: a keystroke is sized once (its input event, then the re-render). */
+  const sizedFor = useRef({ text: '', width: -1 });
   const fit = () => {
     const el = ref.current;
-    if (el) set.current = fitToText(el, rows.current.minRows, rows.current.maxRows, set.current);
+    if (!el || (el.value === sizedFor.current.text && el.clientWidth === sizedFor.current.width)) return;
+    set.current = fitToText(el, rows.current.minRows, rows.current.maxRows, set.current);
+    if (set.current !== 'hand' && el.clientWidth) sizedFor.current = { text: el.value, width: el.clientWidth };
   };
   useLayoutEffect(fit, [attributes.value, minRows, maxRows]);
   useEffect(() => {
