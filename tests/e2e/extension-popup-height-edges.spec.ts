@@ -9,18 +9,14 @@
 // 1026 px with another page waiting, and with the server back and writes still waiting it went
 // 662 -> 808 -> 788 -> 769 -> 662 px while they were sent.
 import { expect, test, type Page } from '@playwright/test';
-import { DelayingProxy } from './helpers/delaying-proxy.js';
+import type { DelayingProxy } from './helpers/delaying-proxy.js';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
-import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { bookmarkOf } from './helpers/highlighting.js';
-import { PopupHeightWatch, popupHeights, shownHeights, type PopupHeight, type PopupHeights } from './helpers/popup-heights.js';
+import { shownHeights, type PopupHeights } from './helpers/popup-heights.js';
 import type { TestSite } from './helpers/test-pages.js';
+import { ASK, TOLERANCE_PX, describeHeights, openNewPage, openPopupUntil, spread, startSlowPopupSuite, type SlowPopupSuite } from './helpers/slow-popup-suite.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 
-const SLOW_MS = 600;
-/** How much the popup's height may change between its first shown frame and the settled form (px). */
-const TOLERANCE_PX = 3;
-const ASK = 'Allow Tidemark to read the sites you visit?';
 /** Run in the popup before its scripts: the browser answers whether the extension may read sites 500 ms late. */
 const LATE_SITE_ACCESS = `{
   const permissions = chrome.permissions;
@@ -28,6 +24,7 @@ const LATE_SITE_ACCESS = `{
   permissions.contains = (...args) => new Promise((resolve) => setTimeout(resolve, 500)).then(() => contains(...args));
 }`;
 
+let suite: SlowPopupSuite;
 let server: TidemarkServer;
 let site: TestSite;
 let token: string;
@@ -38,39 +35,16 @@ let tab: Page;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'edges@example.test', name: 'Ed Edges' }));
-  proxy = await DelayingProxy.start(server.origin, SLOW_MS);
-  // A new install, signed in on the options page as a person does; no popup opened yet.
-  browser = await launchSignedIn({ origin: proxy.origin } as TidemarkServer, token, { toolbarButton: true });
-  tab = await browser.context.newPage();
+  suite = await startSlowPopupSuite({ email: 'edges@example.test', name: 'Ed Edges' });
+  ({ server, site, token, proxy, browser, tab } = suite);
 });
 
-test.afterAll(() => closeAll(browser, proxy, site, server));
+test.afterAll(() => suite.close());
 
 /** Opens the popup with the toolbar button, lets `settled` run in it, and gives what the recorder noted. */
-async function openUntil(settled: (popup: Page) => Promise<void>, before = ''): Promise<PopupHeights> {
-  const watch = await PopupHeightWatch.start(browser, 8000, before);
-  try {
-    const popup = await browser.clickToolbarButton(tab);
-    await settled(popup);
-    // Whatever comes after (tag suggestions, the fresh collection list, the queue).
-    await popup.waitForTimeout(2 * SLOW_MS);
-    const noted = await popupHeights(popup);
-    await popup.close();
-    return noted;
-  } finally {
-    await watch.stop();
-  }
-}
+const openUntil = (settled: (popup: Page) => Promise<void>, before = ''): Promise<PopupHeights> => openPopupUntil(suite, settled, before);
 
-const spread = (shown: PopupHeight[]) => Math.max(...shown.map((f) => f.height)) - Math.min(...shown.map((f) => f.height));
-const describe = (shown: PopupHeight[]) => shown.map((f) => `${f.height} px at ${f.at} ms`).join(', then ');
-
-async function newPage(path: string): Promise<string> {
-  const url = site.add(path, { title: `Tide tables ${path}`, body: '<p>How the sea keeps time, and the tide keeps the harbour.</p>' });
-  await tab.goto(url);
-  return url;
-}
+const newPage = (path: string): Promise<string> => openNewPage(suite, path);
 
 test('the first popup after install keeps its height when the site-access answer comes after it is shown', async () => {
   await newPage('/edges-first-popup');
@@ -80,10 +54,10 @@ test('the first popup after install keeps its height when the site-access answer
     await expect(popup.getByText(ASK)).toBeVisible();
   }, LATE_SITE_ACCESS);
   const shown = shownHeights(noted);
-  expect(shown.length, describe(shown)).toBeGreaterThan(0);
+  expect(shown.length, describeHeights(shown)).toBeGreaterThan(0);
   // The late answer really came after the popup was shown (else this tests nothing).
   expect(noted.loadedAt).toBeLessThan(500);
-  expect(spread(shown), describe(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
 });
 
 test('a page saved already never says "Saving…": it says "Checking this page…" until the answer', async () => {
@@ -97,7 +71,7 @@ test('a page saved already never says "Saving…": it says "Checking this page�
   expect(texts[0]).toBe('Checking this page…');
   expect(texts.at(-1)).toBe('Already saved: editing it');
   const shown = shownHeights(noted);
-  expect(spread(shown), describe(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
 });
 
 test('the server down: the popup keeps its height, says what happened and what to do, and its retry sends the page', async () => {
@@ -127,8 +101,8 @@ test('the server down: the popup keeps its height, says what happened and what t
     });
     expect(retried).toBe(true);
     const shown = shownHeights(noted);
-    expect(shown.length, describe(shown)).toBeGreaterThan(0);
-    expect(spread(shown), describe(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+    expect(shown.length, describeHeights(shown)).toBeGreaterThan(0);
+    expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
   } finally {
     proxy.down = false;
   }
@@ -151,8 +125,8 @@ test('the server down with other pages waiting, then back: the popup keeps its h
       await expect(popup.getByTestId('queued-save-notice').getByRole('button', { name: 'Try again (2 waiting)' })).toBeVisible();
     });
     const shown = shownHeights(noted);
-    expect(shown.length, describe(shown)).toBeGreaterThan(0);
-    expect(spread(shown), describe(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+    expect(shown.length, describeHeights(shown)).toBeGreaterThan(0);
+    expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
   } finally {
     proxy.down = false;
   }
@@ -165,7 +139,7 @@ test('the server down with other pages waiting, then back: the popup keeps its h
   const texts = noted.statuses.map((s) => s.text);
   expect(texts, JSON.stringify(noted.statuses)).not.toContain('Queued offline');
   const shown = shownHeights(noted);
-  expect(spread(shown), describe(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
   expect(await bookmarkOf(server, token, url)).toBeDefined();
   await expect.poll(async () => (await bookmarkOf(server, token, `${site.origin}/edges-down-second`)) !== undefined).toBe(true);
 });
