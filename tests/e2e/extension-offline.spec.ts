@@ -43,7 +43,7 @@ test('a save and an edit made while the server is down are queued, shown, and de
   await expect(popup.getByTestId('queued-save-notice')).toContainText('Tidemark could not reach your server');
   await popup.getByLabel('Note').fill('written on the train');
   await expect(popup.getByRole('status')).toHaveText('Queued offline');
-  await popup.getByLabel('Favorite').check();
+  await popup.getByLabel('Favourite').check();
   await expect.poll(() => waitingLabels()).toEqual(['Offline reading', 'Offline reading']);
   await popup.close();
 

@@ -84,7 +84,7 @@ test('reopening the popup on the saved page edits the same bookmark; collection,
   await tags.press('Enter');
   await tags.fill('tid');
   await popup.getByRole('option', { name: /tides/ }).click();
-  await popup.getByLabel('Favorite').check();
+  await popup.getByLabel('Favourite').check();
   await popup.getByLabel('Note').fill('Worth rereading');
   await expect(popup.getByRole('status')).toHaveText('Saved');
 
