@@ -22,12 +22,10 @@ const BROWSER: BrowserName = import.meta.env?.FIREFOX ? 'firefox' : 'chrome';
 // lib/background is written for the stricter of the two (listeners registered synchronously at start,
 // all state in storage, no DOM), so no code branches on it.
 
-/**
- * Whether every page this build can run in has the CSS Custom Highlight API: Firefox from 140 (the
- * build's strict_min_version), so the Firefox build ships no rangy fallback painter and never probes
- * for it; Chrome has it from 105, but the fallback stays for pages whose frames lack it.
- */
-export const ALWAYS_HAS_HIGHLIGHT_API = BROWSER === 'firefox';
+// The CSS Custom Highlight API: Firefox has it from 140 (the build's strict_min_version), so the Firefox
+// build ships no rangy fallback painter (entrypoints/highlighter-fallback-painter.ts excludes it) and its
+// highlighter never asks for one; Chrome has it from 105, and the highlighter asks for the fallback part
+// in a frame that lacks it (lib/highlighter/controller.ts).
 
 /**
  * Where the OAuth sign-in window ends: `identity.getRedirectURL('oauth')`. Chrome:

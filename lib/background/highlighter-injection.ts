@@ -3,13 +3,9 @@ import { browser } from 'wxt/browser';
 import type { HighlighterPart, TabCommand, TabCommandType, TabDataOf, TabResultOf } from '../messaging/protocol.js';
 import { check } from '../messaging/check.js';
 import { TAB_COMMANDS } from '../messaging/schemas.js';
-import { ALWAYS_HAS_HIGHLIGHT_API } from '../browser-differences.js';
-import { frameLacksHighlightApi } from '../painting/fallback-probe.js';
 
 /** Built by WXT from entrypoints/highlighter.ts. */
 const HIGHLIGHTER_FILE = '/highlighter.js' as const;
-/** The rangy painter, injected before the highlighter only where the CSS Custom Highlight API is missing. */
-const FALLBACK_PAINTER_FILE = '/highlighter-fallback-painter.js' as const;
 
 /** The highlighter's parts injected when it asks for them (lib/highlighter/parts.ts), built from entrypoints/highlighter-<part>.ts. */
 const PART_FILES = {
@@ -17,14 +13,17 @@ const PART_FILES = {
   approximate: '/highlighter-approximate.js',
   'index-patch': '/highlighter-index-patch.js',
   'scope-marks': '/highlighter-scope-marks.js',
+  // Only where the frame has no CSS Custom Highlight API: never in Firefox 140+, whose build has no such file.
+  'fallback-painter': '/highlighter-fallback-painter.js',
 } as const satisfies Record<HighlighterPart, string>;
 
-/** Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. */
+/**
+ * Injects the highlighter into a tab (needs a host permission or activeTab); once per frame. In a frame
+ * without the CSS Custom Highlight API it asks for the fallback painter itself (a part), so the common
+ * case costs one injection, not a probe of the frame first.
+ */
 export async function injectHighlighter(tabId: number, frameId = 0): Promise<void> {
-  const target = { tabId, frameIds: [frameId] };
-  const [probe] = ALWAYS_HAS_HIGHLIGHT_API ? [] : await browser.scripting.executeScript({ target, func: frameLacksHighlightApi });
-  const files = probe?.result === true ? [FALLBACK_PAINTER_FILE, HIGHLIGHTER_FILE] : [HIGHLIGHTER_FILE];
-  await browser.scripting.executeScript({ target, files });
+  await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [HIGHLIGHTER_FILE] });
 }
 
 /** Injects one of the highlighter's on-demand parts into the frame whose highlighter asked for it. */

@@ -12,6 +12,7 @@ import { send } from '../messaging/client.js';
 import type { HighlightColor } from '../api/constants.js';
 import type { AnchorStatus, PageHighlight, PageHighlightsView, TabCommand, TabCommandType, TabDataOf, TabResultOf } from '../messaging/protocol.js';
 import { framePainter } from '../painting/fallback-slot.js';
+import { supportsHighlightApi } from '../painting/highlight-api-painter.js';
 import type { Painter } from '../painting/types.js';
 import type { ScopeMarker } from '../painting/scope-marks.js';
 import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
@@ -88,12 +89,15 @@ export class Highlighter implements EditorHost {
   private async start() {
     const g = globalThis as unknown as Record<string, unknown>;
     const documentStyled = g[STYLES_REGISTERED_GLOBAL] === true;
+    // The rare frame without the CSS Custom Highlight API paints with rangy's class applier, a part of its
+    // own. Should it fail to load (the error goes to the console), framePainter throws the reader's error.
+    const api = supportsHighlightApi(document);
+    if (!api) await loadPart('fallback-painter').catch(console.error);
     // Without the registered sheet (injected by a click), the Highlight API painter marks the parents of
-    // highlighted text for its scoped sheet: that code is a part of its own, not parsed on other pages
-    // (the fallback painter, for the rare page without the Highlight API, ignores it).
+    // highlighted text for its scoped sheet: that code is a part of its own, not parsed on other pages.
     // Should that script fail to load (the error, which says so, goes to the console), the highlights
     // are still painted, with an unscoped sheet: the page is restyled once, slower on a long page.
-    const marks = documentStyled ? undefined : ((await loadPart('scope-marks').then((make) => make(), console.error)) as ScopeMarker | undefined);
+    const marks = documentStyled || !api ? undefined : ((await loadPart('scope-marks').then((make) => make(), console.error)) as ScopeMarker | undefined);
     this.painter = framePainter(document, { documentStyled, marks });
     this.listen();
     await this.refresh().catch(repaintFailed);

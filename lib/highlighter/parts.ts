@@ -12,6 +12,7 @@
 import type { ApproximateSearch } from '../anchoring/anchor.js';
 import type { TextIndex } from '../anchoring/text-index.js';
 import type { ScopeMarker } from '../painting/scope-marks.js';
+import type { PainterFactory } from '../painting/fallback-slot.js';
 import { send } from '../messaging/client.js';
 import type { HighlighterPart } from '../messaging/protocol.js';
 import type { EditorFactory } from './editor-host.js';
@@ -23,6 +24,8 @@ export interface PartOf {
   'index-patch': (index: TextIndex, records: readonly MutationRecord[]) => TextIndex | null;
   /** The painter's scope marks, where the page has no registered highlight style sheet (the click path). */
   'scope-marks': () => ScopeMarker;
+  /** Rangy's class-applier painter, where the frame has no CSS Custom Highlight API (lib/painting/fallback-slot.ts). */
+  'fallback-painter': PainterFactory;
 }
 
 const slot = (part: HighlighterPart) => `__tidemarkPart_${part}`;

@@ -82,7 +82,7 @@ export type LibraryCollectionOp = Static<typeof LibraryCollectionOp>;
  * The highlighter's scripts injected only when needed: the selection editor (toolbar, creating and
  * changing highlights), approximate anchoring, and the text index's patcher (long pages).
  */
-const HighlighterPart = oneOf(['editor', 'approximate', 'index-patch', 'scope-marks'] as const);
+const HighlighterPart = oneOf(['editor', 'approximate', 'index-patch', 'scope-marks', 'fallback-painter'] as const);
 export type HighlighterPart = Static<typeof HighlighterPart>;
 
 const rule = <S extends TSchema>(from: readonly SenderKind[], data: S) => ({ from, data });

@@ -2,13 +2,15 @@
  * Where the separately injected fallback painter (entrypoints/highlighter-fallback-painter.ts, rangy's
  * class applier) hands itself to the highlighter. Both scripts run in the extension's isolated world
  * of the same frame, so a property of that world's global object connects them; the page's own
- * scripts cannot see it. The background injects the fallback script first, and only into pages where
- * the CSS Custom Highlight API is missing, so rangy is never parsed where it is not needed.
+ * scripts cannot see it. It is one of the highlighter's on-demand parts (lib/highlighter/parts.ts,
+ * the same slot): the highlighter asks for it when it starts in a frame without the CSS Custom
+ * Highlight API, so rangy is never parsed where it is not needed.
  */
 import { HighlightApiPainter, supportsHighlightApi, type HighlightApiPainterOptions } from './highlight-api-painter.js';
 import type { Painter } from './types.js';
 
-const SLOT = '__tidemarkFallbackPainter';
+/** The global parts.ts finds the 'fallback-painter' part under. */
+const SLOT = '__tidemarkPart_fallback-painter';
 
 export type PainterFactory = (doc: Document) => Painter;
 

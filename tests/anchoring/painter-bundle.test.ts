@@ -30,9 +30,9 @@ test('the highlighter bundle holds no rangy and no dynamic import; the fallback 
   // Rangy's class applier registers itself under this name.
   expect(highlighter).not.toContain('createClassApplier');
   expect(highlighter).not.toMatch(/\bimport\(/);
-  expect(highlighter).toContain('__tidemarkFallbackPainter');
+  expect(highlighter).toContain('__tidemarkPart_fallback-painter');
   expect(fallback).toContain('createClassApplier');
-  expect(fallback).toContain('__tidemarkFallbackPainter');
+  expect(fallback).toContain('__tidemarkPart_fallback-painter');
 });
 
 // Painting stored highlights needs neither the editor (toolbar, describing a selection) nor approximate

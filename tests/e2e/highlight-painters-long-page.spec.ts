@@ -111,7 +111,7 @@ async function inContentWorld(pageUrl: string, what: string): Promise<unknown> {
           }
           return {
             highlighter: !!g.__tidemarkHighlighter,
-            fallback: typeof g.__tidemarkFallbackPainter,
+            fallback: typeof g['__tidemarkPart_fallback-painter'],
             editor: typeof g.__tidemarkPart_editor,
             approximate: typeof g.__tidemarkPart_approximate,
           };
@@ -148,7 +148,7 @@ test('with the Highlight API only the highlighter is injected (no rangy); the hi
   await tab.close();
 });
 
-test('without the Highlight API the background injects the rangy painter first; highlights are painted as classed spans', async () => {
+test('without the Highlight API the highlighter asks for the rangy painter (a part of its own); highlights are painted as classed spans', async () => {
   const tab = await browser.context.newPage();
   const url = site.add('/painters-fallback', { title: 'Tides', body: ARTICLE.body });
   await tab.goto(url);
