@@ -504,7 +504,7 @@ test('opens a highlight from the highlights view, scrolled to on its page', asyn
   await library.getByRole('button', { name: 'Highlights here' }).click();
   await expect(library.locator('.view-title')).toHaveText('Highlights in Research / Papers');
   await expect(library).toHaveURL(new RegExp(`c=${ids.papers}.*tab=highlights`));
-  await library.getByRole('button', { name: 'All colours' }).click();
+  await library.getByRole('button', { name: 'All colours', exact: true }).click();
   await expect(library.locator('.hl-group h3 a')).toHaveText(['Storm season', 'Tide tables']); // newest highlight first
   await shot(library, '07b-collection-highlights');
   await library.getByRole('treeitem', { name: /Recipes/ }).click();
