@@ -18,7 +18,7 @@ import { renderPage, type SpanSpec } from '../../tests/anchoring/fixtures/articl
 import { buildApiScenario } from '../../tests/anchoring/fixtures/api-reference.js';
 import { buildScenario } from './scenario.js';
 import { loadScriptInOwnTask, marksScript } from './marks-script.js';
-import { idleCallbackCpu, traceWhile } from './trace-run.js';
+import { idleCallbackCpu, outermostTasks, traceWhile } from './trace-run.js';
 import type { HighlightDescriptor } from '../../lib/anchoring/index.js';
 import { highlightApiCss } from '../../lib/painting/highlight-css.js';
 import { fmt, median } from './figures.js';
@@ -132,14 +132,9 @@ async function tasksOf<T>(
     const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
     // Tasks, and the continuations of sliced work after scheduler.yield(), which the trace records as
     // microtask checkpoints outside any task (before 2026-11-26 09:30 they were left out of the CPU sums).
-    const candidates = events
-      .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask' || e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint') && e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid && typeof e.tdur === 'number')
-      .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || (b.dur ?? 0) - (a.dur ?? 0));
-    const outermost: TopTask[] = [];
-    for (const e of candidates) {
-      const last = outermost[outermost.length - 1];
-      if (!last || (e.ts ?? 0) >= (last.ts ?? 0) + (last.dur ?? 0)) outermost.push(e);
-    }
+    const outermost = outermostTasks(
+      events.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask' || e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint') && e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid && typeof e.tdur === 'number'),
+    );
     // Where the page marked the measured work (MEASURED_FROM .. MEASURED_TO), only the tasks that overlap
     // it count; those before it (the page's wait for idle, where Chromium may run a garbage collection of
     // the freshly loaded page in idle time) are returned apart.

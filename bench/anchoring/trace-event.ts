@@ -1,4 +1,4 @@
-/** A Chromium trace event as the anchoring bench's scripts read them (timeline.ts, frame-costs.ts). */
+/** A Chromium trace event as the bench scripts read them (timeline.ts, frame-costs.ts, bench/extension/long-page-load.ts). */
 export interface TraceEvent {
   name: string;
   ph?: string;
@@ -8,7 +8,15 @@ export interface TraceEvent {
   tdur?: number;
   tid?: number;
   pid?: number;
-  args?: Record<string, unknown> & { name?: string; src_func?: string; data?: { functionName?: string }; elementCount?: number; beginData?: { elementCount?: number } };
+  args?: Record<string, unknown> & {
+    name?: string;
+    src_func?: string;
+    /** functionName: a FunctionCall's; message: a TimeStamp's (console.timeStamp); url: a script's. */
+    data?: { functionName?: string; message?: string; url?: string };
+    elementCount?: number;
+    /** url: a ParseHTML's document. */
+    beginData?: { elementCount?: number; url?: string };
+  };
 }
 
 /**

@@ -18,6 +18,9 @@
 import fs from 'node:fs';
 import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
 import { describeSpansInPage } from '../../tests/e2e/helpers/describe-spans.js';
+import { fmt, median } from '../anchoring/figures.js';
+import type { TraceEvent } from '../anchoring/trace-event.js';
+import { outermostTasks } from '../anchoring/trace-run.js';
 import { longPageScenario, saveHighlights, startExtensionSession, until } from './long-page-session.js';
 
 const SAVED = 100;
@@ -147,17 +150,6 @@ async function measure(extensionDir: string) {
   }
 }
 
-interface TraceEvent {
-  name: string;
-  ph?: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid?: number;
-  tid?: number;
-  args?: { name?: string; src_func?: string; data?: { message?: string; url?: string; frame?: string }; beginData?: { url?: string } };
-}
-
 async function readTrace(cdp: { send(method: 'IO.read', params: { handle: string }): Promise<{ data: string; eof: boolean; base64Encoded?: boolean }> }, stream: string): Promise<TraceEvent[]> {
   let text = '';
   for (;;) {
@@ -183,12 +175,9 @@ function tasksAfterLoad(events: TraceEvent[], url: string) {
   const from = stamp('tidemark:loaded')[0] ?? Infinity;
   const to = Math.max(...stamp('tidemark:painted'));
   const CHECKPOINT = 'BlinkScheduler_PerformMicrotaskCheckpoint';
-  const top = events.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask' || e.name === CHECKPOINT) && e.ph === 'X' && onMain(e) && typeof e.tdur === 'number');
-  const outermost: TraceEvent[] = [];
-  for (const e of top.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))) {
-    const last = outermost[outermost.length - 1];
-    if (!last || e.ts >= last.ts + (last.dur ?? 0)) outermost.push(e);
-  }
+  const outermost = outermostTasks(
+    events.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask' || e.name === CHECKPOINT) && e.ph === 'X' && onMain(e) && typeof e.tdur === 'number'),
+  );
   const scripts = events.filter((e) => (e.name === 'FunctionCall' || e.name === 'EvaluateScript' || e.name === 'v8.compile') && onMain(e) && (e.args?.data?.url ?? '').startsWith('chrome-extension://'));
   const isFrame = (t: TraceEvent) => t.args?.src_func === 'ScheduledActionSendBeginMainFrame';
   const ours = (t: TraceEvent) => t.name === CHECKPOINT || scripts.some((s) => s.ts >= t.ts && s.ts < t.ts + (t.dur ?? 0));
@@ -203,8 +192,6 @@ function tasksAfterLoad(events: TraceEvent[], url: string) {
   };
 }
 
-const fmt = (n: number) => n.toFixed(1);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const dir = process.argv[2] ?? (await ensureExtensionBuilt());
