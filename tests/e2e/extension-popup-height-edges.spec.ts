@@ -14,7 +14,7 @@ import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { bookmarkOf } from './helpers/highlighting.js';
 import { shownHeights, type PopupHeights } from './helpers/popup-heights.js';
 import type { TestSite } from './helpers/test-pages.js';
-import { ASK, TOLERANCE_PX, describeHeights, openNewPage, openPopupUntil, spread, startSlowPopupSuite, type SlowPopupSuite } from './helpers/slow-popup-suite.js';
+import { ASK, expectSteadyHeight, openNewPage, openPopupUntil, startSlowPopupSuite, type SlowPopupSuite } from './helpers/slow-popup-suite.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 
 /** Run in the popup before its scripts: the browser answers whether the extension may read sites 500 ms late. */
@@ -54,10 +54,9 @@ test('the first popup after install keeps its height when the site-access answer
     await expect(popup.getByText(ASK)).toBeVisible();
   }, LATE_SITE_ACCESS);
   const shown = shownHeights(noted);
-  expect(shown.length, describeHeights(shown)).toBeGreaterThan(0);
   // The late answer really came after the popup was shown (else this tests nothing).
   expect(noted.loadedAt).toBeLessThan(500);
-  expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  expectSteadyHeight(shown);
 });
 
 test('a page saved already never says "Saving…": it says "Checking this page…" until the answer', async () => {
@@ -71,7 +70,7 @@ test('a page saved already never says "Saving…": it says "Checking this page�
   expect(texts[0]).toBe('Checking this page…');
   expect(texts.at(-1)).toBe('Already saved: editing it');
   const shown = shownHeights(noted);
-  expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  expectSteadyHeight(shown);
 });
 
 test('the server down: the popup keeps its height, says what happened and what to do, and its retry sends the page', async () => {
@@ -101,8 +100,7 @@ test('the server down: the popup keeps its height, says what happened and what t
     });
     expect(retried).toBe(true);
     const shown = shownHeights(noted);
-    expect(shown.length, describeHeights(shown)).toBeGreaterThan(0);
-    expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+    expectSteadyHeight(shown);
   } finally {
     proxy.down = false;
   }
@@ -125,8 +123,7 @@ test('the server down with other pages waiting, then back: the popup keeps its h
       await expect(popup.getByTestId('queued-save-notice').getByRole('button', { name: 'Try again (2 waiting)' })).toBeVisible();
     });
     const shown = shownHeights(noted);
-    expect(shown.length, describeHeights(shown)).toBeGreaterThan(0);
-    expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+    expectSteadyHeight(shown);
   } finally {
     proxy.down = false;
   }
@@ -139,7 +136,7 @@ test('the server down with other pages waiting, then back: the popup keeps its h
   const texts = noted.statuses.map((s) => s.text);
   expect(texts, JSON.stringify(noted.statuses)).not.toContain('Queued offline');
   const shown = shownHeights(noted);
-  expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+  expectSteadyHeight(shown);
   expect(await bookmarkOf(server, token, url)).toBeDefined();
   await expect.poll(async () => (await bookmarkOf(server, token, `${site.origin}/edges-down-second`)) !== undefined).toBe(true);
 });

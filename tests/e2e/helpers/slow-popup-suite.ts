@@ -2,7 +2,7 @@
 // server behind a delaying proxy, Chromium with the built extension signed in to the proxy's address,
 // a tab to open the popup from; opening the popup with the real toolbar button while PopupHeightWatch
 // records its heights; and how a list of heights is judged and told.
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { DelayingProxy } from './delaying-proxy.js';
 import type { ExtensionBrowser } from './extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './extension-setup.js';
@@ -63,5 +63,11 @@ export async function openNewPage(suite: SlowPopupSuite, path: string): Promise<
   return url;
 }
 
-export const spread = (shown: PopupHeight[]) => Math.max(...shown.map((f) => f.height)) - Math.min(...shown.map((f) => f.height));
-export const describeHeights = (shown: PopupHeight[]) => shown.map((f) => `${f.height} px at ${f.at} ms`).join(', then ');
+const spread = (shown: PopupHeight[]) => Math.max(...shown.map((f) => f.height)) - Math.min(...shown.map((f) => f.height));
+const describeHeights = (shown: PopupHeight[]) => shown.map((f) => `${f.height} px at ${f.at} ms`).join(', then ');
+
+/** The popup was shown, and kept the height of its first shown frame within TOLERANCE_PX until settled. */
+export function expectSteadyHeight(shown: PopupHeight[]): void {
+  expect(shown.length, describeHeights(shown)).toBeGreaterThan(0);
+  expect(spread(shown), describeHeights(shown)).toBeLessThanOrEqual(TOLERANCE_PX);
+}
