@@ -20,6 +20,15 @@ import { HighlightSummary, HighlightsPending } from './HighlightSummary.js';
 import { hasSiteAccess } from '../shared/site-access.js';
 import '../sidepanel/highlights.css';
 import { TagsInput } from '../shared/TagsInput.js';
+import { GrowingTextarea } from '../shared/GrowingTextarea.js';
+
+/**
+ * The note and excerpt boxes show their whole text up to these many lines, then scroll in whole lines (the popup
+ * is at most 600 px tall: both at their most, with the fields above them, still leave the Highlights section's
+ * first line in view on a 600 px popup with Chromium's fonts).
+ */
+const NOTE_MAX_ROWS = 8;
+const EXCERPT_MAX_ROWS = 6;
 
 type View =
   | { kind: 'loading' }
@@ -418,14 +427,22 @@ export function PopupApp() {
           )}
           <div class="field">
             <label for="note-input">{partial.value ? t('fieldNoteToAdd') : t('fieldNote')}</label>
-            <textarea id="note-input" rows={3} value={d.note} disabled={disabled} onInput={(e) => edit({ note: (e.target as HTMLTextAreaElement).value })} />
+            <GrowingTextarea
+              id="note-input"
+              minRows={3}
+              maxRows={NOTE_MAX_ROWS}
+              value={d.note}
+              disabled={disabled}
+              onInput={(e) => edit({ note: (e.target as HTMLTextAreaElement).value })}
+            />
           </div>
           {!partial.value && !queuedSave() && (
           <div class="field">
             <label for="excerpt-input">{t('fieldExcerpt')}</label>
-            <textarea
+            <GrowingTextarea
               id="excerpt-input"
-              rows={3}
+              minRows={3}
+              maxRows={EXCERPT_MAX_ROWS}
               value={d.excerpt}
               disabled={disabled}
               onInput={(e) => edit({ excerpt: (e.target as HTMLTextAreaElement).value })}

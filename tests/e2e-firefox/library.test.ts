@@ -259,6 +259,49 @@ test('a note typed key by key in the detail pane is saved whole', async () => {
   await serverHasNote(ids['Fish soup']!, 'Needs saffron, then simmer');
 });
 
+// Firefox on Linux drew the pane's own scrollbar (not a note box's) as a blank white strip with no thumb, in light
+// and dark alike (its scrollbar-color was auto): the thumb is looked for in the strip's pixels.
+test('the detail pane, taller than the window, scrolls with a scrollbar that has a thumb', async () => {
+  await library.setViewport({ width: 1280, height: 420 });
+  try {
+    const strip = await waitFor('the detail pane to scroll', () =>
+      library.$eval('aside.detail', (el) => {
+        const box = el.getBoundingClientRect();
+        const bar = (el as HTMLElement).offsetWidth - el.clientWidth - parseFloat(getComputedStyle(el).borderLeftWidth);
+        if (el.scrollHeight <= el.clientHeight || bar <= 0) return undefined;
+        return { x: box.right - bar, y: box.top, width: bar, height: el.clientHeight, scrollbarColor: getComputedStyle(el).scrollbarColor };
+      }),
+    );
+    const { scrollbarColor, ...clip } = strip;
+    const png = await library.screenshot({ clip, encoding: 'base64' });
+    // How many of the strip's pixels differ from its most common colour (its track) by more than a faint shade.
+    const thumb = await library.evaluate(async (b64: string) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const image = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const g = canvas.getContext('2d')!;
+      g.drawImage(image, 0, 0);
+      const px = g.getImageData(0, 0, image.width, image.height).data;
+      const counts = new Map<number, number>();
+      for (let i = 0; i < px.length; i += 4) {
+        const colour = (px[i]! << 16) | (px[i + 1]! << 8) | px[i + 2]!;
+        counts.set(colour, (counts.get(colour) ?? 0) + 1);
+      }
+      const track = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+      let differ = 0;
+      for (let i = 0; i < px.length; i += 4) {
+        const d = Math.abs(px[i]! - (track >> 16)) + Math.abs(px[i + 1]! - ((track >> 8) & 255)) + Math.abs(px[i + 2]! - (track & 255));
+        if (d > 60) differ++;
+      }
+      return { differ, all: px.length / 4, height: image.height };
+    }, png);
+    // A thumb: at least a tenth of the strip (the pane shows about half of its content), a few pixels wide.
+    expect(thumb.differ, `scrollbar-color ${scrollbarColor}; ${thumb.differ} of ${thumb.all} pixels differ from the track`).toBeGreaterThan(thumb.all / 10);
+  } finally {
+    await library.setViewport({ width: 1280, height: 800 });
+  }
+});
+
 test('the omnibox handlers suggest bookmarks as plain text and open the library with a search', async () => {
   // Tests cannot type into Firefox's address bar: the background page's hooks are the functions its listeners call.
   const suggestions = await ff.inBackground(async (t) => {

@@ -128,3 +128,31 @@ test('in the popup, a collection and a tag are picked; they reach the server and
   await ff.closePopup();
   expect((await ff.badgeOfActiveTab()).text).toBe('✓');
 });
+
+test('a saved page\'s note shows whole in the popup: a 6-line note in a 6-line box, a 40-line note in 8 whole lines that scroll', async () => {
+  const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join('\n');
+  const seen: Record<number, { scrollHeight: number; clientHeight: number; lines: number }> = {};
+  for (const n of [6, 40]) {
+    const page = site.add(`/fox-note-${n}`, { title: `Fox notes (${n} lines)` });
+    expect((await server.api('POST', '/bookmark', token, { link: page, title: `Fox notes (${n} lines)`, collectionId: -1, note: lines(n, 'fox') })).status).toBeLessThan(300);
+    await tab.goto(page);
+    const popup = await ff.pressToolbarButton(tab);
+    await popup.waitForStatus('Already saved: editing it');
+    // The note box: scrollHeight beside clientHeight, and how many lines of text it shows at rest (to a tenth: a part of a line shows as a fraction).
+    seen[n] = await waitFor('the note in the popup', () =>
+      popup.eval((doc, note) => {
+        const el = doc.getElementById('note-input') as HTMLTextAreaElement | null;
+        if (!el || el.value !== note) return undefined;
+        const s = doc.defaultView!.getComputedStyle(el);
+        // Lines in view at rest: below the top padding, down to the bottom padding (or the box's edge when it scrolls).
+        const inside = el.clientHeight - parseFloat(s.paddingTop) - (el.scrollHeight > el.clientHeight ? 0 : parseFloat(s.paddingBottom));
+        return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
+      }, lines(n, 'fox')),
+    );
+    if (n === 40) await popup.screenshot(path.join(SHOTS, 'popup-long-note.png'));
+    await ff.closePopup();
+  }
+  expect(seen[6]).toEqual({ scrollHeight: seen[6]!.clientHeight, clientHeight: seen[6]!.clientHeight, lines: 6 });
+  expect(seen[40]!.lines).toBe(8);
+  expect(seen[40]!.scrollHeight).toBeGreaterThan(seen[40]!.clientHeight * 3);
+});
