@@ -11,6 +11,7 @@ import type { CollectionsView, PageInfo, PopupOpenResult, QueueView } from '../.
 import type { BookmarkChanges, BookmarkDraft } from '../../lib/model.js';
 import { askOpening, takeCollections, takeOpening, takeSiteAccess, type PopupOpening } from '../../lib/popup/first-requests.js';
 import { rememberedSiteAccess, rememberSiteAccess, siteAccessState, type SiteAccessState } from '../../lib/popup/site-access-state.js';
+import { rememberedFormRoom, rememberFormRoom } from '../../lib/popup/form-room.js';
 import { AutoSaver, type SaveState } from '../shared/autosave.js';
 import { CollectionPicker } from '../shared/CollectionPicker.js';
 import { QueueList } from './QueueList.js';
@@ -120,6 +121,20 @@ function edit(changes: BookmarkChanges, immediate = false) {
   if (!draft.value) return;
   draft.value = { ...draft.value, ...changes };
   saver.change(changes, immediate);
+}
+
+/** How much taller than their 3 rows the note and excerpt boxes are now (px): they grew with their text. */
+function grownBoxes(): number {
+  let px = 0;
+  for (const id of ['note-input', 'excerpt-input']) {
+    const el = document.getElementById(id);
+    if (!el) continue;
+    const s = getComputedStyle(el);
+    const n = (v: string) => parseFloat(v) || 0;
+    const threeRows = 3 * n(s.lineHeight) + n(s.paddingTop) + n(s.paddingBottom) + n(s.borderTopWidth) + n(s.borderBottomWidth);
+    px += Math.max(0, el.getBoundingClientRect().height - threeRows);
+  }
+  return Math.round(px * 10) / 10;
 }
 
 /** Marks for bench/extension (performance timeline only; nothing leaves the popup). */
@@ -334,6 +349,12 @@ export function PopupApp() {
   useEffect(() => {
     if (v.kind === 'editing' && cols.items.length) mark('tidemark:interactive');
   });
+  // The whole form as it is now (boxes grown, lines typed): the room the next popup on this page holds while it finds the bookmark.
+  const page = pendingPage.value?.url;
+  useEffect(() => {
+    if (page && v.kind === 'editing' && d && !partial.value && !queuedSave()) rememberFormRoom(page, grownBoxes());
+  });
+  const room = v.kind === 'loading' && page ? rememberedFormRoom(page) : 0;
 
   return (
     <main class="popup">
@@ -348,7 +369,7 @@ export function PopupApp() {
           site access, so the popup opens at its size instead of growing under the pointer. */}
       {v.kind === 'loading' && (
         <>
-          <div class="pending-space">
+          <div class="pending-space" style={room ? { '--grown-boxes': `${room}px` } : undefined}>
             {pendingPage.value?.title && <p class="page-title">{pendingPage.value.title}</p>}
             {pendingPage.value?.url && <p class="hint url">{pendingPage.value.url}</p>}
           </div>
