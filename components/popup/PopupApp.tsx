@@ -24,9 +24,9 @@ import { TagsInput } from '../shared/TagsInput.js';
 import { GrowingTextarea } from '../shared/GrowingTextarea.js';
 
 /**
- * The note and excerpt boxes show their whole text up to these many lines, then scroll in whole lines (the popup
- * is at most 600 px tall: both at their most, with the fields above them, still leave the Highlights section's
- * first line in view on a 600 px popup with Chromium's fonts).
+ * The note and excerpt boxes show their whole text up to these many lines, then scroll in whole lines: with both
+ * at their most (a long note and a long excerpt) the form is 145 px taller than with 3-row boxes, and the popup
+ * (at most 600 px tall) scrolls to the rest.
  */
 const NOTE_MAX_ROWS = 8;
 const EXCERPT_MAX_ROWS = 6;

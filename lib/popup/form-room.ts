@@ -2,8 +2,9 @@
 // note, components/shared/GrowingTextarea.tsx), remembered per page in the popup's localStorage, which is read
 // synchronously: the room the popup holds while it finds the bookmark (.pending-space) is the form's next time,
 // so a long note's box is there from the form's first frame without pushing the Highlights section down after the
-// popup is shown. Kept under a hash of the page's address (not the address), for the last MAX_PAGES pages whose
-// boxes grew; a page whose boxes fit their 3 rows is forgotten.
+// popup is shown. Kept under a hash of the page's address (not the address), for the MAX_PAGES pages whose room
+// changed last; a page whose boxes fit their 3 rows again is forgotten. A note made shorter elsewhere since makes
+// the form come shorter than the room (as a longer one makes it come taller).
 const KEY = 'tidemark.popupFormRoom';
 const MAX_PAGES = 200;
 
