@@ -11,6 +11,7 @@ import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 import { dropInPage } from './helpers/page-reading.js';
 import { joinLinkIn, lastMailTo } from '../server/sharing-mail.js';
+import { noteBox } from './helpers/note-box.js';
 
 let server: TidemarkServer;
 let site: TestSite;
@@ -709,14 +710,7 @@ test('the detail pane\'s note box shows a 6-line note whole, a 40-line note in 2
   await page.goto(`${browser.url('library.html')}?c=${collectionId}`);
   const detail = page.getByRole('complementary', { name: 'Bookmark' });
   const note = detail.getByLabel('Note');
-  /** The note box's sizes: scrollHeight beside clientHeight, and how many lines of text it shows at rest (to a tenth: a part of a line shows as a fraction). */
-  const box = () =>
-    note.evaluate((el: HTMLTextAreaElement) => {
-      const s = getComputedStyle(el);
-      // Lines in view at rest: below the top padding, down to the bottom padding (or the box's edge when it scrolls).
-      const inside = el.clientHeight - parseFloat(s.paddingTop) - (el.scrollHeight > el.clientHeight ? 0 : parseFloat(s.paddingBottom));
-      return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
-    });
+  const box = () => note.evaluate(noteBox);
   await page.locator('.bookmark', { hasText: 'Pilot boats' }).click();
   await expect(note).toHaveValue(lines(40, 'boat'));
   const long = await box();

@@ -10,6 +10,7 @@ import { bookmarkOf, bookmarksOf, dragSelect, highlightToolbar, painted, saveWit
 import { openSidePanel } from './helpers/side-panel.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
+import { noteBox } from './helpers/note-box.js';
 
 const Q = {
   first: 'the ferry left the quay at dawn',
@@ -191,14 +192,6 @@ test('page order holds with a highlight inside a shadow root among ones in the d
   await expect(found()).toHaveCount(4);
 });
 
-/** A note box's sizes: scrollHeight beside clientHeight, and how many lines of text it shows at rest (to a tenth: a part of a line shows as a fraction). */
-function boxOf(el: HTMLTextAreaElement) {
-  const s = getComputedStyle(el);
-  // Lines in view at rest: below the top padding, down to the bottom padding (or the box's edge when it scrolls).
-  const inside = el.clientHeight - parseFloat(s.paddingTop) - (el.scrollHeight > el.clientHeight ? 0 : parseFloat(s.paddingBottom));
-  return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, lines: Math.round((inside / parseFloat(s.lineHeight)) * 10) / 10 };
-}
-
 test('a note box shows the whole note up to 12 lines, then scrolls; typing a new line grows it', async () => {
   const N = { six: 'the breakwater took the first wave', forty: 'the pilot boat came alongside' };
   const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join('\n');
@@ -215,12 +208,12 @@ test('a note box shows the whole note up to 12 lines, then scrolls; typing a new
   const forty = found().nth(1).getByLabel('Note');
   await expect(forty).toHaveValue(lines(40, 'point'));
   // Shown whole: no scrolling inside the box.
-  expect(await six.evaluate(boxOf)).toEqual(expect.objectContaining({ lines: 6, scrollHeight: (await six.evaluate(boxOf)).clientHeight }));
+  expect(await six.evaluate(noteBox)).toEqual(expect.objectContaining({ lines: 6, scrollHeight: (await six.evaluate(noteBox)).clientHeight }));
   const pageNote = panel.getByLabel('Page note');
   await expect(pageNote).toHaveValue(lines(6, 'remember'));
-  expect(await pageNote.evaluate(boxOf)).toEqual(expect.objectContaining({ lines: 6, scrollHeight: (await pageNote.evaluate(boxOf)).clientHeight }));
+  expect(await pageNote.evaluate(noteBox)).toEqual(expect.objectContaining({ lines: 6, scrollHeight: (await pageNote.evaluate(noteBox)).clientHeight }));
   // A long note stops at 12 whole lines and scrolls.
-  const long = await forty.evaluate(boxOf);
+  const long = await forty.evaluate(noteBox);
   expect(long.lines).toBe(12);
   expect(long.scrollHeight).toBeGreaterThan(long.clientHeight * 2);
   // Typing a new line at the end grows the box by a line, and it still shows it all.
@@ -229,7 +222,7 @@ test('a note box shows the whole note up to 12 lines, then scrolls; typing a new
   await six.press('Enter');
   await six.pressSequentially('tide 7');
   await expect(six).toHaveValue(lines(7, 'tide'));
-  expect(await six.evaluate(boxOf)).toEqual(expect.objectContaining({ lines: 7, scrollHeight: (await six.evaluate(boxOf)).clientHeight }));
+  expect(await six.evaluate(noteBox)).toEqual(expect.objectContaining({ lines: 7, scrollHeight: (await six.evaluate(noteBox)).clientHeight }));
   // Still resizable by hand (the corner dragged down 60 px), and then it keeps the user's height as they type.
   const corner = (await six.boundingBox())!;
   await panel.mouse.move(corner.x + corner.width - 3, corner.y + corner.height - 3);
