@@ -42,7 +42,7 @@ async function savedPage(path: string, note: string, excerpt = 'How the sea keep
   expect(saved.status).toBeLessThan(300);
 }
 
-/** Opens the popup on the suite's tab until it shows `note`; the note box's heights in every frame it was in, and the popup. */
+/** Opens the popup on the suite's tab until it shows `note`, runs `then` in it; the note box's heights in every frame it was in, and the heights the popup was shown at. */
 async function openOn(note: string, then: (popup: Page) => Promise<void> = async () => {}) {
   let boxHeights: number[] = [];
   const noted = await openPopupUntil(
