@@ -57,12 +57,14 @@ export class PageUi {
     const style = el('style');
     style.textContent = STRIP_CSS;
     this.strip = el('div', { className: 'strip' });
-    this.strip.setAttribute('aria-label', t('highlightMarkers'));
     this.root.append(style, this.strip);
   }
 
   attach(): void {
     if (this.host.isConnected) return;
+    // Labelled here, not when the highlighter starts: the first message read costs a few ms (Chromium
+    // fetches the extension's messages then), which would come before the page's highlights are painted.
+    this.strip.setAttribute('aria-label', t('highlightMarkers'));
     document.documentElement.append(this.host);
     // Not in an XML document, whose elements have no popover.
     this.host.showPopover?.();

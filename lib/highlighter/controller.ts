@@ -43,6 +43,7 @@ export class Highlighter implements EditorHost {
   private observer: MutationObserver | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private markersFrame = 0;
+  private markersSoon = false;
   private url = location.href;
   private ready: Promise<void>;
   /** The page's text index, kept between highlights and re-anchors until the page's text changes. */
@@ -228,7 +229,23 @@ export class Highlighter implements EditorHost {
     this.results.set(key, r);
   }
 
+  /**
+   * Places the marks after the frame that shows the highlights, not in the task that paints them: on a long
+   * page that frame is the slowest (reading 100 ranges' boxes and making their marks cost a few ms more
+   * before it), and a mark is of no use before its highlight shows. Not in a hidden tab (no frames).
+   */
   updateMarkers(): void {
+    if (this.markersSoon) return;
+    this.markersSoon = true;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.markersSoon = false;
+        this.placeMarkers();
+      }),
+    );
+  }
+
+  private placeMarkers(): void {
     const height = Math.max(document.documentElement.scrollHeight, 1);
     const markers: Marker[] = [];
     for (const [key, r] of this.results) {
@@ -246,7 +263,7 @@ export class Highlighter implements EditorHost {
     if (this.markersFrame || !this.results.size) return;
     this.markersFrame = requestAnimationFrame(() => {
       this.markersFrame = 0;
-      this.updateMarkers();
+      this.placeMarkers();
     });
   }
 

@@ -142,6 +142,8 @@ test('one mark per painted highlight, at the highlight\'s height on the page and
   expect(page.hosts).toEqual([{ tag: 'tidemark-ui', attrs: ['popover', 'style'] }]); // popover: shown in the top layer
   expect(page.marksInLightDom).toBe(0);
   expect(page.html).toContain('Go to highlight');
+  // The strip is named for screen readers (set when the strip first shows, not when the highlighter starts).
+  expect(page.html).toContain('aria-label="Tidemark highlights on this page"');
   for (const h of saved) expect(page.html).not.toContain(h._id);
   expect(page.html).not.toContain(NOTE);
 });
