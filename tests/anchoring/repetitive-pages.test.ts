@@ -107,6 +107,37 @@ describe('twin paragraphs', () => {
   });
 });
 
+describe('short-context descriptors (as stored before the long context)', () => {
+  // Mirror-image methods documented in the same words, per instance: "Encodes" and "Decodes" the buffer
+  // of each store, so a 32-character context tells a method's entry from its twin by two letters.
+  const entry = (verb: string, store: string) =>
+    `<section><h3>${verb.toLowerCase()}(key, value)</h3><p>${verb} the buffer stored under the given key in the ${store} instance. The key must be a string.</p></section>`;
+  const stores = ['Vault63', 'Document16', 'Cache7', 'Queue21'];
+  const quote = 'stored under the given key';
+
+  /** The descriptor as Tidemark stored it before #17: 32 characters of context a side. */
+  function shortDescriptor(index: TextIndex, nth: number): HighlightDescriptor {
+    const d = describeNth(index, quote, nth);
+    return { ...d, prefix: d.prefix!.slice(-32), suffix: d.suffix!.slice(0, 32) };
+  }
+
+  test('when its entry is removed, the twin entry (its context two letters off) is not painted instead', () => {
+    const all = stores.flatMap((store) => [entry('Encodes', store), entry('Decodes', store)]);
+    setPage(`<h1>Buffer API</h1>${all.join('')}`);
+    let index = new TextIndex(document);
+    const d = shortDescriptor(index, 0); // Encodes, Vault63
+    expect(d.prefix).toContain('Encodes the buffer');
+    expect(anchored(anchor(index, d)).start).toBe(nthIndex(index.text, quote, 0));
+    setPage(`<h1>Buffer API</h1>${all.slice(1).join('')}`);
+    index = new TextIndex(document);
+    expect(anchor(index, d).status).not.toBe('anchored');
+    // Still there, with a typo a few words away: found where it was.
+    setPage(`<h1>Buffer API</h1>${[all[0].replace('must be', 'mst be'), ...all.slice(1)].join('')}`);
+    index = new TextIndex(document);
+    expect(anchored(anchor(index, d)).start).toBe(nthIndex(index.text, quote, 0));
+  });
+});
+
 /** Plain dynamic programme: anchored near end, free far end, `slack` extra text characters. */
 function reference(pattern: string, text: string, at: number, backwards: boolean, slack: number): number {
   const m = pattern.length;
