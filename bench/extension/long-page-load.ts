@@ -18,6 +18,7 @@
 // event (its first frames after it: 25-35 ms on this page, before or between the highlighter's slices).
 // Figures only; nothing here asserts timings.
 import fs from 'node:fs';
+import type { Page } from 'playwright-core';
 import { ensureExtensionBuilt } from '../../tests/e2e/helpers/extension-build.js';
 import { describeSpansInPage } from '../../tests/e2e/helpers/describe-spans.js';
 import { fmt, median } from '../anchoring/figures.js';
@@ -27,6 +28,7 @@ import { longPageScenario, saveHighlights, startExtensionSession, until } from '
 
 const SAVED = 100;
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const SAME_TAB = process.env.SAME_TAB === '1';
 /** The count is taken as final once it has not changed for this long. */
 const SETTLED_MS = 3000;
 /** BENCH_TRACE_CATEGORIES (comma-separated) adds trace categories (BENCH_TRACE=file.json keeps the last tab's trace; PROFILE=file.cpuprofile its V8 profile). */
@@ -111,9 +113,12 @@ async function measure(extensionDir: string) {
     await browser.context.addInitScript(WATCH);
 
     const samples: Record<keyof typeof urls, Sample[]> = { original: [], edited: [] };
+    let shared: Page | undefined;
     for (let r = 0; r < ROUNDS; r++) {
       for (const which of r % 2 ? (['edited', 'original'] as const) : (['original', 'edited'] as const)) {
-        const tab = await browser.context.newPage();
+        // SAME_TAB=1: every round in one tab, as a reader following links on a site (its renderer has
+        // walked the long page before); by default a new tab each round.
+        const tab = SAME_TAB ? (shared ??= await browser.context.newPage()) : await browser.context.newPage();
         const cdp = await browser.context.newCDPSession(tab);
         await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8.execute', '__metadata', ...EXTRA_CATEGORIES] }, transferMode: 'ReturnAsStream' });
         // PROFILE=file.cpuprofile: a sampled V8 profile of the page's renderer (the last tab's is kept).
@@ -153,7 +158,7 @@ async function measure(extensionDir: string) {
           longTasks: w.longTasks.filter(([start]) => start >= loadEnd).map(([, d]) => Math.round(d)),
           ...tasksAfterLoad(events, urls[which]),
         });
-        await tab.close();
+        if (!SAME_TAB) await tab.close();
       }
     }
     return samples;
@@ -219,7 +224,7 @@ async function main() {
   const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const samples = await measure(dir);
   const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  console.log(`Opening a saved long page through the extension (${dir}): ${SAVED} highlights saved, ${ROUNDS} new tabs of each page; load average ${loadBefore} -> ${loadAfter}`);
+  console.log(`Opening a saved long page through the extension (${dir}): ${SAVED} highlights saved, ${ROUNDS} ${SAME_TAB ? 'loads in one tab' : 'new tabs'} of each page; load average ${loadBefore} -> ${loadAfter}`);
   for (const [which, xs] of Object.entries(samples)) {
     const after = xs.map((x) => x.afterLoad);
     const traced = xs.filter((x) => x.traced);
