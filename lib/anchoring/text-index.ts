@@ -41,21 +41,16 @@ export interface TextIndexOptions {
 export interface SliceOptions {
   /** Work done before yielding to the page, in ms (default 8). */
   sliceMs?: number;
-  /** How to yield (default: a macrotask through MessageChannel; see yieldToPage). */
+  /** How to yield (default: a macrotask through MessageChannel, or scheduler.yield where it exists). */
   yieldToPage?: () => Promise<void>;
 }
 
 export const DEFAULT_SLICE_MS = 8;
 
-/**
- * Lets the page run (input, rendering, its own tasks) before the next slice of work: a task posted through
- * a MessageChannel, which takes its turn with the page's other tasks. Not scheduler.yield(): its
- * continuations go before every other task of their priority, so the highlighter's own parts (the index
- * patcher, approximate anchoring: scripts the background injects) waited until every slice was done, and
- * the page's own tasks too. Through the extension the long page was painted later that way (medians after
- * the page's idle, interleaved: 205-226 / 245-247 ms against 180-194 / 213-214 ms, original / edited).
- */
+/** Lets the page run (input, rendering, its own tasks) before the next slice of work. */
 export function yieldToPage(): Promise<void> {
+  const sched = (globalThis as unknown as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (sched && typeof sched.yield === 'function') return sched.yield();
   return new Promise((resolve) => {
     const ch = new MessageChannel();
     ch.port1.onmessage = () => {
