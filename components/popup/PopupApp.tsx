@@ -350,10 +350,12 @@ export function PopupApp() {
     if (v.kind === 'editing' && cols.items.length) mark('tidemark:interactive');
   });
   // The whole form as it is now (boxes grown, lines typed): the room the next popup on this page holds while it finds the bookmark.
+  // Measured when the form shows and when its texts change, not on every render (a status change, a tag typed).
   const page = pendingPage.value?.url;
+  const fullForm = !!page && v.kind === 'editing' && !!d && !partial.value && !queuedSave();
   useEffect(() => {
-    if (page && v.kind === 'editing' && d && !partial.value && !queuedSave()) rememberFormRoom(page, grownBoxes());
-  });
+    if (fullForm) rememberFormRoom(page!, grownBoxes());
+  }, [fullForm, page, d?.note, d?.excerpt]);
   const room = v.kind === 'loading' && page ? rememberedFormRoom(page) : 0;
 
   return (
