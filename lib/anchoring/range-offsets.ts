@@ -6,17 +6,50 @@
 import { lastAtMost, type TextIndex } from './text-index.js';
 
 const TEXT_NODE = 3;
-/** NodeFilter.SHOW_TEXT */
-const SHOW_TEXT = 4;
+const CDATA_SECTION_NODE = 4;
+/** Node.DOCUMENT_POSITION_FOLLOWING */
+const FOLLOWING = 4;
+/** NodeFilter.SHOW_TEXT | SHOW_CDATA_SECTION: the nodes textContent reads. */
+const SHOW_TEXT_AND_CDATA = 12;
+/** NodeFilter.SHOW_ELEMENT | SHOW_TEXT */
+const SHOW_ELEMENT_AND_TEXT = 5;
 
-/** The number of an indexed text node (for offsetInNode), or undefined when it is not indexed. */
+/** The number of an index entry (a text node or plain element, for offsetInNode), or undefined when it is not one. */
 export function nodeIdOf(index: TextIndex, node: Node): number | undefined {
   if (!index.nodeIdsCache) {
-    const m = new Map<Text, number>();
+    const m = new Map<Node, number>();
     index.nodes.forEach((n, i) => m.set(n, i));
     index.nodeIdsCache = m;
   }
-  return index.nodeIdsCache.get(node as Text);
+  return index.nodeIdsCache.get(node);
+}
+
+/** The plain element indexed whole (text-index.ts) that holds `node`, as its entry number, or undefined. */
+export function wholeIdOf(index: TextIndex, node: Node): number | undefined {
+  for (let p = node.parentNode; p && p !== index.root; p = p.parentNode) {
+    const k = nodeIdOf(index, p);
+    if (k !== undefined) return k;
+  }
+  return undefined;
+}
+
+/**
+ * The number of characters of plain element `whole`'s text before the point (container, offset) inside it:
+ * the lengths of the text nodes before it. (Not through a Range: every Range made stays live, and slows
+ * down each later change of the page, until it is collected.)
+ */
+function textBefore(whole: Node, container: Node, offset: number): number {
+  const inText = container.nodeType === TEXT_NODE || container.nodeType === CDATA_SECTION_NODE;
+  // The node the point is just before, or null for the end of `container`.
+  const stop = inText ? container : container.childNodes[offset] ?? null;
+  const walker = whole.ownerDocument!.createTreeWalker(whole, SHOW_TEXT_AND_CDATA);
+  let count = inText ? offset : 0;
+  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+    const past = stop ? t === stop || stop.compareDocumentPosition(t) & FOLLOWING : !container.contains(t) && container.compareDocumentPosition(t) & FOLLOWING;
+    if (past) break;
+    count += t.length;
+  }
+  return count;
 }
 
 /** Normalised index of the first character standing for raw offset r or a later one. */
@@ -40,7 +73,7 @@ function emittedBefore(index: TextIndex, r: number): number {
   return r > from && index.text.charCodeAt(i - 1) === 0x20 ? i - 1 : i;
 }
 
-/** Normalised offset of the point (indexed text node k, offset). */
+/** Normalised offset of the point (index entry k, offset in its text). */
 export function offsetInNode(index: TextIndex, k: number, offset: number): number {
   const r = index.nodeStart[k] + Math.max(0, offset);
   const i = firstCharFromRaw(index, r);
@@ -62,8 +95,16 @@ export function offsetAt(index: TextIndex, container: Node, offset: number): num
   if (container.nodeType === TEXT_NODE) {
     const k = nodeIdOf(index, container);
     if (k !== undefined) return offsetInNode(index, k, offset);
-    return offsetFrom(index, container, true);
   }
+  // Inside an element indexed whole: the point's place in its text.
+  const w = nodeIdOf(index, container) ?? wholeIdOf(index, container);
+  if (w !== undefined) {
+    const before = textBefore(index.nodes[w], container, offset);
+    // An empty text node is placed as one indexed on its own is (offsetInNode): before a space just written.
+    if (container.nodeType === TEXT_NODE && !(container as Text).length) return emittedBefore(index, index.nodeStart[w] + before);
+    return offsetInNode(index, w, before);
+  }
+  if (container.nodeType === TEXT_NODE) return offsetFrom(index, container, true);
   const child = container.childNodes[offset];
   if (child) return offsetFrom(index, child, false);
   return offsetFrom(index, container, true);
@@ -97,11 +138,11 @@ function offsetFrom(index: TextIndex, node: Node, afterSubtree: boolean): number
   let after = afterSubtree;
   for (;;) {
     const treeRoot = cur.getRootNode();
-    const walker = index.doc.createTreeWalker(treeRoot, SHOW_TEXT);
+    const walker = index.doc.createTreeWalker(treeRoot, SHOW_ELEMENT_AND_TEXT);
     let start: Node = cur;
     if (after) while (start.lastChild) start = start.lastChild;
     walker.currentNode = start;
-    let t: Node | null = !after && start.nodeType === TEXT_NODE ? start : walker.nextNode();
+    let t: Node | null = after ? walker.nextNode() : start;
     while (t) {
       const k = nodeIdOf(index, t);
       // A boundary before a node whose text starts with a collapsed space belongs after that space.

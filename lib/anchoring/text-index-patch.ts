@@ -1,12 +1,13 @@
 /**
  * Patching a TextIndex after DOM mutations, instead of walking the whole page again.
  *
- * The index is a list of text nodes in reading order with their spans in the raw (walked) text, and
- * the normalised text with the runs that map it back. A mutation makes some of those entries stale
- * (text nodes removed, or whose data changed) and adds text the index has never seen (nodes added).
+ * The index is a list of entries (text nodes, and plain elements indexed whole) in reading order with
+ * their spans in the raw (walked) text, and the normalised text with the runs that map it back. A mutation
+ * makes some of those entries stale (text nodes removed, or whose data changed; anything changed inside a
+ * plain element) and adds text the index has never seen (nodes added).
  * The patch finds, for every mutation, the stretch of entries it can have touched, widens it to two
- * entries that are certainly unchanged (connected, non-empty, same data, in the plain light DOM), walks
- * the DOM again only between those two nodes (IndexBuilder, resumed with the ancestors' decisions),
+ * entries that are certainly unchanged (connected, non-empty, same text, in the plain light DOM), walks
+ * the DOM again only between those two entries (IndexBuilder, resumed with the ancestors' decisions),
  * and splices the result in: node entries, raw text, and the normalised text and its runs, re-normalised
  * only in a window around each splice (between two kept characters, where normalisation cannot carry
  * across). The untouched rest is copied over with its offsets shifted: memory copies, no DOM work.
@@ -18,25 +19,24 @@
  * builds the index again, as it would have without a patch.
  */
 import { CHAR_KEEP, classifyChar } from './normalize.js';
-import { firstCharFromRaw, nodeIdOf } from './range-offsets.js';
-import { SHOWING_ATTRIBUTES, STYLE_NONE, HidingRules, createStyleCheck, isSkippedTag } from './visibility.js';
+import { firstCharFromRaw, nodeIdOf, wholeIdOf } from './range-offsets.js';
+import { SHOWING_ATTRIBUTES, STYLE_NONE, TAG_BLOCK, HidingRules, createStyleCheck, isSkippedTag, tagFlags } from './visibility.js';
 import { PatchedTextSearch, type TextEdit } from './search-patched.js';
 import { textSearchOf } from './search-text.js';
 import { TextChanges } from './text-changes.js';
-import { F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type NormalisedText } from './text-index.js';
+import { F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type IndexedNode, type NormalisedText } from './text-index.js';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
-/** NodeFilter.SHOW_ELEMENT, SHOW_TEXT */
-const SHOW_ELEMENT = 1;
-const SHOW_TEXT = 4;
+/** NodeFilter.SHOW_ELEMENT | SHOW_TEXT */
+const SHOW_ELEMENT_AND_TEXT = 5;
 const PLAIN = 0;
 const HIDDEN = 1;
 const SHADOW = 2;
 /** Index entries an attribute change may have the patch walk again in one go, at least (else a quarter of the page's). */
 const MAX_ATTRIBUTE_WALK = 2000;
-/** Text nodes looked at, before and after an added node, for an indexed neighbour; past that, give up. */
+/** Nodes looked at, before and after an added node, for an indexed neighbour; past that, give up. */
 const MAX_SEARCH = 5000;
 
 /** What a patch did (for tests and the bench): entries replaced and added, DOM nodes walked. */
@@ -52,19 +52,29 @@ export interface PatchStats {
   renormalised: number;
 }
 
-/** A walk between two unchanged text nodes (or the start/end of the root), stopping at `stopAt`. */
+/** A walk between two unchanged entries (or the start/end of the root), stopping at `stopAt`. */
 class StretchWalker extends IndexBuilder {
   stopAt: Node | null = null;
   reached = false;
 
-  protected override addData(t: Text): void {
+  protected override addData(t: IndexedNode, data?: string): void {
     if (t === this.stopAt) {
       this.reached = true;
       this.depth = 0;
       return;
     }
-    super.addData(t);
+    super.addData(t, data);
   }
+}
+
+/** A walked stretch: the entries and raw text found between kept entries a and b. */
+interface Piece {
+  a: number;
+  b: number;
+  nodes: IndexedNode[];
+  starts: Int32Array;
+  ends: Int32Array;
+  raw: string;
 }
 
 /** A half-open stretch of entries (a, b): entries a+1 .. b-1 are replaced; a and b stay (-1 / n: the ends). */
@@ -117,8 +127,8 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     return PLAIN;
   };
 
-  const walker = doc.createTreeWalker(top, SHOW_TEXT);
-  /** Last indexed text node before `node` in tree order (-1: none), or undefined when the search gives up. */
+  const walker = doc.createTreeWalker(top, SHOW_ELEMENT_AND_TEXT);
+  /** Last entry before `node` in tree order (-1: none), or undefined when the search gives up. */
   const indexedBefore = (node: Node): number | undefined => {
     walker.currentNode = node;
     for (let i = 0; i < MAX_SEARCH; i++) {
@@ -129,7 +139,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     }
     return undefined;
   };
-  /** First indexed text node after the walker's current node (n: none), or undefined when the search gives up. */
+  /** First entry after the walker's current node (n: none), or undefined when the search gives up. */
   const nextIndexed = (): number | undefined => {
     for (let i = 0; i < MAX_SEARCH; i++) {
       const t = walker.nextNode();
@@ -139,23 +149,22 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     }
     return undefined;
   };
-  /** First indexed text node after `node` and its subtree. */
+  /** First entry after `node` and its subtree. */
   const indexedAfter = (node: Node): number | undefined => {
     let last = node;
     while (last.lastChild) last = last.lastChild;
     walker.currentNode = last;
     return nextIndexed();
   };
-  /** Last indexed text node in `node`'s subtree or before it. */
+  /** Last entry in `node`'s subtree or before it. */
   const indexedUpTo = (node: Node): number | undefined => {
     let last = node;
     while (last.lastChild) last = last.lastChild;
-    const k = last.nodeType === TEXT_NODE ? idOf(last) : undefined;
-    return k ?? indexedBefore(last);
+    return idOf(last) ?? indexedBefore(last);
   };
-  /** First indexed text node in `node`'s subtree or after it. */
+  /** First entry in `node`'s subtree or after it. */
   const indexedFrom = (node: Node): number | undefined => {
-    const k = node.nodeType === TEXT_NODE ? idOf(node) : undefined;
+    const k = idOf(node);
     if (k !== undefined) return k;
     walker.currentNode = node;
     return nextIndexed();
@@ -164,12 +173,15 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
   let count = 0;
   for (const r of records) {
     count++;
-    if (r.type === 'characterData') {
-      const k = idOf(r.target);
-      // Not indexed: hidden, or added by a record that walks it with its current data.
-      if (k !== undefined) dirty(k);
+    // Anything changed inside an element indexed whole (its text, its children, an attribute of one of
+    // them): that entry is walked again, which also decides anew whether it is still plain.
+    const inWhole = r.type === 'attributes' ? wholeIdOf(index, r.target) : (idOf(r.target) ?? wholeIdOf(index, r.target));
+    if (inWhole !== undefined) {
+      dirty(inWhole);
       continue;
     }
+    // Not indexed: hidden, or added by a record that walks it with its current data.
+    if (r.type === 'characterData') continue;
     if (r.type === 'attributes') {
       // An attribute that can show or hide content (observed while some highlights are not found, see
       // controller.ts): the element and all it holds are walked again, which decides their visibility anew.
@@ -199,11 +211,11 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
       }
       if (removed.nodeType !== ELEMENT_NODE) continue;
       removedElement = true;
-      const w = doc.createTreeWalker(removed, SHOW_ELEMENT | SHOW_TEXT);
+      const w = doc.createTreeWalker(removed, SHOW_ELEMENT_AND_TEXT);
       for (let node: Node | null = removed; node; node = w.nextNode()) {
         // Text of a shadow tree inside it is indexed but out of this walker's reach.
         if (node.nodeType === ELEMENT_NODE && (node as Element).shadowRoot) return null;
-        const k = node.nodeType === TEXT_NODE ? idOf(node) : undefined;
+        const k = idOf(node);
         if (k !== undefined) dirty(k);
       }
     }
@@ -245,7 +257,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
     const t = index.nodes[k];
     const s = index.nodeStart[k];
     const e = index.nodeEnd[k];
-    if (e <= s || !t.isConnected || t.data !== raw.slice(s, e)) return false;
+    if (e <= s || !t.isConnected || t.textContent !== raw.slice(s, e)) return false;
     for (let p = t.parentNode; p; p = p.parentNode) {
       if (p === top) return true;
       if (p.nodeType !== ELEMENT_NODE || (p as Element).shadowRoot || (p as Element).localName === 'slot') return false;
@@ -274,7 +286,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
 
   // Walk each stretch again.
   const rules = styleCheck ? hidingRulesOf(doc) : null;
-  const pieces: { a: number; b: number; nodes: Text[]; starts: Int32Array; ends: Int32Array; raw: string }[] = [];
+  const pieces: Piece[] = [];
   const replaced = (k: number) => merged.some((m) => k > m.a && k < m.b);
   for (const { a, b } of merged) {
     const w = new StretchWalker(styleCheck, rules);
@@ -298,15 +310,17 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
 }
 
 /**
- * Sets up `w` to walk on from just after text node `after`, with a frame for each of its ancestors up to
+ * Sets up `w` to walk on from just after entry `after`, with a frame for each of its ancestors up to
  * `top` as the full walk has them (visibility decided again from their styles). False when an ancestor
  * is now skipped or hidden.
  */
-function resumeAfter(w: StretchWalker, after: Text, top: Element): boolean {
+function resumeAfter(w: StretchWalker, after: IndexedNode, top: Element): boolean {
   const chain: Node[] = [];
   for (let p: Node | null = after; p && p !== top; p = p.parentNode) chain.push(p);
   chain.push(top);
   let f = F_SHOWN | F_DIRECT;
+  // The ancestors are entered, never taken whole (one that has become plain keeps its entries).
+  w.wholes = false;
   for (let i = chain.length - 1; i >= 1; i--) {
     if (!w.enter(chain[i] as Element, f)) return false;
     const d = w.depth - 1;
@@ -315,15 +329,15 @@ function resumeAfter(w: StretchWalker, after: Text, top: Element): boolean {
     w.next[d] = chain[i - 1].nextSibling;
     f = w.flags[d];
   }
-  // Entering the ancestors wrote their block boundaries: those are before `after`, already indexed.
-  w.parts = [];
-  w.length = 0;
-  w.broken = false;
+  w.wholes = true;
+  // Entering the ancestors wrote their block boundaries: those are before `after`, already indexed. A
+  // block indexed whole closes with a boundary of its own, which belongs to the stretch.
+  w.restart(after.nodeType === ELEMENT_NODE && (tagFlags((after as Element).localName, null) & TAG_BLOCK) !== 0);
   return true;
 }
 
 /** Whether a walked stretch found exactly the entries and raw text the index has there. */
-function unchanged(index: TextIndex, p: { a: number; b: number; nodes: Text[]; starts: Int32Array; ends: Int32Array; raw: string }): boolean {
+function unchanged(index: TextIndex, p: Piece): boolean {
   const n = index.nodes.length;
   const from = p.a >= 0 ? index.nodeEnd[p.a] : 0;
   const to = p.b < n ? index.nodeStart[p.b] : index.raw.length;
@@ -348,7 +362,7 @@ function copyShifted(dst: Int32Array, at: number, src: Int32Array, from: number,
 
 function splice(
   index: TextIndex,
-  pieces: { a: number; b: number; nodes: Text[]; starts: Int32Array; ends: Int32Array; raw: string }[],
+  pieces: Piece[],
   stats?: PatchStats,
 ): TextIndex {
   const n = index.nodes.length;
@@ -361,7 +375,7 @@ function splice(
   for (const p of pieces) count += p.nodes.length - (p.b - p.a - 1);
   // Copied by the engine in runs (slice, concat), not element by element: a patch runs too rarely for
   // a loop over ~100k entries to get compiled.
-  const nodeRuns: Text[][] = [];
+  const nodeRuns: IndexedNode[][] = [];
   const nodeStart = new Int32Array(Math.max(count, 1));
   const nodeEnd = new Int32Array(Math.max(count, 1));
   const rawParts: string[] = [];
@@ -392,7 +406,7 @@ function splice(
     rawNext = to;
   }
   nodeRuns.push(index.nodes.slice(next));
-  const nodes = ([] as Text[]).concat(...nodeRuns);
+  const nodes = ([] as IndexedNode[]).concat(...nodeRuns);
   copyShifted(nodeStart, at, index.nodeStart, next, n, shift);
   copyShifted(nodeEnd, at, index.nodeEnd, next, n, shift);
   rawParts.push(oldRaw.slice(rawNext));

@@ -12,6 +12,12 @@
  * other than a single space between characters, dropped characters), and those runs are all the
  * map needs: between two runs, raw and normalised text advance together. Converting an offset is two
  * binary searches (runs, then nodes), done only for the offsets that become ranges.
+ *
+ * An element whose whole text is plain (only text and bare inline elements such as <code> or <a> inside:
+ * no break, nothing that can be hidden on its own) is one entry, its textContent read in one call: its
+ * text nodes are not visited, and are looked for only for the few offsets that become ranges (on a long
+ * page, a third of the nodes are visited). In a content script's isolated world every node the script
+ * touches costs a wrapper object, and walking them all made single DOM calls stall in garbage collection.
  */
 import type { TextChanges } from './text-changes.js';
 import { CHAR_SPACE, DROPPED_CHARS, OTHER_SPACE_CHARS, classifyChar } from './normalize.js';
@@ -25,6 +31,7 @@ import {
   HidingRules,
   createStyleCheck,
   HIDDEN_OR_STYLED,
+  NOT_PLAIN,
   tagFlags,
   type StyleCheck,
 } from './visibility.js';
@@ -75,6 +82,14 @@ export interface DomPoint {
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
+/** NodeFilter.SHOW_TEXT | SHOW_CDATA_SECTION: the nodes textContent reads. */
+const SHOW_TEXT_AND_CDATA = 12;
+
+/**
+ * An entry of the index: a text node, or an element whose whole text is plain (see above), which stands
+ * for all the text nodes inside it.
+ */
+export type IndexedNode = Text | Element;
 
 /** Whitespace (collapsed to one space) and characters that are dropped; see normalize.ts. */
 const WS = ` ${OTHER_SPACE_CHARS}`;
@@ -114,12 +129,12 @@ export class TextIndex {
   /** The text as walked (before normalisation), which the node offsets are in; kept for patching (text-index-patch.ts). */
   readonly raw: string;
   readonly doc: Document;
-  /** Indexed text nodes in reading order, with their [start, end) in the raw text (read by text-index-patch.ts). */
-  readonly nodes: Text[];
+  /** Indexed text nodes and plain elements (IndexedNode) in reading order, with their [start, end) in the raw text (read by text-index-patch.ts). */
+  readonly nodes: IndexedNode[];
   readonly nodeStart: Int32Array;
   readonly nodeEnd: Int32Array;
   /** Node -> number (range-offsets.ts nodeIdOf), made on first use; text-index-patch.ts hands it on to the patched index. */
-  nodeIdsCache: Map<Text, number> | null = null;
+  nodeIdsCache: Map<Node, number> | null = null;
   /** The TextSearch of this index's text (search-text.ts textSearchOf), made on first use. */
   search: object | null = null;
   /**
@@ -241,19 +256,31 @@ export class TextIndex {
     return null;
   }
 
-  /** Offset in its node of normalised character i, which lies in node k. */
-  private nodeOffset(i: number, k: number): number {
-    return this.rawOf(i) - this.nodeStart[k];
+  /**
+   * The DOM point just before (after: just after) normalised character i, which lies in entry k: in the
+   * text node that holds it (looked for inside a plain element).
+   */
+  private charPoint(i: number, k: number, after = 0): DomPoint {
+    let offset = this.rawOf(i) - this.nodeStart[k];
+    const entry = this.nodes[k];
+    let node: Node = entry;
+    if (entry.nodeType !== TEXT_NODE) {
+      const walker = this.doc.createTreeWalker(entry, SHOW_TEXT_AND_CDATA);
+      // The character is in one of its text nodes: the walk ends there.
+      while ((node = walker.nextNode() as Text) && offset >= (node as Text).length) offset -= (node as Text).length;
+      // Not there: the element changed since the index was made (the caller's index is stale).
+      if (!node) return { node: entry, offset: 0 };
+    }
+    return { node, offset: offset + after };
   }
 
   /** DOM point just before normalised char `offset` (or after the last char when offset = text.length). */
   pointAt(offset: number): DomPoint | null {
     const n = this.text.length;
     const f = this.realCharFrom(Math.max(0, offset), n);
-    if (f) return { node: this.nodes[f[1]], offset: this.nodeOffset(f[0], f[1]) };
+    if (f) return this.charPoint(f[0], f[1]);
     const b = this.realCharBefore(Math.min(offset, n), 0);
-    if (b) return { node: this.nodes[b[1]], offset: this.nodeOffset(b[0], b[1]) + 1 };
-    return null;
+    return b && this.charPoint(b[0], b[1], 1);
   }
 
   /**
@@ -294,8 +321,10 @@ export class TextIndex {
       }
       if (lk === first[1]) li = Math.max(first[0], this.lastCharOfNode(lk));
     }
-    range.setStart(startNode, this.nodeOffset(first[0], first[1]));
-    range.setEnd(this.nodes[lk], this.nodeOffset(li, lk) + 1);
+    const from = this.charPoint(first[0], first[1]);
+    const to = this.charPoint(li, lk, 1);
+    range.setStart(from.node, from.offset);
+    range.setEnd(to.node, to.offset);
     return range;
   }
 
@@ -303,7 +332,7 @@ export class TextIndex {
 
 /** What a walk produced (IndexBuilder, or a patch of an index). */
 export interface WalkedText {
-  nodes: Text[];
+  nodes: IndexedNode[];
   nodeStart: Int32Array;
   nodeEnd: Int32Array;
   parts: string[];
@@ -447,7 +476,7 @@ export class Normaliser {
 export class IndexBuilder {
   parts: string[] = [];
   length = 0;
-  nodes: Text[] = [];
+  nodes: IndexedNode[] = [];
   nodeStart = new Int32Array(1024);
   nodeEnd = new Int32Array(1024);
   /** The raw text so far ends with a BREAK (or is empty): another one would change nothing. */
@@ -466,6 +495,8 @@ export class IndexBuilder {
   private from = -1;
   /** tagFlags of each local name met. */
   private readonly tags = new Map<string, number>();
+  /** Plain elements are taken whole (false while the patcher re-enters the ancestors of a kept entry). */
+  wholes = true;
 
   constructor(
     readonly styleCheck: StyleCheck | null,
@@ -535,7 +566,7 @@ export class IndexBuilder {
 
   /**
    * Decides whether to walk into `el`, whose parent's entry has the F_* bits `pf`; pushes its entry,
-   * or steps over its light-DOM text. Returns whether it is walked.
+   * takes it whole (a plain element), or steps over its light-DOM text. Returns whether an entry was pushed.
    */
   enter(el: Element, pf: number, name = el.localName): boolean {
     let tag = this.tags.get(name);
@@ -568,6 +599,20 @@ export class IndexBuilder {
     }
     const shadow = tag & TAG_HOST ? (el as HTMLElement).shadowRoot : null;
     const assigned = name === 'slot' && (el as HTMLSlotElement).assignedNodes?.();
+    if (!shadow && !(assigned && assigned.length) && this.wholes && (el.childElementCount === 0 || el.querySelector(NOT_PLAIN) === null)) {
+      // Plain text only (no break, nothing inside hidden or shown on its own): one entry, read in one call.
+      const data = el.textContent!;
+      if (f & F_DIRECT) {
+        if (f & F_SHOWN && data) this.addData(el, data);
+      } else if (!(f & F_SHOWN)) this.skipLight(data.length);
+      else if (data) {
+        if (this.from < 0) this.from = this.cursor;
+        this.cursor += data.length;
+        this.record(el, data.length);
+      }
+      if (f & F_BLOCK) this.breakText();
+      return false;
+    }
     if (shadow) {
       // The shadow tree is shown instead of the light children (those come back through slots).
       if (!(pf & F_DIRECT)) this.skipLight(el.textContent?.length ?? 0);
@@ -577,6 +622,13 @@ export class IndexBuilder {
       for (let i = assigned.length; i-- > 0; ) this.push(assigned[i], (f & ~F_BLOCK) | F_DIRECT | F_ONE);
     } else this.push(el.firstChild, f);
     return true;
+  }
+
+  /** Starts the text anew just after an entry (the patcher resumes there); after a block, with the block's closing boundary. */
+  restart(afterBlock: boolean): void {
+    this.parts = afterBlock ? [BREAK] : [];
+    this.length = this.parts.length;
+    this.broken = afterBlock;
   }
 
   /** A block boundary or <br>: acts as whitespace. */
@@ -605,7 +657,7 @@ export class IndexBuilder {
     }
   }
 
-  private record(t: Text, n: number): void {
+  private record(t: IndexedNode, n: number): void {
     const k = this.nodes.length;
     if (k === this.nodeStart.length) {
       this.nodeStart = grow(this.nodeStart, k + 1);
@@ -618,9 +670,8 @@ export class IndexBuilder {
     if (n > 0) this.broken = false;
   }
 
-  /** A visible text node read directly. */
-  protected addData(t: Text): void {
-    const data = t.data;
+  /** A visible text node, or plain element, read directly. */
+  protected addData(t: IndexedNode, data = t.textContent!): void {
     this.flush();
     if (data.length > 0) this.parts.push(data);
     this.record(t, data.length);

@@ -143,6 +143,13 @@ export const SHOWING_ATTRIBUTES = ['open', 'hidden', 'class', 'style'];
 /** Attributes that hide an element or may give it its own visibility (one selector test instead of four calls). */
 export const HIDDEN_OR_STYLED = '[hidden],[class],[style],[id]';
 
+/**
+ * Elements that make the text of an element holding them other than plain: all but bare inline ones (which
+ * break nothing and share their parent's visibility). An element without any is indexed whole (text-index.ts).
+ * A bare <span> with a shadow root is the one case read wrongly (its light text instead of its shadow tree).
+ */
+export const NOT_PLAIN = `:not(${[...BARE_INLINE_TAGS].join()}),${HIDDEN_OR_STYLED}`;
+
 /** Result of a style check on one element. */
 const STYLE_SHOWN = 0;
 /** `display: none`: the whole subtree is skipped. */
