@@ -173,6 +173,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
   let count = 0;
   for (const r of records) {
     count++;
+    if (r.type === 'attributes' && !SHOWING_ATTRIBUTES.includes(r.attributeName ?? '')) continue;
     // Anything changed inside an element indexed whole (its text, its children, an attribute of one of
     // them): that entry is walked again, which also decides anew whether it is still plain.
     const inWhole = r.type === 'attributes' ? wholeIdOf(index, r.target) : (idOf(r.target) ?? wholeIdOf(index, r.target));
@@ -186,7 +187,7 @@ export function patchTextIndex(index: TextIndex, records: readonly MutationRecor
       // An attribute that can show or hide content (observed while some highlights are not found, see
       // controller.ts): the element and all it holds are walked again, which decides their visibility anew.
       const el = r.target as Element;
-      if (!SHOWING_ATTRIBUTES.includes(r.attributeName ?? '') || !el.isConnected || !top.contains(el)) continue;
+      if (!el.isConnected || !top.contains(el)) continue;
       // The whole page, or a shadow host (its shadow tree's text lies outside the light DOM's order): built again.
       if (el === top || el.shadowRoot) return null;
       const parent = el.parentElement as Element;

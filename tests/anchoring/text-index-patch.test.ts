@@ -149,6 +149,44 @@ describe('patching the text index after mutations', () => {
     expectSameAsFresh(patched!);
   });
 
+  test('changes inside a paragraph indexed whole: its text, a hidden or styled element inside it, a child removed or added', () => {
+    setPage(paragraphs(100).replace('<p id="p40">', '<p id="p40">Call <code>open(<var>path</var>)</code> now. '));
+    const index = new TextIndex(document);
+    const p40 = document.getElementById('p40')!;
+    expect(index.nodes).toContain(p40);
+    const take = watchPage(['hidden', 'class', 'style', 'open']);
+    // Text changed two levels down.
+    (p40.querySelector('var')!.firstChild as Text).data = 'file';
+    let stats = newStats();
+    let patched = patchTextIndex(index, take(), stats)!;
+    expectSameAsFresh(patched);
+    expect(patched.text).toContain('Call open(file) now. Paragraph 40 says something');
+    expect(stats.removed).toBeLessThanOrEqual(3);
+    // An element inside it hidden: its text leaves the index; shown again, it comes back.
+    p40.querySelector('code')!.hidden = true;
+    stats = newStats();
+    patched = patchTextIndex(patched, take(), stats)!;
+    expectSameAsFresh(patched, 2);
+    expect(patched.text).toContain('Call now. Paragraph 40 says');
+    expect(stats.stretches).toBe(1);
+    p40.querySelector('code')!.hidden = false;
+    patched = patchTextIndex(patched, take())!;
+    expectSameAsFresh(patched, 3);
+    expect(patched.text).toContain('Call open(file) now.');
+    // A class on an element inside it (no longer plain), then a child removed and one added.
+    p40.querySelector('b')!.className = 'em';
+    patched = patchTextIndex(patched, take())!;
+    expectSameAsFresh(patched, 4);
+    p40.querySelector('code')!.remove();
+    p40.append(Object.assign(document.createElement('i'), { textContent: ' Added.' }));
+    patched = patchTextIndex(patched, take())!;
+    expectSameAsFresh(patched, 5);
+    expect(patched.text).toContain('Call now. Paragraph 40 says something about item 40. Added.');
+    // Attributes that cannot show or hide anything leave the index as it is.
+    p40.querySelector('i')!.setAttribute('data-x', '1');
+    expect(patchTextIndex(patched, take())).toBe(patched);
+  });
+
   test('attribute-only and style changes do not touch the kept index', () => {
     setPage(paragraphs(50));
     let patches = 0;

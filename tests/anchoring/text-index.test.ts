@@ -265,3 +265,66 @@ describe('normalizeText', () => {
     }
   });
 });
+
+describe('TextIndex: plain elements read whole (few nodes touched on long pages)', () => {
+  const page =
+    '<article><p id="a">Call <code>open(<var>path</var>)</code> first, then <a href="#r"><em>read</em> it</a>.</p>' +
+    '<p id="b">Styled <span class="k">keyword</span> and <b hidden>hidden words</b> here.</p>' +
+    '<ul><li id="c">one <i>two</i></li><li>three</li></ul></article>';
+
+  test('a paragraph of text and bare inline elements is one entry; one with a styled or hidden element inside is not', () => {
+    const index = indexOf(page);
+    expect(index.text).toBe('Call open(path) first, then read it. Styled keyword and here. one two three');
+    const a = document.getElementById('a')!;
+    const c = document.getElementById('c')!;
+    expect(index.nodes).toContain(a);
+    expect(index.nodes).toContain(c);
+    // None of the text nodes inside them is an entry of its own.
+    for (const el of [a, c]) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) expect(index.nodes).not.toContain(t);
+    }
+    // Paragraph b holds a styled span and a hidden element: walked node by node (the span, a leaf, whole).
+    const b = document.getElementById('b')!;
+    expect(index.nodes).not.toContain(b);
+    expect(index.nodes).toContain(b.querySelector('.k'));
+    expect(index.nodes).not.toContain(b.querySelector('b'));
+  });
+
+  test('ranges inside a whole paragraph start and end in the text nodes that hold the characters, at any depth', () => {
+    const index = indexOf(page);
+    const r1 = rangeOfQuote(index, 'path) first, then re');
+    expect(r1.startContainer).toBe(document.querySelector('var')!.firstChild);
+    expect(r1.startOffset).toBe(0);
+    expect(r1.endContainer).toBe(document.querySelector('em')!.firstChild);
+    expect(r1.endOffset).toBe(2);
+    const r2 = rangeOfQuote(index, 'Call');
+    expect([r2.startContainer, r2.startOffset, r2.endContainer, r2.endOffset]).toEqual([document.getElementById('a')!.firstChild, 0, document.getElementById('a')!.firstChild, 4]);
+    const r3 = rangeOfQuote(index, 'it. Styled');
+    expect(r3.startContainer).toBe(document.querySelector('a')!.lastChild);
+    rangeOfQuote(index, 'two three');
+    // The last character of the page: the point after it is at the end of its text node.
+    const end = index.pointAt(index.text.length)!;
+    expect(end.node).toBe(document.querySelector('li:last-child')!.firstChild);
+    expect(end.offset).toBe(5);
+  });
+
+  test('points inside a whole paragraph map to their offsets: text nodes at any depth, element boundaries, empty text nodes', () => {
+    const index = indexOf(page);
+    const at = (s: string) => index.text.indexOf(s);
+    const v = document.querySelector('var')!;
+    expect(offsetAt(index, v.firstChild!, 2)).toBe(at('th)'));
+    expect(offsetAt(index, v, 0)).toBe(at('path'));
+    expect(offsetAt(index, v, 1)).toBe(at(') first'));
+    const code = document.querySelector('code')!;
+    expect(offsetAt(index, code, code.childNodes.length)).toBe(at(' first'));
+    const a = document.getElementById('a')!;
+    expect(offsetAt(index, a, 0)).toBe(0);
+    expect(offsetAt(index, a, a.childNodes.length)).toBe(at(' Styled'));
+    // An empty text node after "then " sits before that space, as one indexed on its own does.
+    const link = document.querySelector('a')!;
+    link.before(document.createTextNode(''));
+    const again = new TextIndex(document);
+    expect(offsetAt(again, link.previousSibling!, 0)).toBe(at(' read'));
+  });
+});
