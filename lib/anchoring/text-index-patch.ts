@@ -24,7 +24,7 @@ import { SHOWING_ATTRIBUTES, STYLE_NONE, TAG_BLOCK, HidingRules, createStyleChec
 import { PatchedTextSearch, type TextEdit } from './search-patched.js';
 import { textSearchOf } from './search-text.js';
 import { TextChanges } from './text-changes.js';
-import { F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type IndexedNode, type NormalisedText } from './text-index.js';
+import { BREAK, F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type IndexedNode, type NormalisedText } from './text-index.js';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -333,7 +333,10 @@ function resumeAfter(w: StretchWalker, after: IndexedNode, top: Element): boolea
   w.wholes = true;
   // Entering the ancestors wrote their block boundaries: those are before `after`, already indexed. A
   // block indexed whole closes with a boundary of its own, which belongs to the stretch.
-  w.restart(after.nodeType === ELEMENT_NODE && (tagFlags((after as Element).localName, null) & TAG_BLOCK) !== 0);
+  const afterBlock = after.nodeType === ELEMENT_NODE && (tagFlags((after as Element).localName, null) & TAG_BLOCK) !== 0;
+  w.parts = afterBlock ? [BREAK] : [];
+  w.length = w.parts.length;
+  w.broken = afterBlock;
   return true;
 }
 

@@ -102,7 +102,7 @@ const SPECIAL = new RegExp(`[${WS}${DROPPED_CHARS}]{2,}|[${OTHER_SPACE_CHARS}${D
 /** Whitespace only (to find the character a collapsed run's space stands for). */
 const WS_CHAR = new RegExp(`[${WS}]`, 'g');
 /** Stands for a block boundary or <br> in the raw text: whitespace, and never inside a node's range. */
-const BREAK = '\n';
+export const BREAK = '\n';
 
 function ownerDocumentOf(root: Node): Document {
   return root.nodeType === DOCUMENT_NODE ? (root as Document) : (root.ownerDocument as Document);
@@ -622,13 +622,6 @@ export class IndexBuilder {
       for (let i = assigned.length; i-- > 0; ) this.push(assigned[i], (f & ~F_BLOCK) | F_DIRECT | F_ONE);
     } else this.push(el.firstChild, f);
     return true;
-  }
-
-  /** Starts the text anew just after an entry (the patcher resumes there); after a block, with the block's closing boundary. */
-  restart(afterBlock: boolean): void {
-    this.parts = afterBlock ? [BREAK] : [];
-    this.length = this.parts.length;
-    this.broken = afterBlock;
   }
 
   /** A block boundary or <br>: acts as whitespace. */
