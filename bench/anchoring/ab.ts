@@ -42,7 +42,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** `libRoot`'s approximate search as a script of its own, as the extension injects it (highlighter-approximate.js). */
 function approxScript(libRoot: string): Promise<string> {
-  return bundleForPage({ source: "import { approximateSearch } from './lib/anchoring/search-fuzzy.js';\n(window as unknown as { tidemarkApproximate: unknown }).tidemarkApproximate = approximateSearch;\n", resolveDir: libRoot });
+  return bundleForPage({ source: "import { approximateSearch } from './lib/anchoring/anchor-approximate.js';\n(window as unknown as { tidemarkApproximate: unknown }).tidemarkApproximate = approximateSearch;\n", resolveDir: libRoot });
 }
 
 /** V8's explicit compile hint: every function of the script compiled when it loads (as the build does for highlighter-scope-marks.js). */

@@ -1,10 +1,10 @@
 /**
  * anchor, anchorAll and anchorAllSliced with approximate search always at hand: the module's public
- * API (index.ts). The injected highlighter uses anchor.ts itself and loads search-fuzzy.ts only when
+ * API (index.ts). The injected highlighter uses anchor.ts itself and loads anchor-approximate.ts only when
  * a highlight needs it.
  */
 import * as core from './anchor.js';
-import { approximateSearch } from './search-fuzzy.js';
+import { approximateSearch } from './anchor-approximate.js';
 import type { SliceOptions, TextIndex, TextIndexOptions } from './text-index.js';
 import type { AnchorOptions, AnchorResult, HighlightDescriptor } from './types.js';
 

@@ -5,13 +5,13 @@
  *  exact quote (context and position pick among occurrences), the quote ignoring whitespace,
  *  then bounded fuzzy matching (quotes of 12+ characters).
  *
- * Approximate (fuzzy) search and the whitespace-insensitive one are passed in (`options.approximate`,
- * see search-fuzzy.ts) rather than imported, so the injected highlighter loads them only when a
- * highlight needs them: without them, a highlight that would need them gets NEEDS_APPROXIMATE.
- * index.ts passes them always.
+ * The stages that run approximate (fuzzy) search or the whitespace-insensitive one are passed in
+ * (`options.approximate`, see anchor-approximate.ts) rather than imported, so the injected highlighter
+ * loads them only when a highlight needs them: without them, a highlight that would need them gets
+ * NEEDS_APPROXIMATE. index.ts passes them always.
  */
 import { MAX_CONTEXT, boundedAnchoredDistance, prefixSimilarity, separatingWindow, suffixSimilarity } from './context.js';
-import { decide, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
+import { decide, hasPosition, notPlaced, type Candidate, type Decision, type Query, type Strategy } from './decide.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
 import { contextAnchors } from './context-anchors.js';
 import { FUZZY_MAX_ERROR_RATE, FUZZY_MIN_LENGTH, MAX_ERRORS_CAP } from './fuzzy-limits.js';
@@ -24,14 +24,36 @@ import type { AnchorOptions, AnchorResult, HighlightDescriptor, UnanchoredResult
 const DEFAULTS: Required<AnchorOptions> = { fuzzyMinLength: FUZZY_MIN_LENGTH, fuzzyMaxErrorRate: FUZZY_MAX_ERROR_RATE };
 
 /**
- * Approximate search over a page's text (search-fuzzy.ts): near the stored context, and seeded by pieces
- * of the quote; and the quote with spaces appearing or vanishing (search-exact.ts). None of these is
- * needed where the quote is found verbatim, so the injected highlighter loads them only when it is not.
+ * The anchoring stages that run approximate search (anchor-approximate.ts): approximate matches near the
+ * stored context (search-fuzzy.ts) and seeded by pieces of the quote, and the quote with spaces appearing
+ * or vanishing (search-exact.ts). None of them is needed where the quote is found verbatim, so the
+ * injected highlighter loads them only when it is not.
  */
 export interface ApproximateSearch {
   nearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[];
-  bySeeds(search: TextSearch, q: Query, k: number): Candidate[];
   spaced(search: TextSearch, quote: string, near?: readonly number[]): Candidate[];
+  /**
+   * Step 2 of anchor(), a verbatim pick (or tie) whose context does not fully agree: the place the
+   * highlighted passage has in its original surroundings with a small edit, if it scores above `toBeat`
+   * by more than a tie; else null. `taken`: the verbatim places already judged.
+   */
+  challenge(text: string, q: Query, k: number, anchors: readonly number[], taken: readonly Candidate[], toBeat: number): Placed | null;
+  /** Steps 3 and 4 of anchor(), where the quote is not found verbatim: the quote with spaces moved, then approximate matches. */
+  afterExact(search: TextSearch, q: Query, found: Found, tried: ExactTried): AnchorResult;
+}
+
+/** What step 2 of anchor() (exact occurrences) tried, for the stages after it. */
+export interface ExactTried {
+  /** Allowed errors for an approximate match of the quote. */
+  k: number;
+  /** The quote is long enough for approximate matching. */
+  fuzzyAllowed: boolean;
+  /** The verbatim occurrences judged (none of them placed the highlight). */
+  exact: readonly Candidate[];
+  /** Where the stored context puts the quote (contextAnchors). */
+  anchors: readonly number[];
+  /** Why the verbatim occurrences were refused, when there were some. */
+  failure: Failure | null;
 }
 
 export interface AnchorCoreOptions extends AnchorOptions {
@@ -61,8 +83,8 @@ function maxErrorsFor(quoteLength: number, rate: number): number {
   return Math.min(MAX_ERRORS_CAP, Math.max(1, Math.floor(quoteLength * rate)));
 }
 
-type Placed = Extract<Decision, { ok: true }>;
-type Failure = Extract<Decision, { ok: false }>;
+export type Placed = Extract<Decision, { ok: true }>;
+export type Failure = Extract<Decision, { ok: false }>;
 
 /** The query, plus the whole stored context when it was stored long (the page repeats itself there). */
 interface LongQuery extends Query {
@@ -90,10 +112,6 @@ function toQuery(d: HighlightDescriptor): LongQuery {
     suffixWindow: separatingWindow(storedSuffix),
     long: storedPrefix.length > MAX_CONTEXT || storedSuffix.length > MAX_CONTEXT,
   };
-}
-
-function hasPosition(q: Query): q is Query & { position: number } {
-  return typeof q.position === 'number' && Number.isInteger(q.position) && q.position >= 0;
 }
 
 /** First index in ascending `xs` whose value is >= x. */
@@ -191,33 +209,10 @@ function decideLong(text: string, q: LongQuery, candidates: Candidate[], rank?: 
   return { ok: true, start: best.c.start, end: best.c.end, score: Math.round((1 - best.d / (2 * MAX_CONTEXT + q.quote.length)) * 1000) / 1000 };
 }
 
-/** A test for "overlaps any of these spans" that stays fast with thousands of spans. */
-function overlapTest(spans: readonly Candidate[]): (c: Candidate) => boolean {
-  if (spans.length === 0) return () => false;
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  let maxLen = 0;
-  for (const s of sorted) maxLen = Math.max(maxLen, s.end - s.start);
-  return (c) => {
-    // First span that could reach c: start > c.start - maxLen.
-    let lo = 0;
-    let hi = sorted.length;
-    const from = c.start - maxLen;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid].start <= from) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < sorted.length && sorted[i].start < c.end; i++) if (c.start < sorted[i].end) return true;
-    return false;
-  };
-}
-
 /** Up to this many occurrences, all are examined; beyond, only those the stored context leads to. */
 const FEW_OCCURRENCES = 64;
 /** Shorter exact picks with imperfect context are checked against a near-context fuzzy match. */
 const CHALLENGE_MAX_LENGTH = 64;
-
-const REASON_NOT_FOUND = 'The text was not found on the page; it may have been edited or removed.';
 
 /** Finds where `descriptor` belongs in the page indexed by `index`. */
 export function anchor(index: TextIndex, descriptor: HighlightDescriptor, options: AnchorCoreOptions = {}): AnchorResult {
@@ -278,63 +273,29 @@ function anchorOne(index: TextIndex, descriptor: HighlightDescriptor, options: A
     else if (d.status === 'ambiguous') exactFailure = d;
     else firstFailure = d;
   }
-  // Approximate matches next to the stored context, computed at most once.
-  let nearCache: Candidate[] | null = null;
-  const nearContext = () => (nearCache ??= approximateOf(options).nearAnchors(text, q, k, anchors()));
   if (exactPick || exactFailure) {
     // A verbatim quote whose surroundings do not fully agree (or agree equally in several places): the
     // highlighted passage may still sit in its original surroundings with a small edit, which then wins.
     const toBeat = exactPick ? exactPick.score : exactFailure?.score ?? 0;
     if (fuzzyAllowed && hasContext && toBeat < 0.95 && q.quote.length < CHALLENGE_MAX_LENGTH) {
-      const taken = overlapTest(exactPick ? [{ start: exactPick.start, end: exactPick.end, errors: 0 }] : exact);
-      const near = nearContext().filter((c) => !taken(c));
-      if (near.length > 0) {
-        const alt = decide(text, q, near, 'fuzzy');
-        if (alt.ok && alt.score > toBeat + 0.02) return found(alt.start, alt.end, 'fuzzy', alt.score);
-      }
+      const taken = exactPick ? [{ start: exactPick.start, end: exactPick.end, errors: 0 }] : exact;
+      const alt = approximateOf(options).challenge(text, q, k, anchors(), taken, toBeat);
+      if (alt) return found(alt.start, alt.end, 'fuzzy', alt.score);
     }
     if (exactPick) return found(exactPick.start, exactPick.end, 'exact', exactPick.score);
     return { status: exactFailure!.status, reason: exactFailure!.reason };
   }
 
-  // 3. The quote with spaces appearing or vanishing (re-rendered inline markup, changed blocks).
-  const exactStarts = new Set(exact.map((e) => e.start));
-  // Where the context survives, look there only; else everywhere. (A quote too short for it is not one
-  // to load the approximate search for, nor to look up its context for: a short quote that is gone
-  // costs no more than its own search.)
-  const spaced = spacedSearchApplies(q.quote)
-    ? approximateOf(options).spaced(search, q.quote, anchors().length > 0 ? anchors() : undefined).filter((c) => !(exactStarts.has(c.start) && c.end - c.start === q.quote.length))
-    : [];
-  if (spaced.length > 0) {
-    const d = decide(text, q, spaced, 'whitespace');
-    if (d.ok) return found(d.start, d.end, 'whitespace', d.score);
-    if (d.status === 'ambiguous') return { status: 'ambiguous', reason: d.reason };
-    firstFailure ??= d;
+  // 3. and 4.: the quote with spaces moved, then approximate matches (anchor-approximate.ts). A quote too
+  // short for either is not one to load the approximate search for: a short quote that is gone costs no
+  // more than its own search.
+  if (spacedSearchApplies(q.quote) || fuzzyAllowed) {
+    return approximateOf(options).afterExact(search, q, found, { k, fuzzyAllowed, exact, anchors: anchors(), failure: firstFailure });
   }
-
-  // 4. Approximate matches, near the stored context first, then wherever pieces of the quote remain.
-  if (fuzzyAllowed) {
-    const judged = overlapTest([...exact, ...spaced]);
-    const near = nearContext().filter((c) => !judged(c));
-    if (near.length > 0) {
-      const d = decide(text, q, near, 'fuzzy');
-      if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
-      if (d.status === 'ambiguous') return { status: 'ambiguous', reason: d.reason };
-    }
-    const nearTest = overlapTest(near);
-    const seeded = approximateOf(options).bySeeds(search, q, k).filter((c) => !judged(c) && !nearTest(c));
-    if (seeded.length > 0) {
-      const d = decide(text, q, [...near, ...seeded], 'fuzzy');
-      if (d.ok) return found(d.start, d.end, 'fuzzy', d.score);
-      if (d.status === 'ambiguous') return { status: 'ambiguous', reason: d.reason };
-      firstFailure ??= d;
-    }
-  }
-  if (firstFailure) return { status: firstFailure.status, reason: firstFailure.reason };
-  return { status: 'orphan', reason: REASON_NOT_FOUND };
+  return notPlaced(firstFailure);
 }
 
-type Found = (start: number, end: number, method: Strategy, score: number) => AnchorResult;
+export type Found = (start: number, end: number, method: Strategy, score: number) => AnchorResult;
 
 /**
  * A quote whose context was stored long (its page repeats itself there): only a place whose whole

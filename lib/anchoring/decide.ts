@@ -6,6 +6,7 @@
  * context to agree; long exact quotes speak for themselves; fuzzy matches need both.
  */
 import { commonPrefixRun, commonSuffixRun, contextScore, type ContextScore } from './context.js';
+import type { UnanchoredResult } from './types.js';
 
 export interface Query {
   quote: string;
@@ -44,6 +45,7 @@ const REASON_AMBIGUOUS_SAME_CONTEXT = 'The text appears several times on the pag
 const REASON_LOOKALIKE = 'The text appears in places with similar surroundings, none close enough to the original.';
 const REASON_FEWER = 'The text appears fewer times than when highlighted: the highlighted one is likely gone.';
 const REASON_FUZZY_WEAK = 'Only a loose match for the text was found, too different to place safely.';
+const REASON_NOT_FOUND = 'The text was not found on the page; it may have been edited or removed.';
 
 interface Scored {
   cand: Candidate;
@@ -52,7 +54,7 @@ interface Scored {
   score: number;
 }
 
-function hasPosition(q: Query): q is Query & { position: number } {
+export function hasPosition(q: Query): q is Query & { position: number } {
   return typeof q.position === 'number' && Number.isInteger(q.position) && q.position >= 0;
 }
 
@@ -160,6 +162,12 @@ function decideWithoutContext(q: Query, candidates: Candidate[], strategy: Strat
   }
   if (n === 1) return { ok: true, start: distinct[0].start, end: distinct[0].end, score: 0.9 };
   return { ok: false, status: 'ambiguous', reason: REASON_AMBIGUOUS_NO_CONTEXT };
+}
+
+/** The answer when no stage of anchoring placed the highlight: why the first place refused was refused, if there was one. */
+export function notPlaced(failure: Extract<Decision, { ok: false }> | null): UnanchoredResult {
+  if (failure) return { status: failure.status, reason: failure.reason };
+  return { status: 'orphan', reason: REASON_NOT_FOUND };
 }
 
 function round(x: number): number {

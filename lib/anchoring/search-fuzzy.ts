@@ -9,9 +9,7 @@
  */
 import { ApproxPattern, type ApproxMatch } from './approximate-match.js';
 import type { Candidate, Query } from './decide.js';
-import type { ApproximateSearch } from './anchor.js';
 import type { TextSearch } from './search-text.js';
-import { whitespaceCandidates } from './search-exact.js';
 
 /** Pieces of the quote searched verbatim in stage 2, and their length bounds. */
 const MAX_PIECES = 6;
@@ -90,7 +88,7 @@ function dedupe(cands: Candidate[]): Candidate[] {
 }
 
 /** Stage 1: approximate matches where the stored context puts the quote (see contextAnchors). */
-function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[] {
+export function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: readonly number[]): Candidate[] {
   const L = q.quote.length;
   const slack = k + 8;
   const regions = anchors.map((e): [number, number] => [e - slack, e + L + slack]);
@@ -105,7 +103,7 @@ function fuzzyNearAnchors(text: string, q: Query, k: number, anchors: readonly n
  * up to MAX_PIECES pieces; a match with fewer errors than pieces keeps at least one piece intact, and
  * the piece's position fixes where the match must start (give or take the allowed errors).
  */
-function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate[] {
+export function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate[] {
   const text = search.text;
   const quote = q.quote;
   const L = quote.length;
@@ -144,6 +142,3 @@ function fuzzyBySeeds(search: TextSearch, q: Query, k: number): Candidate[] {
   for (const [from, to] of mergeRegions(regions)) searchRegion(text, pattern, k, from, to, out);
   return dedupe(out);
 }
-
-/** Both stages and the spaced search, as anchor() takes them (options.approximate): a separate script in the injected highlighter. */
-export const approximateSearch: ApproximateSearch = { nearAnchors: fuzzyNearAnchors, bySeeds: fuzzyBySeeds, spaced: whitespaceCandidates };

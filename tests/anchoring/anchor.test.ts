@@ -9,7 +9,7 @@ import {
   offsetsOf,
 } from '../../lib/anchoring/index.js';
 import { NEEDS_APPROXIMATE, anchor as anchorCore } from '../../lib/anchoring/anchor.js';
-import { approximateSearch } from '../../lib/anchoring/search-fuzzy.js';
+import { approximateSearch } from '../../lib/anchoring/anchor-approximate.js';
 import { anchored, loadFixture, seededRandom, setPage } from './helpers.js';
 
 /** Descriptor of the `nth` occurrence of `quote` on the current page. */
