@@ -1,13 +1,32 @@
 /**
- * The Highlight API painter with destroy(): for callers of the painting library (createPainter) and the
- * tests, which take a painter down again. The highlighter injected into pages never does (its painter
- * lives as long as the page), so highlighter.js, which has a size budget, does not carry it.
+ * The Highlight API painter with destroy(), what it has painted (has, keys, rangesOf) and a check that the
+ * document has the API: for callers of the painting library (createPainter) and the tests, which take a
+ * painter down again. The highlighter injected into pages never does (its painter lives as long as the
+ * page, and framePainter checks for the API), so highlighter.js, which has a size budget, does not carry it.
  */
-import { HighlightApiPainter } from './highlight-api-painter.js';
+import { HighlightApiPainter, supportsHighlightApi, type HighlightApiPainterOptions } from './highlight-api-painter.js';
 import { FLASH_HIGHLIGHT, NOTE_HIGHLIGHT, highlightName } from './styles.js';
-import { HIGHLIGHT_COLORS, type DisposablePainter } from './types.js';
+import { HIGHLIGHT_COLORS, rangeList, type DisposablePainter } from './types.js';
 
 export class DisposableHighlightApiPainter extends HighlightApiPainter implements DisposablePainter {
+  constructor(doc: Document, options: HighlightApiPainterOptions = {}) {
+    if (!supportsHighlightApi(doc)) throw new Error('No CSS Custom Highlight API: use createPainter()');
+    super(doc, options);
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  rangesOf(key: string): AbstractRange[] {
+    const entry = this.entries.get(key);
+    return entry ? rangeList(entry.ranges) : [];
+  }
+
   /** Removes every highlight, the Highlights it registered (not a page's own under the same names) and its styles. */
   destroy(): void {
     this.marks?.clear(true);

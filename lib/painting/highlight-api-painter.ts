@@ -54,13 +54,14 @@ export interface HighlightApiPainterOptions {
 
 /**
  * The painter the highlighter uses. It has no destroy(): the page's painter lives as long as the page,
- * and highlighter.js has a size budget; DisposableHighlightApiPainter (disposable-painter.ts) adds it
- * for the library's callers and the tests.
+ * and highlighter.js has a size budget; DisposableHighlightApiPainter (disposable-painter.ts) adds it,
+ * with what the library's callers and the tests ask (has, keys, rangesOf) and the check that the
+ * document has the API, which framePainter makes before it makes this one.
  */
 export class HighlightApiPainter implements Painter {
   readonly kind = 'highlight-api' as const;
   /** The items painted, by key, as the caller gave them (kept, not copied: see PaintItem). */
-  private readonly entries = new Map<string, PaintItem>();
+  protected readonly entries = new Map<string, PaintItem>();
   /**
    * The key of each painted range, made from the entries when a hit test first needs it after a change
    * (not in paint(): paintMany() of 1,000 highlights would fill it for nothing before any click).
@@ -81,9 +82,7 @@ export class HighlightApiPainter implements Painter {
     private readonly doc: Document,
     options: HighlightApiPainterOptions = {},
   ) {
-    if (!supportsHighlightApi(doc)) {
-      throw new Error('No CSS Custom Highlight API: use createPainter()');
-    }
+    // The caller made sure the document has the API (framePainter, DisposableHighlightApiPainter).
     const win = doc.defaultView as unknown as HighlightWindow;
     this.registry = win.CSS.highlights;
     for (const color of HIGHLIGHT_COLORS) {
@@ -191,19 +190,6 @@ export class HighlightApiPainter implements Painter {
     this.entries.clear();
     this.owner = null;
     this.marks?.clear();
-  }
-
-  has(key: string): boolean {
-    return this.entries.has(key);
-  }
-
-  keys(): string[] {
-    return [...this.entries.keys()];
-  }
-
-  rangesOf(key: string): AbstractRange[] {
-    const entry = this.entries.get(key);
-    return entry ? rangeList(entry.ranges) : [];
   }
 
   highlightsAt(x: number, y: number): string[] {

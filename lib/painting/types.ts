@@ -48,10 +48,6 @@ export interface Painter {
   remove(key: string): boolean;
   /** Removes every highlight (the painter stays usable). */
   clear(): void;
-  has(key: string): boolean;
-  keys(): string[];
-  /** Current ranges of a highlight (copies for the fallback, whose DOM changes under it). */
-  rangesOf(key: string): AbstractRange[];
   /** Keys of the highlights under viewport point (x, y), most specific (shortest) first. */
   highlightsAt(x: number, y: number): string[];
   /** Briefly pulses the highlight. Resolves false when `key` is not painted. */
@@ -60,8 +56,16 @@ export interface Painter {
   scrollTo(key: string, options?: ScrollToOptions): boolean;
 }
 
-/** A painter that can be taken down again (the library's and the tests'; see disposable-painter.ts). */
+/**
+ * The library's painter (createPainter; the tests'): it also answers what it has painted, and can be taken
+ * down again (see disposable-painter.ts). The highlighter injected into pages needs neither, and its
+ * script has a size budget.
+ */
 export interface DisposablePainter extends Painter {
+  has(key: string): boolean;
+  keys(): string[];
+  /** Current ranges of a highlight (copies for the fallback, whose DOM changes under it). */
+  rangesOf(key: string): AbstractRange[];
   /** Removes every highlight and the injected styles. */
   destroy(): void;
 }
