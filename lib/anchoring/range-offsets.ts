@@ -74,7 +74,7 @@ function emittedBefore(index: TextIndex, r: number): number {
 }
 
 /** Normalised offset of the point (index entry k, offset in its text). */
-export function offsetInNode(index: TextIndex, k: number, offset: number): number {
+function offsetInNode(index: TextIndex, k: number, offset: number): number {
   const r = index.nodeStart[k] + Math.max(0, offset);
   const i = firstCharFromRaw(index, r);
   if (i < index.text.length) {
