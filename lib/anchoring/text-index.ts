@@ -264,7 +264,7 @@ export class TextIndex {
     let offset = this.rawOf(i) - this.nodeStart[k];
     const entry = this.nodes[k];
     let node: Node = entry;
-    if (entry.nodeType !== TEXT_NODE) {
+    if (entry.nodeType === ELEMENT_NODE) {
       const walker = this.doc.createTreeWalker(entry, SHOW_TEXT_AND_CDATA);
       // The character is in one of its text nodes: the walk ends there.
       while ((node = walker.nextNode() as Text) && offset >= (node as Text).length) offset -= (node as Text).length;

@@ -208,6 +208,18 @@ describe('TextIndex: text taken from the page in one read', () => {
     expect(index.text).toBe('one in cdatatwo three four');
     expect(index.rangeFor(index.text.indexOf('two'), index.text.indexOf('two') + 3).toString()).toBe('two');
     expect(index.rangeFor(index.text.indexOf('four'), index.text.length).toString()).toBe('four');
+    // A CDATA section inside a paragraph read whole, and one that is an entry of its own (its paragraph holds
+    // a styled element). Points, not ranges: jsdom's Range does not take an offset inside a CDATA section.
+    const cdataOf = (doc: Document) => doc.getElementsByTagName('p')[0].childNodes[1];
+    expect(index.pointAt(index.text.indexOf('cdata'))).toEqual({ node: cdataOf(xml), offset: 3 });
+    const mixed = new DOMParser().parseFromString(
+      '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>one <![CDATA[in cdata]]><b class="k">two</b></p></body></html>',
+      'application/xhtml+xml',
+    );
+    const own = new TextIndex(mixed);
+    expect(own.nodes).toContain(cdataOf(mixed));
+    expect(own.pointAt(own.text.indexOf('cdata'))).toEqual({ node: cdataOf(mixed), offset: 3 });
+    expect(own.rangeFor(own.text.indexOf('two'), own.text.length).toString()).toBe('two');
   });
 
   test('points inside collapsed whitespace and in empty text nodes map like the text around them', () => {
