@@ -31,7 +31,7 @@ import {
   HidingRules,
   createStyleCheck,
   HIDDEN_OR_STYLED,
-  NOT_PLAIN,
+  notPlain,
   tagFlags,
   type StyleCheck,
 } from './visibility.js';
@@ -362,6 +362,8 @@ const F_CHECKED = 4;
 export const F_DIRECT = 8;
 /** The entry stands for one slotted node: its siblings are not walked after it. */
 export const F_ONE = 16;
+/** In a shadow tree, whose own style sheets HidingRules does not read: every classed element is checked. */
+const F_SHADOW = 32;
 
 /** Growable Int32Array copy with room for at least `need` entries. */
 function grow(a: Int32Array, need: number): Int32Array<ArrayBuffer> {
@@ -497,11 +499,18 @@ export class IndexBuilder {
   private readonly tags = new Map<string, number>();
   /** Plain elements are taken whole (false while the patcher re-enters the ancestors of a kept entry). */
   wholes = true;
+  /** Elements that may be hidden or shown on their own, and elements whose text is not plain: in the document, and in shadow trees. */
+  private readonly styled: string;
+  private readonly notPlain: string;
+  private readonly notPlainInShadow = notPlain(HIDDEN_OR_STYLED);
 
   constructor(
     readonly styleCheck: StyleCheck | null,
     private readonly hidingRules: HidingRules | null,
-  ) {}
+  ) {
+    this.styled = hidingRules?.styledSelector() ?? HIDDEN_OR_STYLED;
+    this.notPlain = notPlain(this.styled);
+  }
 
   /** Prepares a walk of `root` (run() does it, in one or several calls). */
   begin(root: Node): void {
@@ -571,12 +580,12 @@ export class IndexBuilder {
   enter(el: Element, pf: number, name = el.localName): boolean {
     let tag = this.tags.get(name);
     if (tag === undefined) this.tags.set(name, (tag = tagFlags(name, this.hidingRules)));
-    let f = pf & (F_SHOWN | F_DIRECT);
+    let f = pf & (F_SHOWN | F_DIRECT | F_SHADOW);
     let shown = !(tag & TAG_SKIPPED);
     if (shown) {
-      // Whether its attributes may hide it (`hidden`) or give it its own visibility (class, id, style): one
-      // selector test, as most elements of a long page have neither (or no attributes at all).
-      const flagged = el.hasAttributes() && el.matches(HIDDEN_OR_STYLED);
+      // Whether its attributes may hide it (`hidden`) or give it its own visibility (id, style, a class a hiding
+      // rule names; any class in a shadow tree): one selector test, as most elements of a long page have none.
+      const flagged = el.hasAttributes() && el.matches(pf & F_SHADOW ? HIDDEN_OR_STYLED : this.styled);
       if (flagged && el.hasAttribute('hidden')) shown = false;
       else if (this.styleCheck) {
         f |= F_CHECKED;
@@ -601,7 +610,7 @@ export class IndexBuilder {
     const assigned = name === 'slot' && (el as HTMLSlotElement).assignedNodes?.();
     // Asked of leaves (free) and blocks (where the text of a paragraph is): an inline element with elements
     // inside is rarely plain where its block is not, and the query would cost more than it saves.
-    if (!shadow && !(assigned && assigned.length) && this.wholes && (el.childElementCount === 0 || (f & F_BLOCK && el.querySelector(NOT_PLAIN) === null))) {
+    if (!shadow && !(assigned && assigned.length) && this.wholes && (el.childElementCount === 0 || (f & F_BLOCK && el.querySelector(f & F_SHADOW ? this.notPlainInShadow : this.notPlain) === null))) {
       // Plain text only (no break, nothing inside hidden or shown on its own): one entry, read in one call.
       const data = el.textContent!;
       if (f & F_DIRECT) {
@@ -618,7 +627,7 @@ export class IndexBuilder {
     if (shadow) {
       // The shadow tree is shown instead of the light children (those come back through slots).
       if (!(pf & F_DIRECT)) this.skipLight(el.textContent?.length ?? 0);
-      this.push(shadow.firstChild, f | F_DIRECT);
+      this.push(shadow.firstChild, f | F_DIRECT | F_SHADOW);
     } else if (assigned && assigned.length > 0) {
       this.push(null, f);
       for (let i = assigned.length; i-- > 0; ) this.push(assigned[i], (f & ~F_BLOCK) | F_DIRECT | F_ONE);

@@ -6,22 +6,21 @@
  * (`display: none`, `visibility: hidden`) is consulted only where a real style engine is present.
  */
 
-/** Elements whose content is never page text a reader sees. */
-const SKIPPED_TAGS = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'base',
-  'textarea', 'select', 'option', 'optgroup', 'datalist',
-  'iframe', 'frame', 'frameset', 'object', 'embed', 'canvas', 'video', 'audio', 'picture', 'map',
-  'math', // MathML source text reads as garbage once flattened
-]);
+/** A set of tag names, written as one space-separated string. */
+const tagSet = (names: string): Set<string> => new Set(names.split(' '));
+
+/** Elements whose content is never page text a reader sees (MathML's source text reads as garbage once flattened). */
+const SKIPPED_TAGS = tagSet(
+  'script style noscript template head title meta link base textarea select option optgroup ' +
+  'datalist iframe frame frameset object embed canvas video audio picture map math',
+);
 
 /** Elements that break the text flow: a space is inserted at their start and end. */
-const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog',
-  'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3',
-  'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main', 'menu', 'nav', 'ol',
-  'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
-  'img', 'input', 'button', 'br',
-]);
+const BLOCK_TAGS = tagSet(
+  'address article aside blockquote body caption center dd details dialog dir div dl dt fieldset ' +
+  'figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html legend li main menu nav ol ' +
+  'p pre section summary table tbody td tfoot th thead tr ul img input button br',
+);
 
 /** True when elements with this local name are excluded with their subtree, whatever the styles say. */
 export function isSkippedTag(localName: string): boolean {
@@ -29,10 +28,7 @@ export function isSkippedTag(localName: string): boolean {
 }
 
 /** Elements allowed to have a shadow root (attachShadow), so others need not be asked. */
-const SHADOW_HOSTS = new Set([
-  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
-  'main', 'nav', 'p', 'section', 'span',
-]);
+const SHADOW_HOSTS = tagSet('article aside blockquote body div footer h1 h2 h3 h4 h5 h6 header main nav p section span');
 
 /** tagFlags bits: left out with its subtree; separates text like a block (or `<br>`). */
 export const TAG_SKIPPED = 1;
@@ -58,17 +54,16 @@ export function tagFlags(name: string, rules: HidingRules | null): number {
  * are rare, and skipping the check keeps indexing long pages fast (a computed-style read costs about
  * a microsecond per element).
  */
-const BARE_INLINE_TAGS = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'i', 'ins', 'kbd', 'mark',
-  'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var',
-]);
+const BARE_INLINE_TAGS = tagSet(
+  'a abbr b bdi bdo cite code data del dfn em i ins kbd mark q s samp small span strong sub sup ' +
+  'time u var',
+);
 
 /** Block elements the browser's own style sheet never hides: bare ones may share their parent's visibility too. */
-const BARE_BLOCK_TAGS = new Set([
-  'p', 'li', 'ul', 'ol', 'dl', 'dd', 'dt', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'caption',
-  'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'section', 'article', 'div', 'figure', 'figcaption', 'header', 'footer',
-  'main', 'aside', 'nav', 'address', 'hgroup',
-]);
+const BARE_BLOCK_TAGS = tagSet(
+  'p li ul ol dl dd dt h1 h2 h3 h4 h5 h6 blockquote pre table caption thead tbody tfoot tr td th ' +
+  'section article div figure figcaption header footer main aside nav address hgroup',
+);
 
 /** Declarations that hide an element or give it back its visibility. */
 function hidesOrShows(style: CSSStyleDeclaration): boolean {
@@ -87,6 +82,8 @@ function hidesOrShows(style: CSSStyleDeclaration): boolean {
  */
 export class HidingRules {
   private readonly tags = new Set<string>();
+  /** Classes a hiding (or showing) rule's subject names: only elements with one of them need their own check. */
+  private readonly classes = new Set<string>();
   private all = false;
 
   constructor(doc: Document) {
@@ -109,10 +106,26 @@ export class HidingRules {
     return !this.all && !this.tags.has(localName);
   }
 
+  /**
+   * A selector for the elements that may be hidden or shown on their own (HIDDEN_OR_STYLED), narrowed to the
+   * classes the rules name when there are few: an element whose classes no such rule names is styled by its
+   * tag alone, as a bare one is.
+   */
+  styledSelector(): string {
+    return this.all || this.classes.size > MAX_NAMED_CLASSES ? HIDDEN_OR_STYLED : `[hidden],[style],[id]${[...this.classes].map((c) => `,.${c}`).join('')}`;
+  }
+
   private scan(rules: CSSRuleList): void {
     for (const rule of Array.from(rules)) {
       if (this.all) return;
-      const grouped = (rule as CSSGroupingRule).cssRules;
+      // An @import's sheet, a grouping rule's (@media, @supports, @layer) rules.
+      let grouped: CSSRuleList | undefined;
+      try {
+        grouped = (rule as CSSImportRule).styleSheet?.cssRules ?? (rule as CSSGroupingRule).cssRules;
+      } catch {
+        this.all = true; // an imported sheet from another origin
+        return;
+      }
       if (grouped) this.scan(grouped);
       const style = (rule as CSSStyleRule).style;
       const selector = (rule as CSSStyleRule).selectorText;
@@ -128,6 +141,15 @@ export class HidingRules {
           this.all = true; // `*`, `[attr]`, `:not(...)`: may match any bare element
           return;
         }
+        // Every class the subject names, in `.a.b:not(.c)` too; a name the plain pattern does not read whole
+        // (escaped or non-ASCII characters) makes every classed element count.
+        for (const m of subject.matchAll(/\.([^.#:[\s>+~()]*)/g)) {
+          if (!/^-?[_a-zA-Z][\w-]*$/.test(m[1])) {
+            this.all = true;
+            return;
+          }
+          this.classes.add(m[1]);
+        }
       }
     }
   }
@@ -142,13 +164,17 @@ export const SHOWING_ATTRIBUTES = ['open', 'hidden', 'class', 'style'];
 
 /** Attributes that hide an element or may give it its own visibility (one selector test instead of four calls). */
 export const HIDDEN_OR_STYLED = '[hidden],[class],[style],[id]';
+/** Past this many classes named by hiding rules, every classed element counts as styled (a long selector costs more). */
+const MAX_NAMED_CLASSES = 64;
 
 /**
  * Elements that make the text of an element holding them other than plain: all but bare inline ones (which
- * break nothing and share their parent's visibility). An element without any is indexed whole (text-index.ts).
- * A bare <span> with a shadow root is the one case read wrongly (its light text instead of its shadow tree).
+ * break nothing and share their parent's visibility), `styled` being the selector of those that may be hidden
+ * or shown on their own (HIDDEN_OR_STYLED, or HidingRules.styledSelector). An element without any is indexed
+ * whole (text-index.ts). A bare <span> with a shadow root is the one case read wrongly (its light text
+ * instead of its shadow tree).
  */
-export const NOT_PLAIN = `:not(${[...BARE_INLINE_TAGS].join()}),${HIDDEN_OR_STYLED}`;
+export const notPlain = (styled: string): string => `:not(${[...BARE_INLINE_TAGS].join()}),${styled}`;
 
 /** Result of a style check on one element. */
 const STYLE_SHOWN = 0;

@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { TextIndex, normalizeText, offsetsOf, offsetAt } from '../../lib/anchoring/index.js';
 import { Normaliser } from '../../lib/anchoring/text-index.js';
+import { HIDDEN_OR_STYLED, HidingRules } from '../../lib/anchoring/visibility.js';
 import { loadFixture, rangeText, seededRandom, setPage } from './helpers.js';
 
 /** Range.toString() has no spaces for block boundaries; compare what the reader sees, letter for letter. */
@@ -339,4 +340,42 @@ describe('TextIndex: plain elements read whole (few nodes touched on long pages)
     const again = new TextIndex(document);
     expect(offsetAt(again, link.previousSibling!, 0)).toBe(at(' read'));
   });
+});
+
+describe('TextIndex: visibility from the page\'s style sheets, read once', () => {
+  test('a classed element is checked only when a hiding rule names one of its classes; a paragraph of other classed elements is read whole', () => {
+    const index = indexOf(
+      '<head><style>.collapsed { display: none } .menu .item, li.off { display: none }</style></head><body>' +
+        '<p id="a">Call <span class="tok">open</span> and <code class="kw">read</code>.</p>' +
+        '<p id="b">Keep <span class="collapsed">gone</span> this.</p>' +
+        '<ul class="menu"><li>x <span class="item">hidden item</span></li><li class="off">off</li></ul></body>',
+    );
+    expect(index.text).toBe('Call open and read. Keep this. x');
+    expect(index.nodes).toContain(document.getElementById('a'));
+    expect(index.nodes).not.toContain(document.getElementById('b'));
+  });
+
+  test('a hiding rule that may match any element (attribute, universal) makes every classed element be checked', () => {
+    const index = indexOf(
+      '<head><style>[data-off] { display: none }</style></head><body><p id="a">x <span class="tok">y</span> <span class="tok" data-off>z</span></p></body>',
+    );
+    expect(index.text).toBe('x y');
+    expect(index.nodes).not.toContain(document.getElementById('a'));
+  });
+
+  test('the classes are read from every rule that hides or shows, grouped ones too; past 64 classes, or a name with escapes, every classed element is checked', () => {
+    const selectorFor = (css: string) => {
+      setPage(`<head><style>${css}</style></head><body><p>x</p></body>`);
+      return new HidingRules(document).styledSelector().split(',').sort();
+    };
+    expect(selectorFor('.a { display: none } @media screen { .b .c:not(.d) { visibility: hidden } } .e { color: red }')).toEqual(
+      ['.a', '.c', '.d', '[hidden]', '[id]', '[style]'],
+    );
+    const many = Array.from({ length: 65 }, (_, i) => `.c${i} { display: none }`).join(' ');
+    expect(selectorFor(many)).toEqual(HIDDEN_OR_STYLED.split(',').sort());
+    expect(selectorFor('.sm\\:hidden { display: none }')).toEqual(HIDDEN_OR_STYLED.split(',').sort());
+  });
+
+  // In a shadow tree, whose own style sheets HidingRules does not read, every classed element is checked:
+  // tests/e2e/anchoring.spec.ts (jsdom applies no shadow-tree style).
 });

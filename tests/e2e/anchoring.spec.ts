@@ -85,7 +85,7 @@ test('a mouse selection across inline markup and paragraphs is described, then r
   expect(anchored.endsIn).toBe('A');
 });
 
-test('open shadow roots are read in rendering order and their text anchors and paints', async ({ page }) => {
+test('open shadow roots are read in rendering order (text hidden by the shadow tree\'s own style sheet left out) and their text anchors and paints', async ({ page }) => {
   await fixtures.open(page, 'shadow.html');
   const text = await page.evaluate(() => new window.tidemarkTest.TextIndex(document).text);
   expect(text).toBe(
