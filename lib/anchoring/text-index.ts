@@ -499,10 +499,9 @@ export class IndexBuilder {
   private readonly tags = new Map<string, number>();
   /** Plain elements are taken whole (false while the patcher re-enters the ancestors of a kept entry). */
   wholes = true;
-  /** Elements that may be hidden or shown on their own, and elements whose text is not plain: in the document, and in shadow trees. */
+  /** Elements that may be hidden or shown on their own, and elements whose text is not plain, outside shadow trees. */
   private readonly styled: string;
   private readonly notPlain: string;
-  private readonly notPlainInShadow = notPlain(HIDDEN_OR_STYLED);
 
   constructor(
     readonly styleCheck: StyleCheck | null,
@@ -609,8 +608,9 @@ export class IndexBuilder {
     const shadow = tag & TAG_HOST ? (el as HTMLElement).shadowRoot : null;
     const assigned = name === 'slot' && (el as HTMLSlotElement).assignedNodes?.();
     // Asked of leaves (free) and blocks (where the text of a paragraph is): an inline element with elements
-    // inside is rarely plain where its block is not, and the query would cost more than it saves.
-    if (!shadow && !(assigned && assigned.length) && this.wholes && (el.childElementCount === 0 || (f & F_BLOCK && el.querySelector(f & F_SHADOW ? this.notPlainInShadow : this.notPlain) === null))) {
+    // inside is rarely plain where its block is not, and the query would cost more than it saves. In a shadow
+    // tree, whose classed elements are all checked, only leaves.
+    if (!shadow && !(assigned && assigned.length) && this.wholes && (el.childElementCount === 0 || ((f & (F_BLOCK | F_SHADOW)) === F_BLOCK && el.querySelector(this.notPlain) === null))) {
       // Plain text only (no break, nothing inside hidden or shown on its own): one entry, read in one call.
       const data = el.textContent!;
       if (f & F_DIRECT) {

@@ -84,6 +84,8 @@ export class HidingRules {
   private readonly tags = new Set<string>();
   /** Classes a hiding (or showing) rule's subject names: only elements with one of them need their own check. */
   private readonly classes = new Set<string>();
+  /** A class name the scan cannot read (escaped characters): classed elements all count, bare ones need not. */
+  private unreadClass = false;
   private all = false;
 
   constructor(doc: Document) {
@@ -112,7 +114,7 @@ export class HidingRules {
    * tag alone, as a bare one is.
    */
   styledSelector(): string {
-    return this.all || this.classes.size > MAX_NAMED_CLASSES ? HIDDEN_OR_STYLED : `[hidden],[style],[id]${[...this.classes].map((c) => `,.${c}`).join('')}`;
+    return this.all || this.unreadClass || this.classes.size > MAX_NAMED_CLASSES ? HIDDEN_OR_STYLED : `[hidden],[style],[id]${[...this.classes].map((c) => `,.${c}`).join('')}`;
   }
 
   private scan(rules: CSSRuleList): void {
@@ -142,13 +144,10 @@ export class HidingRules {
           return;
         }
         // Every class the subject names, in `.a.b:not(.c)` too; a name the plain pattern does not read whole
-        // (escaped or non-ASCII characters) makes every classed element count.
+        // (escaped or non-ASCII characters, as in `.sm\:hidden`) makes every classed element count.
         for (const m of subject.matchAll(/\.([^.#:[\s>+~()]*)/g)) {
-          if (!/^-?[_a-zA-Z][\w-]*$/.test(m[1])) {
-            this.all = true;
-            return;
-          }
-          this.classes.add(m[1]);
+          if (/^-?[_a-zA-Z][\w-]*$/.test(m[1])) this.classes.add(m[1]);
+          else this.unreadClass = true;
         }
       }
     }

@@ -374,6 +374,8 @@ describe('TextIndex: visibility from the page\'s style sheets, read once', () =>
     const many = Array.from({ length: 65 }, (_, i) => `.c${i} { display: none }`).join(' ');
     expect(selectorFor(many)).toEqual(HIDDEN_OR_STYLED.split(',').sort());
     expect(selectorFor('.sm\\:hidden { display: none }')).toEqual(HIDDEN_OR_STYLED.split(',').sort());
+    // ...while bare elements still need no check of their own (no rule names a tag).
+    expect(new HidingRules(document).sparesBareTag('p')).toBe(true);
   });
 
   // In a shadow tree, whose own style sheets HidingRules does not read, every classed element is checked:
