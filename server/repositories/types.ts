@@ -18,7 +18,7 @@ import type {
   UserConfig,
 } from '../../lib/api/types.js';
 import { DEFAULT_BOOKMARK_SORT, TRASH, UNSORTED, type CollectionSort, type BookmarkType, type HighlightColor, type ShareRole } from '../../lib/api/constants.js';
-import { md5 } from '../services/secrets.js';
+import { md5 } from '../domain/secrets.js';
 
 export interface CollectionOwnerRow {
   id: number;

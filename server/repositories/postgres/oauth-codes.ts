@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
 import { type OAuthCodeRow, type OAuthCodesRepository } from '../types.js';
 
 /** Authorization codes on PostgreSQL: single use, short-lived, bound to the client and redirect URI. */

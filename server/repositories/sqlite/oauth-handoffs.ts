@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
 import type { OAuthHandoffsRepository } from '../types.js';
 
 /** OAuth consent hand-offs in the shared database file (migration 0007). */
