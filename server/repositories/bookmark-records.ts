@@ -5,7 +5,7 @@ import { DEFAULT_HIGHLIGHT_COLOR, type BookmarkType, type HighlightColor } from 
 import type { Clock } from '../clock.js';
 import { badRequest } from '../errors.js';
 import { objectId } from '../domain/secrets.js';
-import type { BookmarkChanges, BookmarkRow, BulkChanges, NewBookmark, NewHighlight } from './types.js';
+import type { BookmarkChanges, BookmarkRow, BulkChanges, NewBookmark, NewHighlight } from './types/index.js';
 import { TRASH } from '../../lib/api/constants.js';
 
 /** A `highlights` table row. */

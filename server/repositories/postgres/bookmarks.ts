@@ -4,7 +4,7 @@ import { TRASH } from '../../../lib/api/constants.js';
 import { isoNow, type Clock } from '../../clock.js';
 import { noCaches, ReadCache, type CacheSignals } from '../../db/read-cache.js';
 import { bookmarkInsert, bulkSet, changedColumns, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
-import type { BookmarkChanges, BookmarkRow, BookmarksRepository, BulkChanges, BulkScope, NewBookmark, NewHighlight, SavedLink } from '../types.js';
+import type { BookmarkChanges, BookmarkRow, BookmarksRepository, BulkChanges, BulkScope, NewBookmark, NewHighlight, SavedLink } from '../types/index.js';
 import { BOOKMARK_COLUMNS, HIGHLIGHT_COLUMNS, loadBookmarks } from './bookmark-rows.js';
 import { enqueuePageParse } from './jobs.js';
 import { all, lockKeys, one, pgJson, run, withoutNul } from './query.js';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { noCaches, type CacheSignals } from '../../db/read-cache.js';
-import type { Repositories } from '../types.js';
+import type { Repositories } from '../types/index.js';
 import { PgAccessRepository } from './access.js';
 import { PgBookmarkExportRepository } from './bookmark-export.js';
 import { PgBookmarkQueriesRepository } from './bookmark-queries.js';
