@@ -22,9 +22,6 @@ import { PgTagsRepository } from './tags.js';
 import { PgTokensRepository } from './tokens.js';
 import { PgUsersRepository } from './users.js';
 
-/** The repositories still without a PostgreSQL implementation: none (the two-instance test checks this). */
-export const NOT_YET_ON_POSTGRES: string[] = [];
-
 /**
  * The PostgreSQL implementation of every repository, on one connection pool shared by all of them.
  * `signals` (a PgChangeFeed's) turns the read caches on; without it every read goes to the database.
