@@ -1,7 +1,8 @@
 // Lint (npm run lint): typescript-eslint with type information, zero warnings allowed. Which part
 // may import which is mostly the compiler's job (one tsconfig.json per part); the import rules here
 // cover what the compiler cannot see: explicit extension-API imports in pure parts, and content
-// scripts reaching for the API client (tokens stay in the background).
+// scripts reaching for the API client (tokens stay in the background), and the server's layers (one
+// compiler part, so the lint says which folder may import which).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { emptyCatchRule } from './.ci/eslint/empty-catch.js';
@@ -46,6 +47,46 @@ export default tseslint.config(
           { group: EXTENSION_APIS, message: 'lib/api is pure: no extension APIs (it runs in the service worker and in Node).' },
           { group: ['node:*'], message: 'lib/api is pure: no Node modules (it runs in the extension too).' },
           { group: ['**/server/**', '**/background/**', '**/components/**', '**/entrypoints/**', '**/messaging/**', '**/storage/**'], message: 'lib/api imports nothing of the server or the extension.' },
+        ],
+      }],
+    },
+  },
+  // The server's layers point one way: routes, web pages and plugins -> services -> repositories ->
+  // domain. Repositories are the bottom: they run the SQL and know nothing of the layers above.
+  // Only repositories and server/db (the store, migrations) reach a database driver.
+  {
+    files: ['server/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/repositories/**', '**/services/**', '**/routes/**', '**/plugins/**', '**/web/**', '**/db/**', 'better-sqlite3', 'pg'], message: 'server/domain is pure rules and shapes: it imports no other server layer and no database.' }],
+      }],
+    },
+  },
+  {
+    files: ['server/repositories/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/services/**', '**/routes/**', '**/plugins/**', '**/web/**'], message: 'Repositories are the bottom layer of the server: what they share with services belongs in server/domain.' }],
+      }],
+    },
+  },
+  {
+    files: ['server/routes/**/*.ts', 'server/services/**/*.ts', 'server/web/**/*.ts', 'server/plugins/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['better-sqlite3', 'pg', '**/db/**'], message: 'Routes and services hold no SQL: read and write through server/repositories.' }],
+      }],
+    },
+  },
+  {
+    files: ['server/services/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['better-sqlite3', 'pg', '**/db/**'], message: 'Routes and services hold no SQL: read and write through server/repositories.' },
+          { group: ['**/routes/**', '**/plugins/**', '**/web/**'], message: 'Services sit below the HTTP layer: routes, plugins and web pages call services, never the reverse.' },
         ],
       }],
     },

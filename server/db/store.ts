@@ -1,4 +1,4 @@
-import type { Repositories } from '../repositories/types.js';
+import type { Repositories } from '../repositories/types/index.js';
 
 /**
  * An open database behind the repository contract: what the app and the commands hold instead

@@ -3,7 +3,7 @@
 import type { Bookmark } from '../../lib/api/types.js';
 import { TRASH, UNSORTED } from '../../lib/api/constants.js';
 import { chunks } from './bookmark-records.js';
-import type { BookmarkExportRepository, BookmarkScope, ExportFolder } from './types.js';
+import type { BookmarkExportRepository, BookmarkScope, ExportFolder } from './types/index.js';
 
 /** What a backend lends the export reads. */
 interface ExportBackend {

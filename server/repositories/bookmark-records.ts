@@ -4,8 +4,8 @@ import type { Bookmark, Highlight, HighlightChange, HighlightListItem, Media } f
 import { DEFAULT_HIGHLIGHT_COLOR, type BookmarkType, type HighlightColor } from '../../lib/api/constants.js';
 import type { Clock } from '../clock.js';
 import { badRequest } from '../errors.js';
-import { objectId } from '../services/secrets.js';
-import type { BookmarkChanges, BookmarkRow, BulkChanges, NewBookmark, NewHighlight } from './types.js';
+import { objectId } from '../domain/secrets.js';
+import type { BookmarkChanges, BookmarkRow, BulkChanges, NewBookmark, NewHighlight } from './types/index.js';
 import { TRASH } from '../../lib/api/constants.js';
 
 /** A `highlights` table row. */

@@ -1,7 +1,7 @@
 // The rules of collections that do not depend on the database: the stored values of a new or
 // changed collection, the order a reorder writes, and which collections a clean-up removes.
 import type { CollectionSort } from '../../lib/api/constants.js';
-import type { CollectionFields } from './types.js';
+import type { CollectionFields } from './types/index.js';
 
 /** A collection as reorderAll weighs it. */
 export interface ReorderRow {

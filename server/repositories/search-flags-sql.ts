@@ -1,6 +1,6 @@
 // SQL both search compilers share: the flag conditions and LIKE escaping are plain SQL that SQLite
 // and PostgreSQL read alike (the bookmark row is `b`).
-import type { FlagName } from '../services/search/ast.js';
+import type { FlagName } from '../domain/search/ast.js';
 
 /** SQL true when the flag holds. */
 export const FLAG_SQL: Record<FlagName, string> = {

@@ -1,6 +1,6 @@
 // Sharing rules both backends apply to the rows they read: which grant of a user counts when a
 // collection and several of its ancestors are shared with them.
-import type { CollaboratorRow } from './types.js';
+import type { CollaboratorRow } from './types/index.js';
 
 /**
  * One row per user: the grant on the collection nearest to the shared one (`chain` lists it first,

@@ -2,7 +2,7 @@
 // values in that order (each backend writes its own placeholders).
 import type { Clock } from '../clock.js';
 import { isoNow } from '../clock.js';
-import { DEFAULT_USER_CONFIG, FILE_QUOTA, type NewUser } from './types.js';
+import { DEFAULT_USER_CONFIG, FILE_QUOTA, type NewUser } from './types/index.js';
 
 export const NEW_USER_COLUMNS = 'email, password_hash, full_name, pro, config, files_size, files_checkpoint, registered';
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { SignInFailuresRepository } from '../repositories/index.js';
-import { LoginThrottle, type ThrottleVerdict } from '../web/throttle.js';
+import { LoginThrottle, type ThrottleVerdict } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 /** Sign-up attempts allowed per IP address within the throttle window, unless configured. */

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRow } from '../repositories/index.js';
 import type { UserRow } from '../repositories/index.js';
-import { newSecret, safeEqual } from '../services/secrets.js';
+import { newSecret, safeEqual } from '../domain/secrets.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import { field } from './forms.js';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { NewBookmark, Repositories } from '../../server/repositories/types.js';
+import type { NewBookmark, Repositories } from '../../server/repositories/types/index.js';
 import { openDatabase, type Db } from '../../server/db/open.js';
 import { connectPool } from '../../server/db/postgres/pool.js';
 import { createSqliteRepositories } from '../../server/repositories/sqlite/index.js';

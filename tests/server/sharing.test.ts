@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/process.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
+import { WebClient } from '../helpers/web-client.js';
 import { joinLinkIn, lastMailTo, outbox } from './sharing-mail.js';
 import { createBookmark, createCollection, invite, joinFromOutbox, share, type TestUser } from './sharing-setup.js';
 
@@ -89,6 +90,32 @@ describe('inviting', () => {
     expect(missing.body.errorMessage).toBe('body.emails is required');
     // Nothing was invited by the refused requests.
     expect((await s.sql('SELECT count(*) AS n FROM invitations WHERE collection_id = ?', c))[0]).toEqual({ n: 0 });
+  });
+
+  it('accepts as an invitee every address sign-up accepts, and refuses what sign-up refuses', async () => {
+    // Both follow lib/api/email.ts. A local part over 64 characters and a one-letter top-level
+    // domain are such addresses: sign-up takes them, so an invitation must reach them too.
+    const accepted = [`${'reader.'.repeat(10)}x@example.test`, 'ann@mail.x'];
+    for (const email of accepted) {
+      const browser = new WebClient(s.origin);
+      await browser.get('/signup');
+      expect((await browser.post('/signup', { name: 'Signed Up', email, password: 'signed-up-password', next: '/account' })).status).toBe(303);
+    }
+    const c = await createCollection(s, owner, 'Any address');
+    const res = await s.api('POST', `/collection/${c}/sharing`, { token: owner.token, body: { role: 'viewer', emails: accepted } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ result: true, emails: accepted });
+    for (const email of accepted) expect(joinLinkIn(lastMailTo(s.dataDir, email).text).collectionId).toBe(c);
+
+    const refused = 'ann@example';
+    const browser = new WebClient(s.origin);
+    await browser.get('/signup');
+    const signUp = await browser.post('/signup', { name: 'Not Signed Up', email: refused, password: 'signed-up-password', next: '/account' });
+    expect(signUp.status).toBe(400);
+    expect(signUp.text).toContain('Enter a valid email address');
+    const bad = await s.api('POST', `/collection/${c}/sharing`, { token: owner.token, body: { role: 'viewer', emails: [refused] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ result: false, status: 400, errorMessage: `body.emails.0 ("${refused}") is not an email address: write each as name@example.com.` });
   });
 
   it('refuses system collections and unknown ones', async () => {

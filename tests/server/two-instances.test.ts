@@ -18,35 +18,18 @@ interface Backend {
   database?: () => Promise<TestPgDatabase>;
   /** Rate limits and sign-in throttling are kept in the database (not per process). */
   sharedState: boolean;
-  /** OAuth consent hand-offs are kept in the database (both backends since SQLite migration 0007). */
-  sharedHandoffs: boolean;
   /** Files in an S3 bucket (s3rver) instead of a shared directory. */
   s3: boolean;
-}
-
-/**
- * The repositories the PostgreSQL backend does not have yet (issue #13 lands in parts): until it is
- * complete the PostgreSQL variant is skipped, and says what it waits for.
- */
-async function missingOnPostgres(): Promise<string[]> {
-  const { createPostgresRepositories, NOT_YET_ON_POSTGRES } = await import('../../server/repositories/postgres/index.js');
-  createPostgresRepositories(null as never, { now: () => 0 });
-  return NOT_YET_ON_POSTGRES;
 }
 
 // Each variant costs two server starts and about 45 s, so the S3 bucket is used with the backend
 // made for several instances (PostgreSQL), and SQLite shares a files directory.
 const backends: Backend[] = [
-  { name: 'PostgreSQL, S3 bucket', database: () => createTestDatabase(), sharedState: true, sharedHandoffs: true, s3: true },
-  { name: 'SQLite, one data directory, shared files directory', sharedState: false, sharedHandoffs: true, s3: false },
+  { name: 'PostgreSQL, S3 bucket', database: () => createTestDatabase(), sharedState: true, s3: true },
+  { name: 'SQLite, one data directory, shared files directory', sharedState: false, s3: false },
 ];
-const missing = await missingOnPostgres();
 
 describe.each(backends)('two instances behind one address ($name)', (backend) => {
-  if (backend.database && missing.length > 0) {
-    it.skip(`needs the PostgreSQL repositories still missing: ${missing.join(', ')}`, () => undefined);
-    return;
-  }
   let c: Cluster;
   let s3: TestS3 | undefined;
   let pg: TestPgDatabase | undefined;
@@ -184,7 +167,7 @@ describe.each(backends)('two instances behind one address ($name)', (backend) =>
     return readApiResponse(res);
   }
 
-  it.skipIf(!backend.sharedHandoffs)('an OAuth authorize, consent and code exchange whose steps alternate instances gives a working token', async () => {
+  it('an OAuth authorize, consent and code exchange whose steps alternate instances gives a working token', async () => {
     const app = await oauthApp();
     const browser = new WebClient(c.origin);
     const steps: WebResponse[] = [];

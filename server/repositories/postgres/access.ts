@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { ShareRole } from '../../../lib/api/constants.js';
 import { noCaches, ReadCache, type CacheSignals } from '../../db/read-cache.js';
 import { COLLECTION_WITH_ANCESTORS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
-import type { AccessRepository, CollectionOwnerRow } from '../types.js';
+import type { AccessRepository, CollectionOwnerRow } from '../types/index.js';
 import { all, one } from './query.js';
 
 type Location = { user_id: number; collection_id: number };

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { BookmarkScope } from '../types.js';
+import type { BookmarkScope } from '../types/index.js';
 import { newBookmark, twinBackends } from '../../../tests/helpers/pg-twin.js';
 
 // Export reads on PostgreSQL against SQLite: the folders of every scope, and each collection's

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOKMARK_SORTS } from '../../../lib/api/constants.js';
-import type { BookmarkScope } from '../types.js';
+import type { BookmarkScope } from '../types/index.js';
 import { newBookmark, twinBackends } from '../../../tests/helpers/pg-twin.js';
 
 // Listing on PostgreSQL against SQLite on the same bookmarks: every sort (ties, letter case, accents,

@@ -3,7 +3,7 @@ import type { Bookmark } from '../../../lib/api/types.js';
 import { DEFAULT_BOOKMARK_SORT, TRASH } from '../../../lib/api/constants.js';
 import { bookmarkOrders } from '../bookmark-records.js';
 import { COLLECTION_AND_DESCENDANTS } from '../collection-tree-sql.js';
-import type { BookmarkQueriesRepository, BookmarkScope, ListOptions } from '../types.js';
+import type { BookmarkQueriesRepository, BookmarkScope, ListOptions } from '../types/index.js';
 import { loadBookmarks } from './bookmark-rows.js';
 import { all, one } from './query.js';
 import { compilePgSearch } from './search-sql.js';

@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../../lib/api/types.js';
 import { assembleBookmarks, chunks, type AttachmentRow, type HighlightRow } from '../bookmark-records.js';
-import type { BookmarkRow } from '../types.js';
+import type { BookmarkRow } from '../types/index.js';
 import { all, type Queryable } from './query.js';
 
 /** The bookmark record's columns (everything but the search document). */

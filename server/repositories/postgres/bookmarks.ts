@@ -4,19 +4,13 @@ import { TRASH } from '../../../lib/api/constants.js';
 import { isoNow, type Clock } from '../../clock.js';
 import { noCaches, ReadCache, type CacheSignals } from '../../db/read-cache.js';
 import { bookmarkInsert, bulkSet, changedColumns, mediaToAppend, newHighlightRows, planHighlightChanges, tagsToAppend, type HighlightRow } from '../bookmark-records.js';
-import type { BookmarkChanges, BookmarkRow, BookmarksRepository, BulkChanges, BulkScope, NewBookmark, NewHighlight, SavedLink } from '../types.js';
+import type { BookmarkChanges, BookmarkRow, BookmarksRepository, BulkChanges, BulkScope, NewBookmark, NewHighlight, SavedLink } from '../types/index.js';
 import { BOOKMARK_COLUMNS, HIGHLIGHT_COLUMNS, loadBookmarks } from './bookmark-rows.js';
+import { firstOrder, makeRoomAt, orderKey, placeBookmarks } from './bookmark-order.js';
 import { enqueuePageParse } from './jobs.js';
 import { all, lockKeys, one, pgJson, run, withoutNul } from './query.js';
 import { compilePgSearch } from './search-sql.js';
 import { inTransaction } from './transaction.js';
-
-/**
- * The advisory lock of one collection's manual order (per owner: Unsorted and Trash are one id
- * for everyone). Writes that read a position and then place bookmarks relative to it hold it, so
- * two instances placing bookmarks into one collection at once never take the same position.
- */
-const orderKey = (ownerId: number, collectionId: number) => `bookmark-order:${ownerId}:${collectionId}`;
 
 /**
  * Bookmark writes on PostgreSQL: create (one or many), update incl. highlights, move, Trash and
@@ -71,7 +65,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
         const key = orderKey(item.ownerId, item.collectionId);
         const slot = topSlots.get(key);
         if (slot) slot.next -= 1;
-        else topSlots.set(key, { next: (await this.firstOrder(c, item.collectionId, item.ownerId)) - 1 });
+        else topSlots.set(key, { next: (await firstOrder(c, item.collectionId, item.ownerId)) - 1 });
       }
       // Ids in the order sent, taken up front so rows, tags and highlights go in one statement each.
       const ids = (
@@ -85,7 +79,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
         if (item.order !== undefined) {
           await this.insert(c, pending, now);
           pending = [];
-          pending.push({ id: ids[i], item, sort: await this.makeRoomAt(c, item.collectionId, item.ownerId, item.order, 0) });
+          pending.push({ id: ids[i], item, sort: await makeRoomAt(c, item.collectionId, item.ownerId, item.order, 0) });
         } else {
           pending.push({ id: ids[i], item, sort: topSlots.get(orderKey(item.ownerId, item.collectionId))!.next++ });
         }
@@ -152,10 +146,10 @@ export class PgBookmarksRepository implements BookmarksRepository {
       let ownerId = row.user_id;
       const target = changes.move;
       if (target && (target.collectionId !== row.collection_id || target.ownerId !== row.user_id)) {
-        await this.place(c, [id], row.user_id, target, now, changes.order);
+        await placeBookmarks(c, [id], row.user_id, target, now, changes.order);
         ownerId = target.ownerId;
       } else if (changes.order !== undefined) {
-        const sort = await this.makeRoomAt(c, row.collection_id, row.user_id, changes.order, id);
+        const sort = await makeRoomAt(c, row.collection_id, row.user_id, changes.order, id);
         await run(c, 'UPDATE bookmarks SET sort_order = ?, last_update = ? WHERE id = ?', [sort, now, id]);
       }
 
@@ -203,7 +197,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
         await run(c, 'DELETE FROM bookmarks WHERE id = ?', [id]);
         return 'deleted' as const;
       }
-      await this.place(c, [id], row.user_id, { collectionId: TRASH, ownerId: row.user_id }, now);
+      await placeBookmarks(c, [id], row.user_id, { collectionId: TRASH, ownerId: row.user_id }, now);
       return 'trashed' as const;
     });
   }
@@ -271,7 +265,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
         }
         await this.insertTags(c, newTags);
       }
-      if (changes.move) await this.place(c, ids, ownerId, changes.move, now);
+      if (changes.move) await placeBookmarks(c, ids, ownerId, changes.move, now);
       return ids.length;
     });
   }
@@ -286,7 +280,7 @@ export class PgBookmarksRepository implements BookmarksRepository {
       } else {
         await lockKeys(c, [orderKey(ownerId, TRASH)]);
         await all(c, 'SELECT id FROM bookmarks WHERE id = ANY(?::bigint[]) ORDER BY id FOR UPDATE', [ids]);
-        await this.place(c, ids, ownerId, { collectionId: TRASH, ownerId }, now);
+        await placeBookmarks(c, ids, ownerId, { collectionId: TRASH, ownerId }, now);
       }
       return ids.length;
     });
@@ -312,76 +306,6 @@ export class PgBookmarksRepository implements BookmarksRepository {
    */
   async onPleaseParse(bookmarkIds: number[], on: 'create' | 'update'): Promise<void> {
     await enqueuePageParse(this.pool, bookmarkIds, on, this.clock.now());
-  }
-
-  // --- internals (they run inside the callers' transactions) ---
-
-  /** The smallest sort_order in a collection, or 0 when it is empty (so the first one gets -1). */
-  private async firstOrder(c: pg.PoolClient, collectionId: number, ownerId: number): Promise<number> {
-    const row = await one<{ v: number }>(
-      c,
-      'SELECT sort_order AS v FROM bookmarks WHERE collection_id = ? AND user_id = ? ORDER BY sort_order LIMIT 1',
-      [collectionId, ownerId],
-    );
-    return row ? row.v : 0;
-  }
-
-  /**
-   * Frees position `position` (0-based, ascending) in a collection by moving every bookmark from
-   * that position on one step down, and returns the sort value to use. A position past the end
-   * answers the value after the last one. `excludeId` is the bookmark being placed (0 for none).
-   */
-  private async makeRoomAt(c: pg.PoolClient, collectionId: number, ownerId: number, position: number, excludeId: number): Promise<number> {
-    const at = await one<{ v: number }>(
-      c,
-      `SELECT sort_order AS v FROM bookmarks WHERE collection_id = ? AND user_id = ? AND id <> ?
-        ORDER BY sort_order, id LIMIT 1 OFFSET ?`,
-      [collectionId, ownerId, excludeId, position],
-    );
-    if (!at) {
-      const last = await one<{ v: number }>(
-        c,
-        'SELECT sort_order AS v FROM bookmarks WHERE collection_id = ? AND user_id = ? AND id <> ? ORDER BY sort_order DESC LIMIT 1',
-        [collectionId, ownerId, excludeId],
-      );
-      return last ? Math.floor(last.v) + 1 : 0;
-    }
-    await run(c, 'UPDATE bookmarks SET sort_order = sort_order + 1 WHERE collection_id = ? AND user_id = ? AND sort_order >= ? AND id <> ?', [
-      collectionId,
-      ownerId,
-      at.v,
-      excludeId,
-    ]);
-    return at.v;
-  }
-
-  /**
-   * Puts bookmarks (all owned by `fromOwner`) into a collection: at `order` when given (single
-   * bookmark), else first, keeping their relative order. Entering Trash sets `removed`, leaving
-   * it clears it; a new owner carries over to tags and highlights. The caller holds the target's order lock.
-   */
-  private async place(
-    c: pg.PoolClient,
-    ids: number[],
-    fromOwner: number,
-    target: { collectionId: number; ownerId: number },
-    now: string,
-    order?: number,
-  ): Promise<void> {
-    const first =
-      order !== undefined && ids.length === 1
-        ? await this.makeRoomAt(c, target.collectionId, target.ownerId, order, ids[0])
-        : (await this.firstOrder(c, target.collectionId, target.ownerId)) - ids.length;
-    await run(
-      c,
-      `UPDATE bookmarks b SET collection_id = ?, user_id = ?, removed = ?, sort_order = ?::float8 + x.at - 1, last_update = ?
-         FROM unnest(?::bigint[]) WITH ORDINALITY AS x(id, at) WHERE b.id = x.id`,
-      [target.collectionId, target.ownerId, target.collectionId === TRASH ? 1 : 0, first, now, ids],
-    );
-    if (target.ownerId !== fromOwner) {
-      await run(c, 'UPDATE bookmark_tags SET user_id = ? WHERE bookmark_id = ANY(?::bigint[])', [target.ownerId, ids]);
-      await run(c, 'UPDATE highlights SET user_id = ? WHERE bookmark_id = ANY(?::bigint[])', [target.ownerId, ids]);
-    }
   }
 
   private async applyHighlightChanges(c: pg.PoolClient, bookmarkId: number, ownerId: number, changes: HighlightChange[], now: string): Promise<void> {

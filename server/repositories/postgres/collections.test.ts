@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CollectionCycleError } from '../types.js';
+import { CollectionCycleError } from '../types/index.js';
 import { newBookmark, twinBackends } from '../../../tests/helpers/pg-twin.js';
 
 // Collections on PostgreSQL against SQLite: the tree (recursive CTEs), counts, order, moves and the

@@ -3,7 +3,7 @@ import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import { isoNow, type Clock } from '../../clock.js';
 import { collectionColumns, collectionsToClean, INSERT_COLLECTION, newCollectionValues, siblingSorts, type ReorderRow } from '../collection-rules.js';
 import { COLLECTION_AND_DESCENDANTS, COLLECTION_ORDER, COLLECTION_WITH_COUNT, REORDER_ROWS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
-import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
+import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types/index.js';
 import { all, lockKeys, one, pgJson, run, type Queryable } from './query.js';
 import { inTransaction } from './transaction.js';
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
 import { TestClock } from '../../../tests/helpers/server.js';
-import { QuotaExceededError, type NewFile } from '../types.js';
+import { QuotaExceededError, type NewFile } from '../types/index.js';
 import { PgFilesRepository } from './files.js';
 import { PgUsersRepository } from './users.js';
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
-import { type CacheRow, type FileRow, type NewFile, QuotaExceededError, type FilesRepository } from '../types.js';
+import { type CacheRow, type FileRow, type NewFile, QuotaExceededError, type FilesRepository } from '../types/index.js';
 import { inTransaction } from './transaction.js';
 
 /**

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { HighlightListItem } from '../../../lib/api/types.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { toHighlightListItem, type HighlightRow } from '../bookmark-records.js';
-import type { BookmarkScope, HighlightsRepository } from '../types.js';
+import type { BookmarkScope, HighlightsRepository } from '../types/index.js';
 import { scopeCondition } from './bookmark-queries.js';
 import { all } from './query.js';
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type IdempotencyStart, type IdempotencyRepository } from '../types.js';
+import { type IdempotencyStart, type IdempotencyRepository } from '../types/index.js';
 import { inTransaction } from './transaction.js';
 
 /** Stored first answers for `Idempotency-Key` on PostgreSQL, shared by every instance. Used by plugins/idempotency.ts. */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
-import { type ImportRunRow, type ImportTally, type ImportRunsRepository } from '../types.js';
+import { type ImportRunRow, type ImportTally, type ImportRunsRepository } from '../types/index.js';
 
 /**
  * Progress of the import command on PostgreSQL, so an interrupted import continues where it

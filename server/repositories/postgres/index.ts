@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { noCaches, type CacheSignals } from '../../db/read-cache.js';
-import type { Repositories } from '../types.js';
+import type { Repositories } from '../types/index.js';
 import { PgAccessRepository } from './access.js';
 import { PgBookmarkExportRepository } from './bookmark-export.js';
 import { PgBookmarkQueriesRepository } from './bookmark-queries.js';
@@ -21,9 +21,6 @@ import { PgStatsRepository } from './stats.js';
 import { PgTagsRepository } from './tags.js';
 import { PgTokensRepository } from './tokens.js';
 import { PgUsersRepository } from './users.js';
-
-/** The repositories still without a PostgreSQL implementation: none (the two-instance test checks this). */
-export const NOT_YET_ON_POSTGRES: string[] = [];
 
 /**
  * The PostgreSQL implementation of every repository, on one connection pool shared by all of them.

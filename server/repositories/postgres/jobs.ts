@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Media } from '../../../lib/api/types.js';
 import { isoNow, type Clock } from '../../clock.js';
-import type { BookmarkRow, JobRow, JobsRepository, PageFill } from '../types.js';
+import type { BookmarkRow, JobRow, JobsRepository, PageFill } from '../types/index.js';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.js';
 import { CACHE_NEUTRAL } from '../../db/postgres/change-feed.js';
 import { inTransaction } from './transaction.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { LinkEntry } from '../../../lib/api/types.js';
-import type { LinksRepository } from '../types.js';
+import type { LinksRepository } from '../types/index.js';
 
 /**
  * Reads for the saved-link index (GET /links) on PostgreSQL. `link_changes` is written by triggers

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type OAuthCodeRow, type OAuthCodesRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type OAuthCodeRow, type OAuthCodesRepository } from '../types/index.js';
 
 /** Authorization codes on PostgreSQL: single use, short-lived, bound to the client and redirect URI. */
 export class PgOAuthCodesRepository implements OAuthCodesRepository {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import { type ConnectionRow, type OAuthConnectionsRepository } from '../types.js';
+import { type ConnectionRow, type OAuthConnectionsRepository } from '../types/index.js';
 import { inTransaction } from './transaction.js';
 
 /** Which storage providers mirror their connection onto the user record (`dropbox.enabled`, `gdrive.enabled`). */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type AuthorizedApp, type IssuedPair, type RefreshTokenRow, type OAuthGrantsRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type AuthorizedApp, type IssuedPair, type RefreshTokenRow, type OAuthGrantsRepository } from '../types/index.js';
 import { inTransaction } from './transaction.js';
 
 type RotateResult =

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import type { OAuthHandoffsRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import type { OAuthHandoffsRepository } from '../types/index.js';
 
 /** OAuth consent hand-offs on PostgreSQL, shared by every instance (migration 0003). */
 export class PgOAuthHandoffsRepository implements OAuthHandoffsRepository {

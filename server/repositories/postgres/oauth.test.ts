@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
 import { TestClock } from '../../../tests/helpers/server.js';
-import { DuplicateClientIdError } from '../types.js';
+import { DuplicateClientIdError } from '../types/index.js';
 import { createPgOAuthRepositories } from './oauth.js';
 import { PgTokensRepository } from './tokens.js';
 import { PgUsersRepository } from './users.js';

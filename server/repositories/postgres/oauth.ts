@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import type { OAuthRepositories } from '../types.js';
+import type { OAuthRepositories } from '../types/index.js';
 import { PgOAuthClientsRepository } from './oauth-clients.js';
 import { PgOAuthCodesRepository } from './oauth-codes.js';
 import { PgOAuthConnectionsRepository } from './oauth-connections.js';

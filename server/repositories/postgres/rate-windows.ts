@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { CACHE_NEUTRAL } from '../../db/postgres/change-feed.js';
-import type { RateWindowCount, RateWindowsRepository } from '../types.js';
+import type { RateWindowCount, RateWindowsRepository } from '../types/index.js';
 
 /** About one update in this many also deletes ended windows, so the table stays small without a timer. */
 const PRUNE_ONE_IN = 500;

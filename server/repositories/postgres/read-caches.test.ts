@@ -4,7 +4,7 @@ import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
 import { TestClock } from '../../../tests/helpers/server.js';
 import { PgChangeFeed } from '../../db/postgres/change-feed.js';
 import { ReadCache } from '../../db/read-cache.js';
-import type { Repositories } from '../types.js';
+import type { Repositories } from '../types/index.js';
 import { createPostgresRepositories } from './index.js';
 
 // The PostgreSQL read caches of two instances (two pools, each with its own change feed, against a

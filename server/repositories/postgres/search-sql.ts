@@ -1,9 +1,9 @@
-// The PostgreSQL form of the search language: the parsed query (services/search) compiled to a
+// The PostgreSQL form of the search language: the parsed query (server/domain/search) compiled to a
 // boolean over `bookmarks b`, using the weighted `search` tsvector column (GIN index) of migration
 // 0001: title A, tags B, excerpt, note and highlights C, link words and domain D. It gives the same
 // matches as the SQLite (FTS5) compiler for every expression (tested side by side on one corpus).
-import type { SearchQuery, Term, TextField } from '../../services/search/ast.js';
-import { parseSearch } from '../../services/search/parse.js';
+import type { SearchQuery, Term, TextField } from '../../domain/search/ast.js';
+import { parseSearch } from '../../domain/search/parse.js';
 import { escapeLike, FLAG_SQL } from '../search-flags-sql.js';
 
 /**

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type SessionRow, type SessionsRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type SessionRow, type SessionsRepository } from '../types/index.js';
 
 /** Web sign-in sessions on PostgreSQL. The cookie carries a random secret; only its hash is stored. */
 export class PgSessionsRepository implements SessionsRepository {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
 import { TestClock } from '../../../tests/helpers/server.js';
-import { PendingLimitError } from '../types.js';
+import { PendingLimitError } from '../types/index.js';
 import { PgSharingRepository } from './sharing.js';
 import { PgUsersRepository } from './users.js';
 

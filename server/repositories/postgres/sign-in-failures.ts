@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SignInFailuresRepository } from '../types.js';
+import type { SignInFailuresRepository } from '../types/index.js';
 
 /** Failed password checks shared by every instance (migration 0005). */
 export class PgSignInFailuresRepository implements SignInFailuresRepository {

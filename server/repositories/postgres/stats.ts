@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { TRASH, UNSORTED } from '../../../lib/api/constants.js';
-import type { StatsRepository } from '../types.js';
+import type { StatsRepository } from '../types/index.js';
 import { one } from './query.js';
 
 /** Counts behind `GET /user/stats`, on PostgreSQL: one statement, one snapshot. */

@@ -3,7 +3,7 @@ import type { Tag, TagSuggestion } from '../../../lib/api/types.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { isoNow, type Clock } from '../../clock.js';
 import { byUses, mergeTagCounts, rankSuggestions, removeMap, renameMap, rewriteTagList, similarityWords, suggestionCandidates, type SuggestFor } from '../tag-rules.js';
-import type { BookmarkScope, TagsRepository } from '../types.js';
+import type { BookmarkScope, TagsRepository } from '../types/index.js';
 import { scopeCondition } from './bookmark-queries.js';
 import { all, one, pgJson, run, withoutNul } from './query.js';
 import { inTransaction } from './transaction.js';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { noCaches, ReadCache, type CacheSignals } from '../../db/read-cache.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type TokenKind, type TokenRow, type TokensRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type TokenKind, type TokenRow, type TokensRepository } from '../types/index.js';
 
 /**
  * Bearer tokens on PostgreSQL. Only hashes are stored; the secret is returned once, at creation.

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
 import { TestClock } from '../../../tests/helpers/server.js';
-import { DuplicateEmailError, FILE_QUOTA, toUser } from '../types.js';
+import { DuplicateEmailError, FILE_QUOTA, toUser } from '../types/index.js';
 import { PgUsersRepository } from './users.js';
 
 // Accounts on PostgreSQL: the same records as on SQLite, emails unique without regard to case.

@@ -3,7 +3,7 @@ import type { Db } from '../../db/open.js';
 import { cacheSignalOf } from '../../db/change-tracker.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { COLLECTION_WITH_ANCESTORS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
-import { type CollectionOwnerRow, type AccessRepository } from '../types.js';
+import { type CollectionOwnerRow, type AccessRepository } from '../types/index.js';
 
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */
 export class SqliteAccessRepository implements AccessRepository {

@@ -7,7 +7,7 @@ import { openDatabase, type Db } from '../../db/open.js';
 import { systemClock } from '../../clock.js';
 import { FullTextIndex } from './fts.js';
 import { SqliteBookmarkQueriesRepository } from './bookmark-queries.js';
-import type { BookmarkScope } from '../types.js';
+import type { BookmarkScope } from '../types/index.js';
 import { seedSearchRow } from '../../../tests/helpers/search-corpus.js';
 
 // Listing and search pick a plan by how many rows match the full-text part (read once from the

@@ -7,7 +7,7 @@ import { loadBookmarks } from './bookmark-rows.js';
 import { bookmarkOrders } from '../bookmark-records.js';
 import { COLLECTION_AND_DESCENDANTS } from '../collection-tree-sql.js';
 import { compileSearch, type CompiledSearch } from './search-sql.js';
-import { type BookmarkScope, type ListOptions, type BookmarkQueriesRepository } from '../types.js';
+import { type BookmarkScope, type ListOptions, type BookmarkQueriesRepository } from '../types/index.js';
 
 /**
  * SQL condition over `bookmarks b` selecting the scope. With `viaFullText` the scope's columns are

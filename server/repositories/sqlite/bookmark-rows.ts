@@ -1,7 +1,7 @@
 import type { Bookmark } from '../../../lib/api/types.js';
 import type { Db } from '../../db/open.js';
 import { assembleBookmarks, chunks, type AttachmentRow, type HighlightRow } from '../bookmark-records.js';
-import type { BookmarkRow } from '../types.js';
+import type { BookmarkRow } from '../types/index.js';
 
 /**
  * Loads bookmarks with their highlights in two queries, keeping the order of `ids`.

@@ -10,7 +10,7 @@ import { cacheSignalOf } from '../../db/change-tracker.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { enqueuePageParse } from './jobs.js';
 import { compileSearch } from './search-sql.js';
-import { type BookmarkChanges, type BulkChanges, type BulkScope, type NewBookmark, type NewHighlight, type SavedLink, type BookmarksRepository, type BookmarkRow } from '../types.js';
+import { type BookmarkChanges, type BulkChanges, type BulkScope, type NewBookmark, type NewHighlight, type SavedLink, type BookmarksRepository, type BookmarkRow } from '../types/index.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 

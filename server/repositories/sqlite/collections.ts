@@ -5,7 +5,7 @@ import { TRASH, type CollectionSort } from '../../../lib/api/constants.js';
 import type { FullTextIndex } from './fts.js';
 import { COLLECTION_AND_DESCENDANTS, COLLECTION_ORDER, COLLECTION_WITH_COUNT, REORDER_ROWS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
 import { collectionColumns, collectionsToClean, INSERT_COLLECTION, newCollectionValues, siblingSorts, type ReorderRow } from '../collection-rules.js';
-import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types.js';
+import { CollectionCycleError, type CollectionFields, type CollectionRow, type CollectionsRepository } from '../types/index.js';
 
 const SELECT_WITH_COUNT = COLLECTION_WITH_COUNT;
 const ORDER = COLLECTION_ORDER;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
-import { type CacheRow, type FileRow, type NewFile, QuotaExceededError, type FilesRepository } from '../types.js';
+import { type CacheRow, type FileRow, type NewFile, QuotaExceededError, type FilesRepository } from '../types/index.js';
 
 /**
  * Files, covers and permanent copies as rows. The bytes are on disk (services/files/storage.ts);

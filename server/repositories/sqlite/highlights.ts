@@ -5,7 +5,7 @@ import type { FullTextIndex } from './fts.js';
 import { toHighlightListItem, type HighlightRow } from '../bookmark-records.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { scopeSql } from './bookmark-queries.js';
-import { type BookmarkScope, type HighlightsRepository } from '../types.js';
+import { type BookmarkScope, type HighlightsRepository } from '../types/index.js';
 
 /**
  * The scope as a condition over `highlights h JOIN bookmarks b`. A user's own highlights are

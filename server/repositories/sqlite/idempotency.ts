@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import { type IdempotencyStart, type IdempotencyRepository } from '../types.js';
+import { type IdempotencyStart, type IdempotencyRepository } from '../types/index.js';
 
 /** Stored first answers for `Idempotency-Key` (migration 0005). Used by plugins/idempotency.ts. */
 export class SqliteIdempotencyRepository implements IdempotencyRepository {

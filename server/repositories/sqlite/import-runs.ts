@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
-import { type ImportRunRow, type ImportTally, type ImportRunsRepository } from '../types.js';
+import { type ImportRunRow, type ImportTally, type ImportRunsRepository } from '../types/index.js';
 
 /**
  * Progress of the import command, so an interrupted import continues where it stopped: one run

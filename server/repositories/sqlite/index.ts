@@ -15,7 +15,7 @@ import { SqliteLinksRepository } from './links.js';
 import { createOAuthRepositories } from './oauth.js';
 import { MemoryRateWindowsRepository } from './rate-windows.js';
 import { MemorySignInFailuresRepository } from './sign-in-failures.js';
-import type { Repositories } from '../types.js';
+import type { Repositories } from '../types/index.js';
 import { SqliteSharingRepository } from './sharing.js';
 import { SqliteStatsRepository } from './stats.js';
 import { SqliteTagsRepository } from './tags.js';

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import type { Media } from '../../../lib/api/types.js';
 import type { FullTextIndex } from './fts.js';
-import { type JobRow, type PageFill, type JobsRepository, type BookmarkRow } from '../types.js';
+import { type JobRow, type PageFill, type JobsRepository, type BookmarkRow } from '../types/index.js';
 
 const PAGE_JOB_UPSERT = `
   INSERT INTO jobs (kind, payload, dedupe_key, state, next_run_at, created_at)

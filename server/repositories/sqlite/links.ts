@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { LinkEntry } from '../../../lib/api/types.js';
-import type { LinksRepository } from '../types.js';
+import type { LinksRepository } from '../types/index.js';
 
 /**
  * Reads for the saved-link index (GET /links). The change log `link_changes` is written by

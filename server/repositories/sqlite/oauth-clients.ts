@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type ClientKind, type ClientStatus, DuplicateClientIdError, type OAuthClient, type OAuthClientRow, type OAuthClientsRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type ClientKind, type ClientStatus, DuplicateClientIdError, type OAuthClient, type OAuthClientRow, type OAuthClientsRepository } from '../types/index.js';
 
 /** Registered OAuth applications. Client secrets are returned once, at creation or regeneration. */
 export class SqliteOAuthClientsRepository implements OAuthClientsRepository {

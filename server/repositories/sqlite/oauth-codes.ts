@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type OAuthCodeRow, type OAuthCodesRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type OAuthCodeRow, type OAuthCodesRepository } from '../types/index.js';
 
 /** Authorization codes: single use, short-lived, bound to the client and redirect URI. */
 export class SqliteOAuthCodesRepository implements OAuthCodesRepository {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
-import { type ConnectionRow, type OAuthConnectionsRepository } from '../types.js';
+import { type ConnectionRow, type OAuthConnectionsRepository } from '../types/index.js';
 
 /** Which storage providers mirror their connection onto the user record (`dropbox.enabled`, `gdrive.enabled`). */
 const USER_FLAG: Record<string, string> = { dropbox: 'dropbox_enabled', gdrive: 'gdrive_enabled' };

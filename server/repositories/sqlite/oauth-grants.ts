@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type AuthorizedApp, type IssuedPair, type RefreshTokenRow, type OAuthGrantsRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type AuthorizedApp, type IssuedPair, type RefreshTokenRow, type OAuthGrantsRepository } from '../types/index.js';
 
 /**
  * Grants (what a user authorized an app to do, one per exchanged code) with their rotating refresh

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/open.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import type { OAuthHandoffsRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import type { OAuthHandoffsRepository } from '../types/index.js';
 
 /** OAuth consent hand-offs in the shared database file (migration 0007). */
 export class SqliteOAuthHandoffsRepository implements OAuthHandoffsRepository {

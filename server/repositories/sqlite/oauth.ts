@@ -6,7 +6,7 @@ import { SqliteOAuthConnectionsRepository } from './oauth-connections.js';
 import { SqliteOAuthGrantsRepository } from './oauth-grants.js';
 import { SqliteOAuthHandoffsRepository } from './oauth-handoffs.js';
 import { SqliteSessionsRepository } from './sessions.js';
-import type { OAuthRepositories } from '../types.js';
+import type { OAuthRepositories } from '../types/index.js';
 
 /** For `createRepositories`, and for commands that open the database without the service. */
 export function createOAuthRepositories(db: Db, clock: Clock): OAuthRepositories {

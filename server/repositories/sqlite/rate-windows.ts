@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { RateWindowCount, RateWindowsRepository } from '../types.js';
+import type { RateWindowCount, RateWindowsRepository } from '../types/index.js';
 
 /** Windows are forgotten this often (ms of the clock) once they have ended. */
 const SWEEP_EVERY_MS = 60_000;

@@ -1,9 +1,9 @@
-import type { SearchQuery, Term } from '../../services/search/ast.js';
-import { hasIndexableText, parseSearch } from '../../services/search/parse.js';
+import type { SearchQuery, Term } from '../../domain/search/ast.js';
+import { hasIndexableText, parseSearch } from '../../domain/search/parse.js';
 import { escapeLike, FLAG_SQL } from '../search-flags-sql.js';
 
 // The SQLite (FTS5) form of the search language: only repositories compile searches; routes and
-// services hand them the expression text (the parser, services/search, stays backend-neutral).
+// services hand them the expression text (the parser, domain/search, stays backend-neutral).
 
 /**
  * A search expression compiled to SQL: `where` is a boolean expression over the `bookmarks`

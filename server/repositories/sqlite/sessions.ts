@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type SessionRow, type SessionsRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type SessionRow, type SessionsRepository } from '../types/index.js';
 
 /** Web sign-in sessions. The cookie carries a random secret; only its hash is stored. */
 export class SqliteSessionsRepository implements SessionsRepository {

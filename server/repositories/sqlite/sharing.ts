@@ -1,8 +1,8 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import type { ShareRole } from '../../../lib/api/constants.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, type NewInvitations, PendingLimitError, type SharingRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type CollaboratorRow, type InvitationRow, type IssuedInvitation, type NewInvitations, PendingLimitError, type SharingRepository } from '../types/index.js';
 import { nearestCollaborators } from '../sharing-rules.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');

@@ -1,4 +1,4 @@
-import type { SignInFailuresRepository } from '../types.js';
+import type { SignInFailuresRepository } from '../types/index.js';
 
 /** Most keys remembered at once; beyond it the oldest are forgotten (bounded memory under attack). */
 const MAX_KEYS = 100_000;

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/open.js';
-import type { StatsRepository } from '../types.js';
+import type { StatsRepository } from '../types/index.js';
 
 /** Counts behind `GET /user/stats`. */
 export class SqliteStatsRepository implements StatsRepository {

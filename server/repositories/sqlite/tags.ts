@@ -5,7 +5,7 @@ import type { Db } from '../../db/open.js';
 import { isoNow, type Clock } from '../../clock.js';
 import type { FullTextIndex } from './fts.js';
 import { scopeSql } from './bookmark-queries.js';
-import { type BookmarkScope, type TagsRepository } from '../types.js';
+import { type BookmarkScope, type TagsRepository } from '../types/index.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 

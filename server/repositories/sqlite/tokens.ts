@@ -2,8 +2,8 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { cacheSignalOf } from '../../db/change-tracker.js';
 import { ReadCache } from '../../db/read-cache.js';
-import { hashSecret, newSecret } from '../../services/secrets.js';
-import { type TokenKind, type TokenRow, type TokensRepository } from '../types.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { type TokenKind, type TokenRow, type TokensRepository } from '../types/index.js';
 
 /** Bearer tokens for the API. Only hashes are stored; the secret is returned once, at creation. */
 export class SqliteTokensRepository implements TokensRepository {

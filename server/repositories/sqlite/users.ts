@@ -2,7 +2,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import type { UserConfig, UserGroup } from '../../../lib/api/types.js';
-import { DuplicateEmailError, type NewUser, type UserRow, type UsersRepository } from '../types.js';
+import { DuplicateEmailError, type NewUser, type UserRow, type UsersRepository } from '../types/index.js';
 import { NEW_USER_COLUMNS, newUserValues } from '../user-records.js';
 
 export class SqliteUsersRepository implements UsersRepository {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { md5 } from '../../services/secrets.js';
+import { md5 } from '../../domain/secrets.js';
 import type { Collaborator } from '../../../lib/api/types.js';
 import type { CollaboratorRow } from '../../repositories/index.js';
 

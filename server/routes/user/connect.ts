@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { OkEnvelope } from '../../../lib/api/schemas/common.js';
 import { ApiError, badRequest } from '../../errors.js';
-import { newSecret } from '../../services/secrets.js';
+import { newSecret } from '../../domain/secrets.js';
 import { s256 } from '../../services/oauth/pkce.js';
 import { isProvider, PROVIDERS, providerSettings, type ProviderName } from '../../services/oauth/providers.js';
 import { sessionFromCookie } from '../../web/session.js';

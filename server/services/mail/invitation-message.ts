@@ -1,5 +1,5 @@
 import type { ShareRole } from '../../../lib/api/constants.js';
-import type { MailMessage } from './index.js';
+import type { MailMessage } from './mailer.js';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

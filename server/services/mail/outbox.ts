@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
-import type { Mailer, MailMessage, MailReceipt } from './index.js';
+import type { Mailer, MailMessage, MailReceipt } from './mailer.js';
 import { DEFAULT_MAIL_FROM } from './settings.js';
 
 /**

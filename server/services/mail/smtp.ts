@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer, MailMessage, MailReceipt } from './index.js';
+import type { Mailer, MailMessage, MailReceipt } from './mailer.js';
 import type { SmtpSettings } from './settings.js';
 
 const DEFAULT_TIMEOUT_MS = 10_000;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { safeEqual } from '../secrets.js';
+import { safeEqual } from '../../domain/secrets.js';
 
 /** RFC 7636: a verifier is 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
 function isValidVerifier(verifier: string): boolean {

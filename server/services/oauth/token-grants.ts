@@ -3,7 +3,7 @@ import type { TokenResponse } from '../../../lib/api/types.js';
 import { ApiError } from '../../errors.js';
 import type { OAuthClient } from '../../repositories/index.js';
 import type { IssuedPair } from '../../repositories/index.js';
-import { hashSecret, safeEqual } from '../secrets.js';
+import { hashSecret, safeEqual } from '../../domain/secrets.js';
 import { verifyPkce } from './pkce.js';
 
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ALL_COLLECTIONS, LIMITS } from '../../../lib/api/constants.js';
-import { HighlightListItem, ItemsEnvelope, PagingQuery } from '../../../lib/api/schemas/index.js';
-import { bookmarkScope } from '../bookmark-scope.js';
-import { CollectionIdParam } from '../../../lib/api/schemas/common.js';
+import { ALL_COLLECTIONS, LIMITS } from '../../lib/api/constants.js';
+import { HighlightListItem, ItemsEnvelope, PagingQuery } from '../../lib/api/schemas/index.js';
+import { bookmarkScope } from './bookmark-scope.js';
+import { CollectionIdParam } from '../../lib/api/schemas/common.js';
 
 /** Highlight listings: GET /highlights and /highlights/{collectionId}. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {

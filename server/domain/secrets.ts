@@ -1,3 +1,6 @@
+// Random secrets, their stored hashes and ids: rules both the repositories (which store the hashes)
+// and the services and web pages (which hand secrets out and compare them) follow, so they live
+// below both.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A new random secret for tokens, codes and invitation links (256 bits, URL-safe). */

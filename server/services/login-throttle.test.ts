@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { twoInstancePools } from '../../../tests/helpers/pg-database.js';
-import { TestClock } from '../../../tests/helpers/server.js';
-import { LoginThrottle } from '../../web/throttle.js';
-import { PgSignInFailuresRepository } from './sign-in-failures.js';
+import { twoInstancePools } from '../../tests/helpers/pg-database.js';
+import { TestClock } from '../../tests/helpers/server.js';
+import { LoginThrottle } from './login-throttle.js';
+import { PgSignInFailuresRepository } from '../repositories/postgres/sign-in-failures.js';
 
 // The sign-in throttle on PostgreSQL: failures counted on one instance block sign-in on the other.
 

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ALL_COLLECTIONS } from '../../../lib/api/constants.js';
-import { ItemsEnvelope, OkEnvelope, Tag, TagSuggestion, TagsRemove, TagsRename } from '../../../lib/api/schemas/index.js';
-import { badRequest } from '../../errors.js';
-import type { Need } from '../../services/permissions.js';
-import { bookmarkScope } from '../bookmark-scope.js';
-import { CollectionIdParam, PathId } from '../../../lib/api/schemas/common.js';
+import { ALL_COLLECTIONS } from '../../lib/api/constants.js';
+import { ItemsEnvelope, OkEnvelope, Tag, TagSuggestion, TagsRemove, TagsRename } from '../../lib/api/schemas/index.js';
+import { badRequest } from '../errors.js';
+import type { Need } from '../services/permissions.js';
+import { bookmarkScope } from './bookmark-scope.js';
+import { CollectionIdParam, PathId } from '../../lib/api/schemas/common.js';
 
 
 /** Tag names as sent, trimmed; empty ones are refused. */

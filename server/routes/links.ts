@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LIMITS } from '../../../lib/api/constants.js';
-import { LinksQuery, LinksResponse } from '../../../lib/api/schemas/links.js';
-import { URL_KEY_VERSION } from '../../../lib/api/url.js';
-import { errorReplies } from '../error-replies.js';
+import { LIMITS } from '../../lib/api/constants.js';
+import { LinksQuery, LinksResponse } from '../../lib/api/schemas/links.js';
+import { URL_KEY_VERSION } from '../../lib/api/url.js';
+import { errorReplies } from './error-replies.js';
 
 const errors = errorReplies(400);
 
