@@ -1,20 +1,34 @@
 // The web app calls the API with the browser's session cookie. The API takes it only from this
 // site's own pages: a page elsewhere (another port is another origin) cannot use a signed-in
 // browser's cookie to change anything (403 with the error envelope) or to read anything (401).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readApiResponse, startServer, type ApiResponse, type TestServer } from '../helpers/server.js';
 import { WebClient } from '../helpers/web-client.js';
 
 let s: TestServer;
+let pages: http.Server;
+let pagesOrigin: string;
 const password = 'correct horse battery';
 let user: { id: number; email: string; token: string };
 const EVIL = 'http://127.0.0.1:1';
 
 beforeAll(async () => {
-  s = await startServer();
+  // A page to save by its address (the reader may reach loopback only with allowPrivateNetwork).
+  pages = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<html><head><title>Tide tables</title><meta name="description" content="When the sea comes in."><meta property="og:image" content="https://img.example/tide.png"></head><body><p>Tides.</p></body></html>');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  pagesOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+  s = await startServer({ allowPrivateNetwork: true });
   user = await s.createUser(undefined, { password });
 });
-afterAll(async () => s.close());
+afterAll(async () => {
+  await s?.close();
+  await new Promise((resolve) => pages?.close(resolve));
+});
 
 async function signedIn(): Promise<WebClient> {
   const web = new WebClient(s.origin);
@@ -71,7 +85,7 @@ describe('the session cookie on the API', () => {
     const mine = await s.createItem('/collection', user.token, { title: `Keep me ${method}` });
     const path = method === 'POST' ? '/collection' : `/collection/${mine._id}`;
     const body = method === 'DELETE' ? undefined : { title: 'Changed by another site' };
-    for (const headers of [crossSite, { 'sec-fetch-site': 'same-site', origin: 'http://sub.127.0.0.1.example' }, { origin: EVIL }, {}]) {
+    for (const headers of [crossSite, { 'sec-fetch-site': 'same-site', origin: 'http://sub.127.0.0.1.example' }, { origin: EVIL }, {}] as Record<string, string>[]) {
       const res = await call(web, method, path, { headers, body });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.body).toMatchObject({ result: false, status: 403, errorMessage: expect.stringMatching(/sign-in cookie, which only this site's own pages may use: nothing was changed/) });
@@ -84,7 +98,7 @@ describe('the session cookie on the API', () => {
 
   it('treats a read from another site as not signed in (401), and a public collection stays readable to it', async () => {
     const web = await signedIn();
-    for (const headers of [crossSite, { 'sec-fetch-site': 'same-site' }, { origin: EVIL }]) {
+    for (const headers of [crossSite, { 'sec-fetch-site': 'same-site' }, { origin: EVIL }] as Record<string, string>[]) {
       const res = await call(web, 'GET', '/user', { headers });
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body.result).toBe(false);
@@ -169,5 +183,42 @@ describe('the session cookie on the API', () => {
     expect(res.status).toBe(200);
     expect((await call(web, 'GET', '/user', { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
     expect((await call(other, 'GET', '/user', { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(401);
+  });
+});
+
+describe('save by address, as the web app does it with the cookie', () => {
+  it('reads the page, finds no duplicate, saves, and then finds the saved one', async () => {
+    const web = await signedIn();
+    const read = { headers: { 'sec-fetch-site': 'same-origin' } };
+    const address = `${pagesOrigin}/tides?utm_source=share`;
+    const parsed = await call(web, 'GET', `/import/url/parse?url=${encodeURIComponent(address)}`, read);
+    expect(parsed.status).toBe(200);
+    expect(parsed.body.result).toBe(true);
+    expect(parsed.body.item).toMatchObject({ title: 'Tide tables', excerpt: 'When the sea comes in.', type: 'link' });
+    expect(parsed.body.item.media).toContainEqual({ type: 'image', link: 'https://img.example/tide.png' });
+
+    const before = await call(web, 'GET', `/import/url/exists?url=${encodeURIComponent(address)}`, read);
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({ result: false, ids: [] });
+
+    const into = await call(web, 'POST', '/collection', { headers: sameOrigin(), body: { title: 'Sea' } });
+    const saved = await call(web, 'POST', '/bookmark', {
+      headers: sameOrigin(),
+      body: { link: address, title: parsed.body.item.title, excerpt: parsed.body.item.excerpt, cover: parsed.body.item.media[0].link, tags: ['sea'], collection: { $id: into.body.item._id } },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.item).toMatchObject({ title: 'Tide tables', tags: ['sea'], collectionId: into.body.item._id, cover: 'https://img.example/tide.png' });
+
+    // The same page under another spelling (tracking parameter gone) is found, not saved twice.
+    const after = await call(web, 'POST', '/import/url/exists', { headers: sameOrigin(), body: { urls: [`${pagesOrigin}/tides`] } });
+    expect(after.body).toEqual({ result: true, ids: [saved.body.item._id], duplicates: [{ _id: saved.body.item._id, link: address }] });
+  });
+
+  it('refuses each of these calls from another site', async () => {
+    const web = await signedIn();
+    expect((await call(web, 'GET', `/import/url/parse?url=${encodeURIComponent(`${pagesOrigin}/x`)}`, { headers: crossSite })).status).toBe(401);
+    expect((await call(web, 'GET', `/import/url/exists?url=${encodeURIComponent(`${pagesOrigin}/x`)}`, { headers: crossSite })).status).toBe(401);
+    expect((await call(web, 'POST', '/import/url/exists', { headers: crossSite, body: { urls: ['https://example.com/'] } })).status).toBe(403);
+    expect((await call(web, 'POST', '/bookmark', { headers: crossSite, body: { link: 'https://example.com/forced' } })).status).toBe(403);
   });
 });
