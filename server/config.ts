@@ -72,6 +72,11 @@ export interface ServerConfig {
    * for tests, which make hundreds of accounts; a stored hash keeps the N it was made with.
    */
   passwordHashCost: number;
+  /**
+   * The built web app (`vite build -c vite.web.config.ts` writes it), served at `/`; default
+   * `dist/web` under the working directory. Missing: `/` explains how to build it.
+   */
+  webAppDir: string;
 }
 
 interface UploadLimits {
@@ -158,6 +163,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     files: fileStorageFromEnv(process.env),
     fetchTimeoutMs: 10_000,
     passwordHashCost: passwordHashCostFromEnv(process.env),
+    webAppDir: path.resolve('dist/web'),
     ...overrides,
   };
 }

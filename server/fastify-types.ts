@@ -2,7 +2,7 @@
 import type { ServerConfig } from './config.js';
 import type { Repositories } from './repositories/index.js';
 import type { Permissions } from './services/permissions.js';
-import type { TokenRow } from './repositories/index.js';
+import type { SessionRow, TokenRow } from './repositories/index.js';
 import type { Services } from './services/index.js';
 import type { Store } from './db/store.js';
 
@@ -19,6 +19,8 @@ declare module 'fastify' {
     /** The signed-in user, or null on routes whose auth is optional. */
     userId: number | null;
     token: TokenRow | null;
+    /** The web app's session, when its cookie (not a bearer token) signed the request in. */
+    webSession: SessionRow | null;
     /** Why authentication failed (answered after the rate limit has counted the request), or null. */
     authFailure: Error | null;
   }

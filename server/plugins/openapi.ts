@@ -37,8 +37,20 @@ export async function installOpenApi(app: FastifyInstance, prefix: string): Prom
     openapi: {
       info: { title: 'Tidemark bookmark service', version: '1.0.0', description: `The REST API under ${prefix}.` },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tidemark_session',
+            description:
+              "The web app's sign-in cookie. Accepted only on requests from this site's own pages (Sec-Fetch-Site: same-origin, or a matching Origin); " +
+              'from another origin a change is refused with 403 and a read counts as not signed in. A bearer token, when sent, is used instead.',
+          },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
     transform: ({ schema, url }) => ({ schema: describeDollarIdProperties(schema) as typeof schema, url }),
   });

@@ -16,17 +16,20 @@ export function queryText(request: FastifyRequest, name: string): string {
 
 export { isEmailAddress } from '../../lib/api/email.js';
 
+/** Longest `next` kept: room for a deep link of the web app, or a shared page's address (app/share.ts). */
+export const NEXT_MAX = 10_000;
+
 /**
  * Where to go after signing in: only a path on this site. Anything else (another origin,
- * protocol-relative `//host`, backslashes browsers treat as slashes) falls back to the account page.
+ * protocol-relative `//host`, backslashes browsers treat as slashes) falls back to `fallback` (the
+ * library when the web app is built, else the account page).
  * The decision is made on the normalised path, the one the Location header will carry: dot
  * segments (`/.//host`, `/..//host`, `/%2e//host`, `/a/..//host`) resolve to `//host`, which a
  * browser reads as another site.
  */
-export function safeNext(next: string): string {
-  const fallback = '/account';
+export function safeNext(next: string, fallback = '/account'): string {
   // eslint-disable-next-line no-control-regex -- control characters in a redirect target are refused
-  if (!next || next.length > 4000 || !next.startsWith('/') || /[\\\s\x00-\x1f]/.test(next)) return fallback;
+  if (!next || next.length > NEXT_MAX || !next.startsWith('/') || /[\\\s\x00-\x1f]/.test(next)) return fallback;
   const base = 'http://this.invalid';
   let url: URL;
   try {

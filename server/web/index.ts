@@ -13,6 +13,8 @@ import { joinPages } from './pages/join.js';
 import { authorizeRoutes } from './oauth/authorize.js';
 import { tokenRoutes } from './oauth/token.js';
 import { installWebSessions } from './session.js';
+import { webAppRoutes } from './app/index.js';
+import { publicFeedRoutes, publicPageRoutes } from './public/routes.js';
 
 const CSS = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'static', 'web.css'), 'utf8');
 
@@ -36,7 +38,10 @@ function installPageErrors(app: FastifyInstance): void {
   });
 }
 
-/** Server-rendered pages and OAuth endpoints, mounted at the root: /signin, /account, /apps, /oauth/... */
+/**
+ * Server-rendered pages and OAuth endpoints, mounted at the root: /signin, /account, /apps, /oauth/...,
+ * the web app (/, /assets/, /share), and public collection pages and feeds (/c/).
+ */
 const web: FastifyPluginAsyncTypebox = async (app) => {
   // Form bodies only here: the REST API stays JSON-only.
   await app.register(formbody, { bodyLimit: 64 * 1024 });
@@ -63,6 +68,15 @@ const web: FastifyPluginAsyncTypebox = async (app) => {
     appPages(pages);
     joinPages(pages);
     authorizeRoutes(pages);
+    webAppRoutes(pages);
+    publicPageRoutes(pages);
+  });
+
+  await app.register(async (feeds) => {
+    feeds.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    publicFeedRoutes(feeds);
   });
 
   // JSON endpoints keep the service's JSON error envelope.

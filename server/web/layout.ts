@@ -15,8 +15,8 @@ export function notice(kind: 'error' | 'ok', message: string | undefined): SafeH
     : html`<p class="notice ok" role="status">${message}</p>`;
 }
 
-/** The page shell: header with the signed-in user's links, main content. */
-export function layout(request: FastifyRequest, title: string, body: SafeHtml): SafeHtml {
+/** The page shell: header with the signed-in user's links, main content; `head` adds to <head>. */
+export function layout(request: FastifyRequest, title: string, body: SafeHtml, head: SafeHtml = html``): SafeHtml {
   const { user } = webState(request);
   const nav = user
     ? html`<nav aria-label="Account">
@@ -32,7 +32,7 @@ export function layout(request: FastifyRequest, title: string, body: SafeHtml): 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Tidemark</title>
 <link rel="stylesheet" href="/web.css">
-</head>
+${head}</head>
 <body>
 <header><span class="brand">Tidemark</span>${nav}</header>
 <main>

@@ -6,7 +6,7 @@ import { newSecret, safeEqual } from '../domain/secrets.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import { field } from './forms.js';
 
-const SESSION_COOKIE = 'tidemark_session';
+export const SESSION_COOKIE = 'tidemark_session';
 /** A random id for a browser that has not signed in, so forms before sign-in carry a CSRF token too. */
 const VISITOR_COOKIE = 'tidemark_visitor';
 export const CSRF_FIELD = '_csrf';

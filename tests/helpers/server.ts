@@ -102,6 +102,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     dataDir,
     logLevel: 'silent',
     rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
+    // No web app build unless a test brings one (a build in the checkout would change where sign-in leads).
+    webAppDir: path.join(dataDir, 'no-web-app-build'),
     ...overrides,
   });
   // A database the caller names is used as given; otherwise the run's backend decides.

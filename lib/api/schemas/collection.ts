@@ -25,6 +25,10 @@ export const Collection = Type.Object({
   user: Type.Object({ $id: Type.Integer() }),
   view: Type.String(),
   parent: Type.Optional(Type.Object({ $id: Type.Integer() })),
+  /** Beyond the spec: present only while the collection is public. */
+  publicUrl: Type.Optional(
+    Type.String({ description: 'Beyond the spec: the address of the read-only web page of this collection, present only while it is public.' }),
+  ),
 });
 
 export const CollectionCreate = Type.Object(

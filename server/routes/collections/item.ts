@@ -46,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (isSystemCollection(id)) throw systemCollection(id, 'read as a record; GET /user/stats has their counts');
       const row = await app.repos.collections.byId(id);
       if (!row) throw notFound();
-      const [item] = await collectionRecords(app, request.userId, [row]);
+      const [item] = await collectionRecords(app, request, [row]);
       return { result: true as const, item };
     },
   );
@@ -73,7 +73,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         ownerId = parent.ownerId;
       }
       const row = await app.repos.collections.create(ownerId, { title, parentId, ...settingsOf(body) });
-      const [item] = await collectionRecords(app, userId, [row]);
+      const [item] = await collectionRecords(app, request, [row]);
       return { result: true as const, item };
     },
   );
@@ -113,7 +113,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           moves ? { parentId: parentId! } : undefined,
         );
         if (!row) throw notFound();
-        const [item] = await collectionRecords(app, userId, [row]);
+        const [item] = await collectionRecords(app, request, [row]);
         return { result: true as const, item };
       } catch (err) {
         if (err instanceof CollectionCycleError) throw badRequest(err.message);

@@ -22,8 +22,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const userId = request.userId!;
-      const own = await collectionRecords(app, userId, await app.repos.collections.roots(userId));
-      const shared = await collectionRecords(app, userId, await app.repos.collections.sharedWith(userId));
+      const own = await collectionRecords(app, request, await app.repos.collections.roots(userId));
+      const shared = await collectionRecords(app, request, await app.repos.collections.sharedWith(userId));
       return { result: true as const, items: [...own, ...shared.filter((c) => c.parent === undefined)] };
     },
   );
@@ -39,8 +39,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const userId = request.userId!;
-      const own = await collectionRecords(app, userId, await app.repos.collections.children(userId));
-      const shared = await collectionRecords(app, userId, await app.repos.collections.sharedWith(userId));
+      const own = await collectionRecords(app, request, await app.repos.collections.children(userId));
+      const shared = await collectionRecords(app, request, await app.repos.collections.sharedWith(userId));
       return { result: true as const, items: [...own, ...shared.filter((c) => c.parent !== undefined)] };
     },
   );

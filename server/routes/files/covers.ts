@@ -134,7 +134,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const item = await replaceCover(request, access.ownerId, { collectionId: id }, async (url) => {
         const row = await app.repos.collections.update(id, { cover: [url] });
         if (!row) return undefined;
-        const [record] = await collectionRecords(app, userId, [row]);
+        const [record] = await collectionRecords(app, request, [row]);
         return record;
       });
       return { result: true as const, item };

@@ -25,7 +25,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const row = await acceptInvitation(app, request.userId!, request.params.id, request.body.token);
-      const [item] = await collectionRecords(app, request.userId, [row]);
+      const [item] = await collectionRecords(app, request, [row]);
       return { result: true as const, item };
     },
   );

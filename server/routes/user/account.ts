@@ -21,7 +21,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const { groups, config, fullName, email, newpassword, oldpassword } = request.body ?? {};
     // Password and email first: they are the ones that can be refused, and nothing else changes then.
     if (newpassword !== undefined) {
-      await changePassword(app, userId, { oldpassword, newpassword, ip: request.ip }, { tokenId: request.token?.id });
+      await changePassword(app, userId, { oldpassword, newpassword, ip: request.ip }, { tokenId: request.token?.id, sessionId: request.webSession ? String(request.webSession.id) : undefined });
     }
     if (email !== undefined) await changeEmail(app, userId, { email, oldpassword, ip: request.ip });
     const row = await app.repos.users.update(userId, { groups, config, fullName });

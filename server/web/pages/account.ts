@@ -5,7 +5,18 @@ import { isProvider, PROVIDERS, providerSettings } from '../../services/oauth/pr
 import { isEmailAddress, field, queryText } from '../forms.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, errorPage, layout, notice, requireSignedIn, sendPage } from '../layout.js';
-import { csrfOk, webState } from '../session.js';
+import { ownOrigin } from '../origin.js';
+import { csrfOk, signOut, webState } from '../session.js';
+
+/**
+ * The bookmarklet: opens the share target with the current page's address and title in a new
+ * window. The origin is written as a JSON string literal, and `%` is escaped because browsers
+ * percent-decode a javascript: URL before running it.
+ */
+export function bookmarkletHref(origin: string): string {
+  const code = `(function(){window.open(${JSON.stringify(`${origin}/share?url=`)}+encodeURIComponent(location.href)+'&title='+encodeURIComponent(document.title),'_blank')})()`;
+  return `javascript:${code.replace(/%/g, '%25')}`;
+}
 
 /** Confirmations shown after a change (fixed texts: nothing from the query string is echoed). */
 const DONE: Record<string, string> = {
@@ -45,6 +56,11 @@ async function accountPage(app: FastifyInstance, request: FastifyRequest, errors
 ${notice('ok', done)}
 ${notice('error', FAILED[queryText(request, 'done')])}
 <p>Signed in as <strong>${user.email}</strong>.</p>
+<p><a href="/">Open your library</a>: everything you saved, in this browser or on your phone.</p>
+
+<h2 id="bookmarklet">Save from any browser</h2>
+<p>Drag this link to your browser's bookmarks bar: <a class="bookmarklet" href="${bookmarkletHref(ownOrigin(app, request))}">Save to Tidemark</a>.
+Then, on any page you want to keep, click it in the bookmarks bar: a Tidemark window opens with the page filled in, ready to save. It works in browsers without the Tidemark extension.</p>
 
 <h2 id="profile">Name</h2>
 ${errorFor('profile')}
@@ -91,7 +107,14 @@ ${
           : html`<li>${PROVIDER_LABELS[p]}: <a href="/rest/v1/user/connect/${p}">Connect</a></li>`,
       )}</ul>`
 }
-<p><a href="/apps">Applications</a>: register your own apps, and see the apps you have authorized.</p>`,
+<p><a href="/apps">Applications</a>: register your own apps, and see the apps you have authorized.</p>
+
+<h2 id="sessions">Signed-in browsers</h2>
+<form method="post" action="/account/signout-everywhere">
+  ${csrfField(request)}
+  <p class="hint" id="everywhere-hint">Signs out every browser and phone where you signed in to this site, this one included. The extension and apps you authorized keep working: remove those under Applications.</p>
+  <button type="submit" aria-describedby="everywhere-hint">Sign out everywhere</button>
+</form>`,
   );
 }
 
@@ -152,6 +175,14 @@ export function accountPages(app: FastifyInstance): void {
       throw err;
     }
     return reply.redirect('/account?done=password', 303);
+  });
+
+  app.post('/account/signout-everywhere', async (request, reply) => {
+    if (!guard(request, reply)) return reply;
+    if (!csrfOk(request)) return csrfFailure(request, reply);
+    await app.repos.oauth.sessions.revokeAllForUser(webState(request).user!.id);
+    await signOut(app, request, reply);
+    return reply.redirect('/signin', 303);
   });
 
   app.post<{ Params: { provider: string } }>('/account/connections/:provider/revoke', async (request, reply) => {

@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DuplicateEmailError } from '../../repositories/index.js';
 import { hashPassword } from '../../services/passwords.js';
-import { isEmailAddress, field, queryText, safeNext } from '../forms.js';
+import { isEmailAddress, field, NEXT_MAX, queryText, safeNext } from '../forms.js';
+import { homePath } from '../app/index.js';
 import { html } from '../html.js';
 import { csrfFailure, csrfField, layout, notice, sendPage } from '../layout.js';
 import { csrfOk, signIn, signOut, webState } from '../session.js';
 
 function nextQuery(next: string): string {
-  return next === '/account' ? '' : `?next=${encodeURIComponent(next)}`;
+  return next === '/' ? '' : `?next=${encodeURIComponent(next)}`;
 }
 
 function signInForm(request: FastifyRequest, next: string, values: { email?: string; error?: string } = {}) {
@@ -55,17 +56,17 @@ ${notice('error', values.error)}
 export function authPages(app: FastifyInstance): void {
   const gate = app.services.passwordGate;
 
-  app.get('/', async (request, reply) => reply.redirect(webState(request).user ? '/account' : '/signin', 303));
+  const nextOf = (raw: string) => safeNext(raw, homePath(app));
 
   app.get('/signin', async (request, reply) => {
-    const next = safeNext(queryText(request, 'next'));
+    const next = nextOf(queryText(request, 'next'));
     if (webState(request).user) return reply.redirect(next, 303);
     return sendPage(reply, 200, signInForm(request, next));
   });
 
   app.post('/signin', async (request, reply) => {
     if (!csrfOk(request)) return csrfFailure(request, reply);
-    const next = safeNext(field(request, 'next', 4000));
+    const next = nextOf(field(request, 'next', NEXT_MAX));
     const email = field(request, 'email', 320).trim();
     const password = field(request, 'password');
     if (!email || !password) {
@@ -94,14 +95,14 @@ export function authPages(app: FastifyInstance): void {
   });
 
   app.get('/signup', async (request, reply) => {
-    const next = safeNext(queryText(request, 'next'));
+    const next = nextOf(queryText(request, 'next'));
     if (webState(request).user) return reply.redirect(next, 303);
     return sendPage(reply, 200, signUpForm(request, next));
   });
 
   app.post('/signup', async (request, reply) => {
     if (!csrfOk(request)) return csrfFailure(request, reply);
-    const next = safeNext(field(request, 'next', 4000));
+    const next = nextOf(field(request, 'next', NEXT_MAX));
     const name = field(request, 'name', 300).trim();
     const email = field(request, 'email', 400).trim();
     const password = field(request, 'password');
