@@ -5,10 +5,11 @@ import { defineItem } from '../storage/item.js';
 import type { TidemarkApi } from '../api/client/index.js';
 import { ApiClientError } from '../api/client/index.js';
 import { apiBase } from '../api/client/http.js';
-import { ALL_COLLECTIONS, LIMITS, TRASH, UNSORTED } from '../api/constants.js';
-import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
+import { ALL_COLLECTIONS, TRASH } from '../api/constants.js';
+import type { Bookmark, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
 import { markList } from '../library/timing.js';
+import { bulkCalls, destinationOf, exactTagCalls, labelOf, putBody, queueForm, removeTagCalls, toLibraryCollection, undoCalls, withoutTag, type BulkCall, type Call } from '../library/bulk-calls.js';
 import { applyToCounts, applyToPages, statesAfter, type BookmarkState } from '../library/offline-copy.js';
 import { EXPORT_PIECE_CHARS, pieces, type ExportPortMessage } from '../library/export-transfer.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
@@ -40,93 +41,6 @@ interface LibraryDeps {
 }
 
 const offlineError = (err: unknown) => err instanceof ApiClientError && err.kind === 'network';
-
-function toLibraryCollection(c: Collection, userId: number): LibraryCollection {
-  return {
-    id: c._id,
-    title: c.title,
-    parentId: c.parent?.$id ?? null,
-    count: c.count,
-    level: c.access.level,
-    shared: !!c.collaborators || c.user.$id !== userId,
-    foreign: c.user.$id !== userId,
-    expanded: c.expanded,
-    sort: c.sort,
-  };
-}
-
-/** Bookmarks grouped by the collection they are in (bulk calls are per source collection). */
-function bySource(targets: BulkTarget[]): Map<number, BulkTarget[]> {
-  const groups = new Map<number, BulkTarget[]>();
-  for (const t of targets) {
-    const list = groups.get(t.collectionId);
-    if (list) list.push(t);
-    else groups.set(t.collectionId, [t]);
-  }
-  return groups;
-}
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-/** A group smaller than this is cheaper (or as cheap) one bookmark at a time than with a pair of bulk calls. */
-const MIN_GROUP = 3;
-
-/** One bulk call: PUT or DELETE /bookmarks/{collectionId} on up to 100 ids. */
-interface BulkCall {
-  kind: 'bulk';
-  method: 'PUT' | 'DELETE';
-  collectionId: number;
-  ids: number[];
-  body: Record<string, unknown>;
-}
-/** What a bulk change sends: bulk calls, one bookmark's tags set exactly, or a tag taken off a whole collection. */
-type Call =
-  | BulkCall
-  | { kind: 'set-tags'; id: number; collectionId: number; tags: string[] }
-  | { kind: 'remove-tag'; collectionId: number; tag: string; targets: BulkTarget[] };
-
-const hasTag = (tags: string[], tag: string) => tags.some((x) => x.toLowerCase() === tag.toLowerCase());
-const withoutTag = (tags: string[], tag: string) => tags.filter((x) => x.toLowerCase() !== tag.toLowerCase());
-
-/**
- * Bulk calls leaving each target with exactly `next(target)` as its tags: bookmarks (of one
- * collection) ending with the same tags share a clear (`tags: []`) and, unless they end with none,
- * an append of their tags.
- */
-function exactTagCalls(targets: BulkTarget[], next: (t: BulkTarget) => string[]): BulkCall[] {
-  const calls: BulkCall[] = [];
-  for (const [source, group] of bySource(targets)) {
-    const same = new Map<string, { tags: string[]; ids: number[] }>();
-    for (const t of group) {
-      const tags = next(t);
-      const key = JSON.stringify(tags.map((x) => x.toLowerCase()).sort());
-      const entry = same.get(key);
-      if (entry) entry.ids.push(t.id);
-      else same.set(key, { tags, ids: [t.id] });
-    }
-    for (const { tags, ids } of same.values()) {
-      for (const part of chunks(ids, LIMITS.idsMax)) {
-        calls.push({ kind: 'bulk', method: 'PUT', collectionId: source, ids: part, body: { tags: [] } });
-        if (tags.length) calls.push({ kind: 'bulk', method: 'PUT', collectionId: source, ids: part, body: { tags } });
-      }
-    }
-  }
-  return calls;
-}
-
-/** A call in the form the offline queue takes (bulk calls only). */
-function queueForm(call: Call): Omit<BulkCall, 'kind'>[] {
-  if (call.kind === 'bulk') return [{ method: call.method, collectionId: call.collectionId, ids: call.ids, body: call.body }];
-  const exact =
-    call.kind === 'set-tags'
-      ? exactTagCalls([{ id: call.id, collectionId: call.collectionId, tags: call.tags, important: false }], () => call.tags)
-      : exactTagCalls(call.targets, (t) => withoutTag(t.tags, call.tag));
-  return exact.map(({ kind: _kind, ...rest }) => rest);
-}
 
 export class LibraryService {
   readonly #deps: LibraryDeps;
@@ -265,18 +179,7 @@ export class LibraryService {
    */
   async bulk(action: BulkAction, targets: BulkTarget[]): Promise<BulkResult> {
     await this.#owner();
-    const calls: Call[] = action.kind === 'untag' ? await this.#removeTagCalls(action.tag, targets) : [];
-    if (action.kind !== 'untag') {
-      const body = putBody(action);
-      for (const [source, group] of bySource(targets)) {
-        // Nothing to do for bookmarks already where a move, or Trash, would put them; only Trash's are deleted for good.
-        const skip = action.kind === 'move' ? source === action.to : action.kind === 'trash' ? source === TRASH : action.kind === 'delete-forever' && source !== TRASH;
-        if (skip) continue;
-        for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) {
-          calls.push({ kind: 'bulk', method: body ? 'PUT' : 'DELETE', collectionId: source, ids: part, body: body ?? {} });
-        }
-      }
-    }
+    const calls = action.kind === 'untag' ? await this.#removeTagCalls(action.tag, targets) : bulkCalls(action, targets);
     const { modified, queued } = await this.#run(calls, action, { queueable: action.kind !== 'delete-forever', queueOnly: false });
     if (queued) await this.#showInOfflineCopy(targets, statesAfter(action, targets));
     this.#deps.onChanged?.();
@@ -291,32 +194,8 @@ export class LibraryService {
    */
   async undo(action: BulkAction, before: BulkTarget[], queued = false): Promise<BulkResult> {
     await this.#owner();
-    const calls: Call[] = [];
-    const bulk = (method: 'PUT' | 'DELETE', collectionId: number, group: BulkTarget[], body: Record<string, unknown>) => {
-      for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) calls.push({ kind: 'bulk', method, collectionId, ids: part, body });
-    };
-    if (action.kind === 'tag') {
-      for (const tag of action.tags) {
-        // Now they carry the tag; those that had it before keep it.
-        const added = before.filter((t) => !hasTag(t.tags, tag)).map((t) => ({ ...t, tags: [...t.tags, tag] }));
-        calls.push(...(queued ? exactTagCalls(added, (t) => withoutTag(t.tags, tag)) : await this.#removeTagCalls(tag, added)));
-      }
-    } else if (action.kind === 'untag') {
-      // Appended again (at the end of each one's tags).
-      for (const [source, group] of bySource(before.filter((t) => hasTag(t.tags, action.tag)))) bulk('PUT', source, group, { tags: [action.tag] });
-    } else if (action.kind === 'favourite') {
-      // Where they are now: favourites do not move bookmarks.
-      for (const value of [true, false]) {
-        for (const [source, group] of bySource(before.filter((t) => t.important === value))) bulk('PUT', source, group, { important: value });
-      }
-    } else if (action.kind === 'move' || action.kind === 'trash' || action.kind === 'restore') {
-      const now = action.kind === 'move' ? action.to : action.kind === 'trash' ? TRASH : UNSORTED;
-      for (const [original, group] of bySource(before)) {
-        if (original !== now) bulk('PUT', now, group, { collection: { $id: original } });
-      }
-    } else {
-      throw new Error('Deleting for good cannot be undone.');
-    }
+    // A queued change's reversal is queued behind it, so it is planned without asking the server.
+    const calls = await undoCalls(action, before, async (tag, targets) => (queued ? exactTagCalls(targets, (t) => withoutTag(t.tags, tag)) : this.#removeTagCalls(tag, targets)));
     const result = await this.#run(calls, action, { queueable: true, queueOnly: queued });
     if (result.queued) await this.#showInOfflineCopy(statesAfter(action, before), before);
     this.#deps.onChanged?.();
@@ -365,39 +244,17 @@ export class LibraryService {
     return carrying;
   }
 
-  /**
-   * The calls that take `tag` off `targets` (as they are now), fewest first: where every bookmark
-   * of a collection that carries the tag is a target, one `DELETE /tags/{collectionId}` (after one
-   * `GET /tags/{collectionId}` to know); three or more bookmarks that end with the same tags share
-   * a bulk clear and a bulk append; the others get one `PUT /bookmark/{id}` each (the bulk call can
-   * only append tags or clear them all).
-   */
-  async #removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
-    const calls: Call[] = [];
-    for (const [source, group] of bySource(targets.filter((t) => hasTag(t.tags, tag)))) {
-      if (source !== TRASH && group.length >= MIN_GROUP) {
-        try {
-          const carrying = (await this.#deps.api.collectionTags(source)).find((x) => x._id.toLowerCase() === tag.toLowerCase())?.count ?? 0;
-          if (carrying === group.length) {
-            calls.push({ kind: 'remove-tag', collectionId: source, tag, targets: group });
-            continue;
-          }
-        } catch (err) {
-          // Offline: the calls below are queued in the form the queue takes.
-          if (!offlineError(err)) throw err;
-        }
+  /** The fewest calls taking `tag` off `targets` (lib/library/bulk-calls.ts); offline, without the whole-collection call. */
+  #removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
+    return removeTagCalls(tag, targets, async (collectionId) => {
+      try {
+        return (await this.#deps.api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === tag.toLowerCase())?.count ?? 0;
+      } catch (err) {
+        // Offline: the calls are planned in the form the queue takes.
+        if (!offlineError(err)) throw err;
+        return null;
       }
-      const bySameResult = new Map<string, BulkTarget[]>();
-      for (const t of group) {
-        const key = JSON.stringify(withoutTag(t.tags, tag).map((x) => x.toLowerCase()).sort());
-        bySameResult.set(key, [...(bySameResult.get(key) ?? []), t]);
-      }
-      for (const same of bySameResult.values()) {
-        if (same.length >= MIN_GROUP) calls.push(...exactTagCalls(same, (t) => withoutTag(t.tags, tag)));
-        else for (const t of same) calls.push({ kind: 'set-tags', id: t.id, collectionId: source, tags: withoutTag(t.tags, tag) });
-      }
-    }
-    return calls;
+    });
   }
 
   /**
@@ -559,46 +416,4 @@ export class LibraryService {
 function withStates<E extends { page: { items: Bookmark[]; count: number } }>(entries: Record<string, E>, states: BookmarkState[]): Record<string, E> {
   const pages = applyToPages(Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, e.page])), states);
   return Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, pages[key] === e.page ? e : { ...e, page: pages[key]! }]));
-}
-
-/** The body of the bulk PUT that makes `action`'s change; null for those that are not one PUT (to Trash, deleting for good, taking a tag off). */
-function putBody(action: BulkAction): Record<string, unknown> | null {
-  switch (action.kind) {
-    case 'move':
-      return { collection: { $id: action.to } };
-    case 'restore':
-      return { collection: { $id: UNSORTED } };
-    case 'tag':
-      return { tags: action.tags };
-    case 'favourite':
-      return { important: action.value };
-    default:
-      return null;
-  }
-}
-
-/** Where a bulk change of `collectionId`'s bookmarks puts them, when it moves them (else null). */
-function destinationOf(action: BulkAction, collectionId: number): number | null {
-  const to = action.kind === 'move' ? action.to : action.kind === 'trash' ? TRASH : action.kind === 'restore' ? UNSORTED : null;
-  return to === null || to === collectionId || (collectionId === TRASH && action.kind === 'trash') ? null : to;
-}
-
-function labelOf(action: BulkAction, n: number): string {
-  const what = `${n} bookmark${n === 1 ? '' : 's'}`;
-  switch (action.kind) {
-    case 'move':
-      return `Move ${what}`;
-    case 'tag':
-      return `Tag ${what}`;
-    case 'untag':
-      return `Remove a tag from ${what}`;
-    case 'favourite':
-      return `${action.value ? 'Favourite' : 'Unfavourite'} ${what}`;
-    case 'trash':
-      return `Move ${what} to Trash`;
-    case 'restore':
-      return `Restore ${what}`;
-    default:
-      return `Change ${what}`;
-  }
 }
