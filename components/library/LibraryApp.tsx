@@ -215,7 +215,10 @@ export function LibraryApp() {
     },
     toggle: () => setSelection(toggleRow(selection, focused!)),
     remove: () => {
-      if (selection.matching) return bulk.trash(), true;
+      if (selection.matching) {
+        bulk.trash();
+        return true;
+      }
       const chosen = items.filter((b) => selection.ids.has(b._id));
       const targets = chosen.length ? chosen : items.filter((b) => b._id === focused);
       if (targets.length) bulk.trash(targets.map(targetOf));
