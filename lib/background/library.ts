@@ -9,7 +9,8 @@ import { ALL_COLLECTIONS, TRASH } from '../api/constants.js';
 import type { Bookmark, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
 import { markList } from '../library/timing.js';
-import { bulkCalls, destinationOf, exactTagCalls, labelOf, putBody, queueForm, removeTagCalls, toLibraryCollection, undoCalls, withoutTag, type BulkCall, type Call } from '../library/bulk-calls.js';
+import { collectionOp, matchingCall, sendCall, tagCount } from '../library/api-calls.js';
+import { bulkCalls, destinationOf, exactTagCalls, labelOf, queueForm, removeTagCalls, toLibraryCollection, undoCalls, withoutTag, type Call } from '../library/bulk-calls.js';
 import { applyToCounts, applyToPages, statesAfter, type BookmarkState } from '../library/offline-copy.js';
 import { EXPORT_PIECE_CHARS, pieces, type ExportPortMessage } from '../library/export-transfer.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
@@ -217,7 +218,7 @@ export class LibraryService {
     const s = search.trim() || undefined;
     const to = destinationOf(action, collectionId);
     const undoable = to !== null && (await api.listBookmarks(to, { search: s, page: 0, perpage: 1 })).count === 0;
-    const modified = await this.#matchingCall(action, collectionId, s);
+    const modified = await matchingCall(this.#deps.api, action, collectionId, s);
     this.#deps.onChanged?.();
     return { modified, queued: false, undoable };
   }
@@ -228,27 +229,16 @@ export class LibraryService {
     const to = destinationOf(action, collectionId);
     if (to === null) throw new Error('This change cannot be undone.');
     const back: BulkAction = collectionId === TRASH ? { kind: 'trash' } : { kind: 'move', to: collectionId };
-    const modified = await this.#matchingCall(back, to, search.trim() || undefined);
+    const modified = await matchingCall(this.#deps.api, back, to, search.trim() || undefined);
     this.#deps.onChanged?.();
     return { modified, queued: false, undoable: false };
-  }
-
-  async #matchingCall(action: BulkAction, collectionId: number, search: string | undefined): Promise<number> {
-    const api = this.#deps.api;
-    const body = putBody(action);
-    if (body) return api.bulkUpdate(collectionId, body, search, { retries: 1 });
-    if (action.kind !== 'untag') return api.bulkRemove(collectionId, undefined, search, { retries: 1 });
-    if (search) throw new ApiClientError('http', 'A tag can be taken off every match only without a search. Clear the search to take it off the whole collection, or select the bookmarks.');
-    const carrying = (await api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === action.tag.toLowerCase())?.count ?? 0;
-    await api.removeTags(collectionId, [action.tag]);
-    return carrying;
   }
 
   /** The fewest calls taking `tag` off `targets` (lib/library/bulk-calls.ts); offline, without the whole-collection call. */
   #removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
     return removeTagCalls(tag, targets, async (collectionId) => {
       try {
-        return (await this.#deps.api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === tag.toLowerCase())?.count ?? 0;
+        return await tagCount(this.#deps.api, collectionId, tag);
       } catch (err) {
         // Offline: the calls are planned in the form the queue takes.
         if (!offlineError(err)) throw err;
@@ -262,19 +252,11 @@ export class LibraryService {
    * to the offline queue instead, in the bulk form the queue takes, and are sent in order later.
    */
   async #run(calls: Call[], action: BulkAction, opts: { queueable: boolean; queueOnly: boolean }): Promise<{ modified: number; queued: boolean }> {
-    const api = this.#deps.api;
     let modified = 0;
     for (const [i, call] of calls.entries()) {
       try {
         if (opts.queueOnly) throw new ApiClientError('network', 'queued after the change it reverses');
-        if (call.kind === 'bulk') modified += await this.#send(call);
-        else if (call.kind === 'set-tags') {
-          await api.updateBookmark(call.id, { tags: call.tags });
-          modified++;
-        } else {
-          await api.removeTags(call.collectionId, [call.tag]);
-          modified += call.targets.length;
-        }
+        modified += await sendCall(this.#deps.api, call);
       } catch (err) {
         if (!offlineError(err) || !this.#deps.enqueueBulk || !opts.queueable) throw err;
         for (const rest of calls.slice(i).flatMap(queueForm)) {
@@ -285,11 +267,6 @@ export class LibraryService {
       }
     }
     return { modified, queued: false };
-  }
-
-  async #send(call: BulkCall): Promise<number> {
-    if (call.method === 'DELETE') return this.#deps.api.bulkRemove(call.collectionId, call.ids, undefined, { retries: 1 });
-    return this.#deps.api.bulkUpdate(call.collectionId, { ...call.body, ids: call.ids }, undefined, { retries: 1 });
   }
 
   /** Empty Trash: everything in it deleted for good. */
@@ -303,30 +280,7 @@ export class LibraryService {
   /** Carries out a collection change; a created collection's id, else null. */
   async collectionOp(op: LibraryCollectionOp): Promise<number | null> {
     await this.#owner();
-    const api = this.#deps.api;
-    switch (op.op) {
-      case 'create':
-        return (await api.createCollection({ title: op.title, ...(op.parentId ? { parent: { $id: op.parentId } } : {}) }))._id;
-      case 'rename':
-        await api.updateCollection(op.id, { title: op.title });
-        return null;
-      case 'move':
-        // `parent: null` makes it a root collection again.
-        await api.updateCollection(op.id, { parent: op.parentId ? { $id: op.parentId } : null });
-        return null;
-      case 'delete':
-        await api.removeCollection(op.id);
-        return null;
-      case 'merge':
-        await api.mergeCollections(op.ids, op.to);
-        return null;
-      case 'sort':
-        await api.sortCollections(op.sort);
-        return null;
-      case 'share':
-        await api.inviteToCollection(op.id, { emails: op.emails, role: op.role });
-        return null;
-    }
+    return collectionOp(this.#deps.api, op);
   }
 
   /**
