@@ -7,9 +7,12 @@ import { onEvent, receiveExport, send } from '../messaging/client.js';
 import { refOf } from '../model.js';
 import type { LibraryHost } from './host.js';
 
+/** The list's pages, on their own for the page's early script (entrypoints/library-first-page.ts), which needs nothing else. */
+export const listThroughBackground: LibraryHost['list'] = (query) => send('libraryList', query);
+
 export const extensionHost: LibraryHost = {
   queuesOffline: true,
-  list: (query) => send('libraryList', query),
+  list: listThroughBackground,
   collections: () => send('libraryCollections', null),
   tags: () => send('listTags', null),
   highlights: (collectionId, page) => send('libraryHighlights', { collectionId, page }),

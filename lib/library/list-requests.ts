@@ -23,7 +23,7 @@ export function listQuery(s: LibraryState) {
 }
 
 /** One page of the list; a first page's request and answer are marked (bench/extension reads them). */
-export function askList(host: LibraryHost, q: ListQuery, page: number): Promise<LibraryPage> {
+export function askList(host: Pick<LibraryHost, 'list'>, q: ListQuery, page: number): Promise<LibraryPage> {
   if (page > 0) return host.list({ ...q, page });
   markList('tidemark:list-request', q.search);
   const answer = host.list({ ...q, page });
@@ -33,7 +33,7 @@ export function askList(host: LibraryHost, q: ListQuery, page: number): Promise<
 }
 
 /** Asks for the first page of `q` now; the list takes the answer with `takeFirstPage`. */
-export function askFirstPage(host: LibraryHost, q: ListQuery): void {
+export function askFirstPage(host: Pick<LibraryHost, 'list'>, q: ListQuery): void {
   const answer = askList(host, q, 0);
   // Not dropped: the list awaits this promise and shows its error. Only an answer nobody takes
   // (the place changed before the list started over) would otherwise be reported as unhandled.
