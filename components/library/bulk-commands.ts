@@ -81,7 +81,11 @@ export function bulkCommands(c: Context) {
 
   const what = (targets?: BulkTarget[]) => (targets ? bookmarksText(targets.length) : chosenText);
 
-  const moveTo = (to: number, targets?: BulkTarget[]) => act({ kind: 'move', to }, t('libMoved', what(targets), c.collectionTitle(to)), targets);
+  const moveTo = (to: number, targets?: BulkTarget[]) => {
+    const moved = what(targets);
+    const where = c.collectionTitle(to);
+    act({ kind: 'move', to }, t('libMoved', moved, where), targets);
+  };
 
   /** To Trash; in Trash, deleted for good (asked first). */
   const trash = (targets?: BulkTarget[]) => {
