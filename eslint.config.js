@@ -112,4 +112,16 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // The library UI runs in the extension and in the web app: its data comes only through the host
+    // in context (lib/library/host.ts), never from messaging, the API client or an extension API.
+    files: ['components/library/**/*.ts', 'components/library/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: [...EXTENSION_APIS, '**/messaging/*', '**/api/client', '**/api/client/*', '**/background/*', '**/library/extension-host*'], message: 'Library components reach their data through useHost() (lib/library/host.ts), so the web app can run them too.' },
+        ],
+      }],
+    },
+  },
 );

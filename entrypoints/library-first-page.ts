@@ -1,4 +1,5 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
+import { listThroughBackground } from '../lib/library/extension-host.js';
 import { askFirstPage, listQuery } from '../lib/library/list-requests.js';
 import { parseState } from '../lib/library/url-state.js';
 
@@ -8,5 +9,5 @@ import { parseState } from '../lib/library/url-state.js';
 // sidebar loads after the list.
 export default defineUnlistedScript(() => {
   const state = parseState(location.search);
-  if (state.tab === 'bookmarks') askFirstPage(listQuery(state));
+  if (state.tab === 'bookmarks') askFirstPage({ list: listThroughBackground }, listQuery(state));
 });

@@ -10,7 +10,7 @@ import { DRAG_BOOKMARKS } from './Sidebar.js';
 interface Props {
   items: Bookmark[];
   view: LibraryView;
-  selected: Set<number>;
+  selected: ReadonlySet<number>;
   focused: number | null;
   open: number | null;
   loading: boolean;

@@ -1,11 +1,10 @@
 // The opened bookmark: edit title, excerpt, note, tags, collection and favourite (saved through
-// the background as the popup's edits are, queued offline), see its highlights, open the page.
+// the host as the popup's edits are, queued offline in the extension), see its highlights, open the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Bookmark, Tag } from '../../lib/api/types.js';
 import { HIGHLIGHT_COLORS } from '../../lib/api/constants.js';
 import { t } from '../../lib/i18n.js';
-import { send } from '../../lib/messaging/client.js';
-import { refOf } from '../../lib/model.js';
+import { useHost } from './host-context.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
 import { GrowingTextarea } from '../shared/GrowingTextarea.js';
 import { TagsInput } from '../shared/TagsInput.js';
@@ -25,6 +24,7 @@ type TextField = 'title' | 'excerpt' | 'note';
 const TEXT_FIELDS: TextField[] = ['title', 'excerpt', 'note'];
 
 export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onClose, onOpenHighlight }: Props) {
+  const host = useHost();
   const [draft, setDraft] = useState<Draft>(() => pick(bookmark));
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'queued' | 'error'>('idle');
   const [error, setError] = useState('');
@@ -42,8 +42,8 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
     setStatus('saving');
     const run = queue.current.then(async () => {
       try {
-        const r = await send('updateBookmark', { ref: refOf(of.bookmark._id), changes });
-        if (of.bookmark._id === latest.current.bookmark._id) setStatus(r.state);
+        const r = await host.updateBookmark(of.bookmark._id, changes);
+        if (of.bookmark._id === latest.current.bookmark._id) setStatus(r.queued ? 'queued' : 'saved');
         onSaved({ ...of.bookmark, ...next });
       } catch (err) {
         setStatus('error');
@@ -99,7 +99,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
       <div class="actions-row">
         <a class="button" href={bookmark.link} target="_blank" rel="noreferrer noopener">{t('libOpenPage')}</a>
         {bookmark.cache?.status === 'ready' && (
-          <a class="button secondary" href={`saved-copy.html?id=${bookmark._id}`} target="_blank">{t('libOpenSavedCopy')}</a>
+          <a class="button secondary" href={host.savedCopyUrl(bookmark._id)} target="_blank">{t('libOpenSavedCopy')}</a>
         )}
         <label class="fav-toggle">
           <input type="checkbox" checked={draft.important} disabled={readOnly} onChange={(e) => void save({ important: (e.target as HTMLInputElement).checked })} />

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../../lib/api/constants.js';
 import type { HighlightListItem } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
-import { send } from '../../lib/messaging/client.js';
+import { useHost } from './host-context.js';
 
 interface Props {
   collectionId: number;
@@ -16,6 +16,7 @@ interface Props {
 const PAGE = 50;
 
 export function HighlightsView({ collectionId, color, onColor, onMessage }: Props) {
+  const host = useHost();
   const [items, setItems] = useState<HighlightListItem[]>([]);
   const [page, setPage] = useState(0);
   const [done, setDone] = useState(false);
@@ -26,7 +27,7 @@ export function HighlightsView({ collectionId, color, onColor, onMessage }: Prop
     setLoading(true);
     setError('');
     try {
-      const next = await send('libraryHighlights', { collectionId, page: p });
+      const next = await host.highlights(collectionId, p);
       setItems((prev) => (reset ? next : [...prev, ...next]));
       setPage(p + 1);
       setDone(next.length < PAGE);
@@ -55,7 +56,7 @@ export function HighlightsView({ collectionId, color, onColor, onMessage }: Prop
 
   const open = async (h: HighlightListItem) => {
     try {
-      const shown = await send('libraryOpenHighlight', { link: h.link, highlightId: h._id });
+      const shown = await host.openHighlight(h.link, h._id);
       if (!shown) onMessage(t('libHighlightNotShown'));
     } catch (err) {
       onMessage((err as Error).message);

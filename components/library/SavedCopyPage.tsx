@@ -1,21 +1,22 @@
 // The saved-copy page (saved-copy.html?id=<bookmark>): the bookmark's permanent copy, fetched by the
-// background (the token stays there), shown in a sandboxed frame under the server's policy: nothing
+// host (in the extension the background, where the token stays), shown in a sandboxed frame under the server's policy: nothing
 // in it runs and it has no extension origin. A bar above says what it is and links the live page.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n.js';
-import { send } from '../../lib/messaging/client.js';
+import { useHost } from './host-context.js';
 import { COPY_FRAME_SANDBOX, copyDocument, copyTitle } from '../../lib/library/saved-copy.js';
 import type { SavedCopy } from '../../lib/library/types.js';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function SavedCopyPage() {
+  const host = useHost();
   const id = Number(new URLSearchParams(location.search).get('id'));
   const [copy, setCopy] = useState<SavedCopy | null>(null);
   const [error, setError] = useState<string | null>(Number.isInteger(id) && id > 0 ? null : t('copyBadAddress'));
   useEffect(() => {
     if (error) return;
-    send('librarySavedCopy', { bookmarkId: id }).then(setCopy, (err: Error) => setError(err.message));
+    host.savedCopy(id).then(setCopy, (err: Error) => setError(err.message));
   }, []);
   const title = useMemo(() => (copy ? copyTitle(copy.html) || copy.pageUrl : ''), [copy]);
   const doc = useMemo(() => (copy ? copyDocument(copy.html, copy.csp) : ''), [copy]);

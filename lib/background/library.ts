@@ -5,10 +5,12 @@ import { defineItem } from '../storage/item.js';
 import type { TidemarkApi } from '../api/client/index.js';
 import { ApiClientError } from '../api/client/index.js';
 import { apiBase } from '../api/client/http.js';
-import { ALL_COLLECTIONS, LIMITS, TRASH, UNSORTED } from '../api/constants.js';
-import type { Bookmark, Collection, HighlightListItem } from '../api/types.js';
+import { ALL_COLLECTIONS, TRASH } from '../api/constants.js';
+import type { Bookmark, HighlightListItem } from '../api/types.js';
 import type { Account } from '../model.js';
 import { markList } from '../library/timing.js';
+import { collectionOp, matchingCall, sendCall, tagCount } from '../library/api-calls.js';
+import { bulkCalls, destinationOf, exactTagCalls, labelOf, queueForm, removeTagCalls, toLibraryCollection, undoCalls, withoutTag, type Call } from '../library/bulk-calls.js';
 import { applyToCounts, applyToPages, statesAfter, type BookmarkState } from '../library/offline-copy.js';
 import { EXPORT_PIECE_CHARS, pieces, type ExportPortMessage } from '../library/export-transfer.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
@@ -40,93 +42,6 @@ interface LibraryDeps {
 }
 
 const offlineError = (err: unknown) => err instanceof ApiClientError && err.kind === 'network';
-
-function toLibraryCollection(c: Collection, userId: number): LibraryCollection {
-  return {
-    id: c._id,
-    title: c.title,
-    parentId: c.parent?.$id ?? null,
-    count: c.count,
-    level: c.access.level,
-    shared: !!c.collaborators || c.user.$id !== userId,
-    foreign: c.user.$id !== userId,
-    expanded: c.expanded,
-    sort: c.sort,
-  };
-}
-
-/** Bookmarks grouped by the collection they are in (bulk calls are per source collection). */
-function bySource(targets: BulkTarget[]): Map<number, BulkTarget[]> {
-  const groups = new Map<number, BulkTarget[]>();
-  for (const t of targets) {
-    const list = groups.get(t.collectionId);
-    if (list) list.push(t);
-    else groups.set(t.collectionId, [t]);
-  }
-  return groups;
-}
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-/** A group smaller than this is cheaper (or as cheap) one bookmark at a time than with a pair of bulk calls. */
-const MIN_GROUP = 3;
-
-/** One bulk call: PUT or DELETE /bookmarks/{collectionId} on up to 100 ids. */
-interface BulkCall {
-  kind: 'bulk';
-  method: 'PUT' | 'DELETE';
-  collectionId: number;
-  ids: number[];
-  body: Record<string, unknown>;
-}
-/** What a bulk change sends: bulk calls, one bookmark's tags set exactly, or a tag taken off a whole collection. */
-type Call =
-  | BulkCall
-  | { kind: 'set-tags'; id: number; collectionId: number; tags: string[] }
-  | { kind: 'remove-tag'; collectionId: number; tag: string; targets: BulkTarget[] };
-
-const hasTag = (tags: string[], tag: string) => tags.some((x) => x.toLowerCase() === tag.toLowerCase());
-const withoutTag = (tags: string[], tag: string) => tags.filter((x) => x.toLowerCase() !== tag.toLowerCase());
-
-/**
- * Bulk calls leaving each target with exactly `next(target)` as its tags: bookmarks (of one
- * collection) ending with the same tags share a clear (`tags: []`) and, unless they end with none,
- * an append of their tags.
- */
-function exactTagCalls(targets: BulkTarget[], next: (t: BulkTarget) => string[]): BulkCall[] {
-  const calls: BulkCall[] = [];
-  for (const [source, group] of bySource(targets)) {
-    const same = new Map<string, { tags: string[]; ids: number[] }>();
-    for (const t of group) {
-      const tags = next(t);
-      const key = JSON.stringify(tags.map((x) => x.toLowerCase()).sort());
-      const entry = same.get(key);
-      if (entry) entry.ids.push(t.id);
-      else same.set(key, { tags, ids: [t.id] });
-    }
-    for (const { tags, ids } of same.values()) {
-      for (const part of chunks(ids, LIMITS.idsMax)) {
-        calls.push({ kind: 'bulk', method: 'PUT', collectionId: source, ids: part, body: { tags: [] } });
-        if (tags.length) calls.push({ kind: 'bulk', method: 'PUT', collectionId: source, ids: part, body: { tags } });
-      }
-    }
-  }
-  return calls;
-}
-
-/** A call in the form the offline queue takes (bulk calls only). */
-function queueForm(call: Call): Omit<BulkCall, 'kind'>[] {
-  if (call.kind === 'bulk') return [{ method: call.method, collectionId: call.collectionId, ids: call.ids, body: call.body }];
-  const exact =
-    call.kind === 'set-tags'
-      ? exactTagCalls([{ id: call.id, collectionId: call.collectionId, tags: call.tags, important: false }], () => call.tags)
-      : exactTagCalls(call.targets, (t) => withoutTag(t.tags, call.tag));
-  return exact.map(({ kind: _kind, ...rest }) => rest);
-}
 
 export class LibraryService {
   readonly #deps: LibraryDeps;
@@ -265,18 +180,7 @@ export class LibraryService {
    */
   async bulk(action: BulkAction, targets: BulkTarget[]): Promise<BulkResult> {
     await this.#owner();
-    const calls: Call[] = action.kind === 'untag' ? await this.#removeTagCalls(action.tag, targets) : [];
-    if (action.kind !== 'untag') {
-      const body = putBody(action);
-      for (const [source, group] of bySource(targets)) {
-        // Nothing to do for bookmarks already where a move, or Trash, would put them; only Trash's are deleted for good.
-        const skip = action.kind === 'move' ? source === action.to : action.kind === 'trash' ? source === TRASH : action.kind === 'delete-forever' && source !== TRASH;
-        if (skip) continue;
-        for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) {
-          calls.push({ kind: 'bulk', method: body ? 'PUT' : 'DELETE', collectionId: source, ids: part, body: body ?? {} });
-        }
-      }
-    }
+    const calls = action.kind === 'untag' ? await this.#removeTagCalls(action.tag, targets) : bulkCalls(action, targets);
     const { modified, queued } = await this.#run(calls, action, { queueable: action.kind !== 'delete-forever', queueOnly: false });
     if (queued) await this.#showInOfflineCopy(targets, statesAfter(action, targets));
     this.#deps.onChanged?.();
@@ -291,32 +195,8 @@ export class LibraryService {
    */
   async undo(action: BulkAction, before: BulkTarget[], queued = false): Promise<BulkResult> {
     await this.#owner();
-    const calls: Call[] = [];
-    const bulk = (method: 'PUT' | 'DELETE', collectionId: number, group: BulkTarget[], body: Record<string, unknown>) => {
-      for (const part of chunks(group.map((t) => t.id), LIMITS.idsMax)) calls.push({ kind: 'bulk', method, collectionId, ids: part, body });
-    };
-    if (action.kind === 'tag') {
-      for (const tag of action.tags) {
-        // Now they carry the tag; those that had it before keep it.
-        const added = before.filter((t) => !hasTag(t.tags, tag)).map((t) => ({ ...t, tags: [...t.tags, tag] }));
-        calls.push(...(queued ? exactTagCalls(added, (t) => withoutTag(t.tags, tag)) : await this.#removeTagCalls(tag, added)));
-      }
-    } else if (action.kind === 'untag') {
-      // Appended again (at the end of each one's tags).
-      for (const [source, group] of bySource(before.filter((t) => hasTag(t.tags, action.tag)))) bulk('PUT', source, group, { tags: [action.tag] });
-    } else if (action.kind === 'favourite') {
-      // Where they are now: favourites do not move bookmarks.
-      for (const value of [true, false]) {
-        for (const [source, group] of bySource(before.filter((t) => t.important === value))) bulk('PUT', source, group, { important: value });
-      }
-    } else if (action.kind === 'move' || action.kind === 'trash' || action.kind === 'restore') {
-      const now = action.kind === 'move' ? action.to : action.kind === 'trash' ? TRASH : UNSORTED;
-      for (const [original, group] of bySource(before)) {
-        if (original !== now) bulk('PUT', now, group, { collection: { $id: original } });
-      }
-    } else {
-      throw new Error('Deleting for good cannot be undone.');
-    }
+    // A queued change's reversal is queued behind it, so it is planned without asking the server.
+    const calls = await undoCalls(action, before, async (tag, targets) => (queued ? exactTagCalls(targets, (t) => withoutTag(t.tags, tag)) : this.#removeTagCalls(tag, targets)));
     const result = await this.#run(calls, action, { queueable: true, queueOnly: queued });
     if (result.queued) await this.#showInOfflineCopy(statesAfter(action, before), before);
     this.#deps.onChanged?.();
@@ -338,7 +218,7 @@ export class LibraryService {
     const s = search.trim() || undefined;
     const to = destinationOf(action, collectionId);
     const undoable = to !== null && (await api.listBookmarks(to, { search: s, page: 0, perpage: 1 })).count === 0;
-    const modified = await this.#matchingCall(action, collectionId, s);
+    const modified = await matchingCall(this.#deps.api, action, collectionId, s);
     this.#deps.onChanged?.();
     return { modified, queued: false, undoable };
   }
@@ -349,55 +229,22 @@ export class LibraryService {
     const to = destinationOf(action, collectionId);
     if (to === null) throw new Error('This change cannot be undone.');
     const back: BulkAction = collectionId === TRASH ? { kind: 'trash' } : { kind: 'move', to: collectionId };
-    const modified = await this.#matchingCall(back, to, search.trim() || undefined);
+    const modified = await matchingCall(this.#deps.api, back, to, search.trim() || undefined);
     this.#deps.onChanged?.();
     return { modified, queued: false, undoable: false };
   }
 
-  async #matchingCall(action: BulkAction, collectionId: number, search: string | undefined): Promise<number> {
-    const api = this.#deps.api;
-    const body = putBody(action);
-    if (body) return api.bulkUpdate(collectionId, body, search, { retries: 1 });
-    if (action.kind !== 'untag') return api.bulkRemove(collectionId, undefined, search, { retries: 1 });
-    if (search) throw new ApiClientError('http', 'A tag can be taken off every match only without a search. Clear the search to take it off the whole collection, or select the bookmarks.');
-    const carrying = (await api.collectionTags(collectionId)).find((x) => x._id.toLowerCase() === action.tag.toLowerCase())?.count ?? 0;
-    await api.removeTags(collectionId, [action.tag]);
-    return carrying;
-  }
-
-  /**
-   * The calls that take `tag` off `targets` (as they are now), fewest first: where every bookmark
-   * of a collection that carries the tag is a target, one `DELETE /tags/{collectionId}` (after one
-   * `GET /tags/{collectionId}` to know); three or more bookmarks that end with the same tags share
-   * a bulk clear and a bulk append; the others get one `PUT /bookmark/{id}` each (the bulk call can
-   * only append tags or clear them all).
-   */
-  async #removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
-    const calls: Call[] = [];
-    for (const [source, group] of bySource(targets.filter((t) => hasTag(t.tags, tag)))) {
-      if (source !== TRASH && group.length >= MIN_GROUP) {
-        try {
-          const carrying = (await this.#deps.api.collectionTags(source)).find((x) => x._id.toLowerCase() === tag.toLowerCase())?.count ?? 0;
-          if (carrying === group.length) {
-            calls.push({ kind: 'remove-tag', collectionId: source, tag, targets: group });
-            continue;
-          }
-        } catch (err) {
-          // Offline: the calls below are queued in the form the queue takes.
-          if (!offlineError(err)) throw err;
-        }
+  /** The fewest calls taking `tag` off `targets` (lib/library/bulk-calls.ts); offline, without the whole-collection call. */
+  #removeTagCalls(tag: string, targets: BulkTarget[]): Promise<Call[]> {
+    return removeTagCalls(tag, targets, async (collectionId) => {
+      try {
+        return await tagCount(this.#deps.api, collectionId, tag);
+      } catch (err) {
+        // Offline: the calls are planned in the form the queue takes.
+        if (!offlineError(err)) throw err;
+        return null;
       }
-      const bySameResult = new Map<string, BulkTarget[]>();
-      for (const t of group) {
-        const key = JSON.stringify(withoutTag(t.tags, tag).map((x) => x.toLowerCase()).sort());
-        bySameResult.set(key, [...(bySameResult.get(key) ?? []), t]);
-      }
-      for (const same of bySameResult.values()) {
-        if (same.length >= MIN_GROUP) calls.push(...exactTagCalls(same, (t) => withoutTag(t.tags, tag)));
-        else for (const t of same) calls.push({ kind: 'set-tags', id: t.id, collectionId: source, tags: withoutTag(t.tags, tag) });
-      }
-    }
-    return calls;
+    });
   }
 
   /**
@@ -405,19 +252,11 @@ export class LibraryService {
    * to the offline queue instead, in the bulk form the queue takes, and are sent in order later.
    */
   async #run(calls: Call[], action: BulkAction, opts: { queueable: boolean; queueOnly: boolean }): Promise<{ modified: number; queued: boolean }> {
-    const api = this.#deps.api;
     let modified = 0;
     for (const [i, call] of calls.entries()) {
       try {
         if (opts.queueOnly) throw new ApiClientError('network', 'queued after the change it reverses');
-        if (call.kind === 'bulk') modified += await this.#send(call);
-        else if (call.kind === 'set-tags') {
-          await api.updateBookmark(call.id, { tags: call.tags });
-          modified++;
-        } else {
-          await api.removeTags(call.collectionId, [call.tag]);
-          modified += call.targets.length;
-        }
+        modified += await sendCall(this.#deps.api, call);
       } catch (err) {
         if (!offlineError(err) || !this.#deps.enqueueBulk || !opts.queueable) throw err;
         for (const rest of calls.slice(i).flatMap(queueForm)) {
@@ -428,11 +267,6 @@ export class LibraryService {
       }
     }
     return { modified, queued: false };
-  }
-
-  async #send(call: BulkCall): Promise<number> {
-    if (call.method === 'DELETE') return this.#deps.api.bulkRemove(call.collectionId, call.ids, undefined, { retries: 1 });
-    return this.#deps.api.bulkUpdate(call.collectionId, { ...call.body, ids: call.ids }, undefined, { retries: 1 });
   }
 
   /** Empty Trash: everything in it deleted for good. */
@@ -446,30 +280,7 @@ export class LibraryService {
   /** Carries out a collection change; a created collection's id, else null. */
   async collectionOp(op: LibraryCollectionOp): Promise<number | null> {
     await this.#owner();
-    const api = this.#deps.api;
-    switch (op.op) {
-      case 'create':
-        return (await api.createCollection({ title: op.title, ...(op.parentId ? { parent: { $id: op.parentId } } : {}) }))._id;
-      case 'rename':
-        await api.updateCollection(op.id, { title: op.title });
-        return null;
-      case 'move':
-        // `parent: null` makes it a root collection again.
-        await api.updateCollection(op.id, { parent: op.parentId ? { $id: op.parentId } : null });
-        return null;
-      case 'delete':
-        await api.removeCollection(op.id);
-        return null;
-      case 'merge':
-        await api.mergeCollections(op.ids, op.to);
-        return null;
-      case 'sort':
-        await api.sortCollections(op.sort);
-        return null;
-      case 'share':
-        await api.inviteToCollection(op.id, { emails: op.emails, role: op.role });
-        return null;
-    }
+    return collectionOp(this.#deps.api, op);
   }
 
   /**
@@ -559,46 +370,4 @@ export class LibraryService {
 function withStates<E extends { page: { items: Bookmark[]; count: number } }>(entries: Record<string, E>, states: BookmarkState[]): Record<string, E> {
   const pages = applyToPages(Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, e.page])), states);
   return Object.fromEntries(Object.entries(entries).map(([key, e]) => [key, pages[key] === e.page ? e : { ...e, page: pages[key]! }]));
-}
-
-/** The body of the bulk PUT that makes `action`'s change; null for those that are not one PUT (to Trash, deleting for good, taking a tag off). */
-function putBody(action: BulkAction): Record<string, unknown> | null {
-  switch (action.kind) {
-    case 'move':
-      return { collection: { $id: action.to } };
-    case 'restore':
-      return { collection: { $id: UNSORTED } };
-    case 'tag':
-      return { tags: action.tags };
-    case 'favourite':
-      return { important: action.value };
-    default:
-      return null;
-  }
-}
-
-/** Where a bulk change of `collectionId`'s bookmarks puts them, when it moves them (else null). */
-function destinationOf(action: BulkAction, collectionId: number): number | null {
-  const to = action.kind === 'move' ? action.to : action.kind === 'trash' ? TRASH : action.kind === 'restore' ? UNSORTED : null;
-  return to === null || to === collectionId || (collectionId === TRASH && action.kind === 'trash') ? null : to;
-}
-
-function labelOf(action: BulkAction, n: number): string {
-  const what = `${n} bookmark${n === 1 ? '' : 's'}`;
-  switch (action.kind) {
-    case 'move':
-      return `Move ${what}`;
-    case 'tag':
-      return `Tag ${what}`;
-    case 'untag':
-      return `Remove a tag from ${what}`;
-    case 'favourite':
-      return `${action.value ? 'Favourite' : 'Unfavourite'} ${what}`;
-    case 'trash':
-      return `Move ${what} to Trash`;
-    case 'restore':
-      return `Restore ${what}`;
-    default:
-      return `Change ${what}`;
-  }
 }

@@ -1,15 +1,15 @@
-// The library page's requests for list pages, through the background. A first page can be asked
+// The library page's requests for list pages, through its host. A first page can be asked
 // for before the page renders (when the page opens, or at the end of the typing pause) and taken
 // by the list when it starts over for the same query, instead of asking again. Two scripts of the
 // page use this file (the early one, entrypoints/library-first-page.ts, and the app), each with
 // its own copy: what they share lives in one slot of the page's global object.
-import { send } from '../messaging/client.js';
+import type { LibraryHost } from './host.js';
 import type { LibraryPage } from './types.js';
 import { markList } from './timing.js';
 import { effectiveSort, type LibraryState } from './url-state.js';
 
 interface Shared {
-  /** One id for this tab's list requests: the background cancels an older one still on its way. */
+  /** One id for this tab's list requests: the host cancels an older one still on its way. */
   channel: string;
   early: { key: string; answer: Promise<LibraryPage> } | null;
 }
@@ -23,18 +23,18 @@ export function listQuery(s: LibraryState) {
 }
 
 /** One page of the list; a first page's request and answer are marked (bench/extension reads them). */
-export function askList(q: ListQuery, page: number): Promise<LibraryPage> {
-  if (page > 0) return send('libraryList', { ...q, page });
+export function askList(host: Pick<LibraryHost, 'list'>, q: ListQuery, page: number): Promise<LibraryPage> {
+  if (page > 0) return host.list({ ...q, page });
   markList('tidemark:list-request', q.search);
-  const answer = send('libraryList', { ...q, page });
+  const answer = host.list({ ...q, page });
   // Only marks the moment: whoever takes `answer` awaits it and shows its error.
   answer.then(() => markList('tidemark:list-answer', q.search), () => undefined);
   return answer;
 }
 
 /** Asks for the first page of `q` now; the list takes the answer with `takeFirstPage`. */
-export function askFirstPage(q: ListQuery): void {
-  const answer = askList(q, 0);
+export function askFirstPage(host: Pick<LibraryHost, 'list'>, q: ListQuery): void {
+  const answer = askList(host, q, 0);
   // Not dropped: the list awaits this promise and shows its error. Only an answer nobody takes
   // (the place changed before the list started over) would otherwise be reported as unhandled.
   answer.catch(() => undefined);

@@ -1,7 +1,11 @@
-// The library's address state (what back, forward, reload and links rely on) and its list paging.
+// The library's state: the address (what back, forward, reload and links rely on), list paging,
+// selection, bulk changes and their Undo, and the keyboard.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STATE, effectiveSort, formatState, isNewPlace, libraryUrl, parseState } from '../../lib/library/url-state.js';
 import { Pager, type PageAnswer, type PagerSnapshot } from '../../lib/library/pager.js';
+import type { Bookmark } from '../../lib/api/types.js';
+import { bulkTargets, chosenCount, clickRow, keyCommand, navigate, NO_SELECTION, selectLoaded, selectMatching, toggleRow, undoOfBulk, undoOfMatching } from '../../lib/library/library-state.js';
+import { statesAfter } from '../../lib/library/offline-copy.js';
 
 describe('library state in the address', () => {
   it('round-trips every field through the query string', () => {
@@ -135,5 +139,129 @@ describe('list paging', () => {
     const pager = new Pager<Item>(async () => ({ items: [{ _id: 1 }], count: 1, offline: true, cachedAt: 1234 }), () => {});
     await pager.reset();
     expect(pager.snapshot).toMatchObject({ offline: true, cachedAt: 1234 });
+  });
+});
+
+describe('library selection and bulk changes', () => {
+  const bookmark = (id: number, collectionId = 3, tags: string[] = [], important = false) =>
+    ({ _id: id, collectionId, tags, important }) as unknown as Bookmark;
+  const items = [1, 2, 3, 4, 5, 6].map((id) => bookmark(id, id % 2 ? 3 : 5, id === 2 ? ['tea'] : []));
+  const none = { shift: false, ctrl: false };
+
+  it('a plain click opens the row and anchors it, selecting nothing', () => {
+    const r = clickRow(NO_SELECTION, items, 3, none, false);
+    expect(r.open).toBe(3);
+    expect(r.selection.ids.size).toBe(0);
+    expect(r.selection.anchor).toBe(3);
+  });
+
+  it('Shift-click selects every row between the anchor and the clicked one, in either direction', () => {
+    const anchored = clickRow(NO_SELECTION, items, 2, none, false).selection;
+    const down = clickRow(anchored, items, 5, { shift: true, ctrl: false }, false);
+    expect([...down.selection.ids].sort()).toEqual([2, 3, 4, 5]);
+    expect(down.open).toBeNull();
+    const up = clickRow({ ...NO_SELECTION, anchor: 5 }, items, 2, { shift: true, ctrl: false }, false);
+    expect([...up.selection.ids].sort()).toEqual([2, 3, 4, 5]);
+    // Added to what was selected, not replacing it.
+    const more = clickRow({ ids: new Set([6]), anchor: 1, matching: null }, items, 2, { shift: true, ctrl: false }, false);
+    expect([...more.selection.ids].sort()).toEqual([1, 2, 6]);
+  });
+
+  it('Ctrl-click and the checkbox toggle one row and move the anchor there', () => {
+    let sel = clickRow(NO_SELECTION, items, 4, { shift: false, ctrl: true }, false).selection;
+    expect([...sel.ids]).toEqual([4]);
+    sel = toggleRow(sel, 1);
+    expect([...sel.ids].sort()).toEqual([1, 4]);
+    expect(sel.anchor).toBe(1);
+    sel = toggleRow(sel, 4);
+    expect([...sel.ids]).toEqual([1]);
+  });
+
+  it('where the person can only read, clicks never select: they open', () => {
+    const anchored = { ...NO_SELECTION, anchor: 1 };
+    expect(clickRow(anchored, items, 4, { shift: true, ctrl: false }, true)).toMatchObject({ open: 4 });
+    expect(clickRow(anchored, items, 4, { shift: false, ctrl: true }, true).selection.ids.size).toBe(0);
+  });
+
+  it('"select all matching" inside a collection marks every match by the search; everywhere it needs the rows loaded', () => {
+    const sel = selectMatching({ collectionId: 3, search: '#tea' }, items, 240)!;
+    expect(sel.matching).toEqual({ collectionId: 3, search: '#tea', count: 240 });
+    expect(sel.ids.size).toBe(items.length);
+    expect(chosenCount(sel)).toBe(240);
+    expect(selectMatching({ collectionId: 0, search: '#tea' }, items, 240)).toBeNull();
+    // Picking a row by hand afterwards is a selection of rows again, not of every match.
+    const picked = toggleRow(sel, 2);
+    expect(picked.matching).toBeNull();
+    expect(chosenCount(picked)).toBe(items.length - 1);
+    expect(selectLoaded(items, false)).toEqual(NO_SELECTION);
+  });
+
+  it('a bulk change acts on the selected rows as they are now, else on the opened bookmark', () => {
+    const sel = toggleRow(toggleRow(NO_SELECTION, 2), 3);
+    expect(bulkTargets(items, sel, null)).toEqual([
+      { id: 2, collectionId: 5, tags: ['tea'], important: false },
+      { id: 3, collectionId: 3, tags: [], important: false },
+    ]);
+    expect(bulkTargets(items, NO_SELECTION, items[5]!)).toEqual([{ id: 6, collectionId: 5, tags: [], important: false }]);
+    expect(bulkTargets(items, NO_SELECTION, null)).toEqual([]);
+  });
+
+  it('the Undo of a bulk move remembers where each bookmark was, and whether the move waits in the queue', () => {
+    const before = bulkTargets(items, toggleRow(toggleRow(NO_SELECTION, 1), 2), null);
+    const move = { kind: 'move', to: 9 } as const;
+    const entry = undoOfBulk(move, before, 'Moved 2 bookmarks', { modified: 2, queued: true, undoable: true })!;
+    expect(entry).toEqual({ action: move, before: [expect.objectContaining({ id: 1, collectionId: 3 }), expect.objectContaining({ id: 2, collectionId: 5 })], label: 'Moved 2 bookmarks', queued: true });
+    // The offline copy shows the move at once, and undoing it puts each back in its own collection.
+    const moved = statesAfter(move, before);
+    expect(moved.map((s) => s.collectionId)).toEqual([9, 9]);
+    expect(entry.before.map((s) => s.collectionId)).toEqual([3, 5]);
+    expect(undoOfBulk({ kind: 'delete-forever' }, before, 'Deleted', { modified: 2, queued: false, undoable: false })).toBeNull();
+  });
+
+  it('the Undo of a change of every match is made by the same search', () => {
+    const m = { collectionId: 3, search: 'tide', count: 80 };
+    expect(undoOfMatching({ kind: 'trash' }, m, 'Trashed 80', { modified: 80, queued: false, undoable: true })).toEqual({ action: { kind: 'trash' }, before: [], matching: m, label: 'Trashed 80', queued: false });
+    expect(undoOfMatching({ kind: 'trash' }, m, 'Trashed 80', { modified: 80, queued: false, undoable: false })).toBeNull();
+  });
+});
+
+describe('library navigation and keys', () => {
+  it('a new place is a new history entry and round-trips through the address; typing replaces the entry', () => {
+    const { next, push } = navigate(DEFAULT_STATE, { collectionId: 12, tab: 'bookmarks' });
+    expect(push).toBe(true);
+    const typed = navigate(next, { search: '#tag' });
+    expect(typed.push).toBe(false);
+    expect(formatState(typed.next)).toBe('?c=12&q=%23tag');
+    expect(parseState(formatState(typed.next))).toEqual(typed.next);
+  });
+
+  const ctx = { typing: false, modifier: false, dialogOpen: false, tab: 'bookmarks' as const, count: 20, focused: -1, hasSelection: false, readOnly: false };
+
+  it('j/k and the arrows move through the rows, loading more near the end', () => {
+    expect(keyCommand('j', ctx)).toEqual({ kind: 'focus', index: 0, more: false });
+    expect(keyCommand('ArrowDown', { ...ctx, focused: 14 })).toEqual({ kind: 'focus', index: 15, more: true });
+    expect(keyCommand('ArrowDown', { ...ctx, focused: 19 })).toEqual({ kind: 'focus', index: 19, more: true });
+    expect(keyCommand('k', { ...ctx, focused: 0 })).toEqual({ kind: 'focus', index: 0, more: false });
+  });
+
+  it('keys act on the focused row, never while typing, in a dialog or with a modifier', () => {
+    const on = { ...ctx, focused: 3 };
+    expect(keyCommand('Enter', on).kind).toBe('open');
+    expect(keyCommand('e', on).kind).toBe('edit');
+    expect(keyCommand(' ', on).kind).toBe('toggle');
+    expect(keyCommand(' ', { ...on, readOnly: true }).kind).toBe('none');
+    expect(keyCommand('Delete', on).kind).toBe('delete');
+    expect(keyCommand('Enter', ctx).kind).toBe('none');
+    expect(keyCommand('j', { ...on, typing: true }).kind).toBe('none');
+    expect(keyCommand('/', { ...on, dialogOpen: true }).kind).toBe('none');
+    expect(keyCommand('/', { ...on, modifier: true }).kind).toBe('none');
+    expect(keyCommand('/', { ...ctx, tab: 'highlights', count: 0 }).kind).toBe('focus-search');
+  });
+
+  it('Escape steps back: out of the field, then the selection, then the detail pane; a dialog handles its own', () => {
+    expect(keyCommand('Escape', { ...ctx, typing: true, hasSelection: true }).kind).toBe('blur');
+    expect(keyCommand('Escape', { ...ctx, hasSelection: true }).kind).toBe('clear-selection');
+    expect(keyCommand('Escape', ctx).kind).toBe('close-detail');
+    expect(keyCommand('Escape', { ...ctx, dialogOpen: true }).kind).toBe('none');
   });
 });
