@@ -3,7 +3,7 @@
 // rangy in the Firefox build); a fresh profile signed in as the same user (another device) paints it
 // in the same place.
 import type { Page } from 'puppeteer-core';
-import { beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { waitFor } from './helpers/firefox-extension.js';
 import { launchSignedIn, signedInFirefoxTest } from './helpers/setup.js';
 import { dragAcross, firstFrames, framesSeenInPage, framesWatchedInPage, paintedInPage, phraseBoxInPage, scrollToPhraseInPage, watchFramesInPage } from '../e2e/helpers/page-reading.js';
@@ -18,7 +18,7 @@ let url: string;
 const test = signedInFirefoxTest({ email: 'marker@example.test', name: 'Mara Marker' });
 
 // Asking for the fixtures here starts them under the hook's time limit.
-beforeAll(async ({ ff }) => {
+test.beforeAll(async ({ ff }) => {
   tab = await ff.browser.newPage();
 });
 

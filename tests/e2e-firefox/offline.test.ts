@@ -3,7 +3,7 @@
 // reloaded, as about:debugging's Reload does) while the server is down, and is delivered exactly once
 // when the server is back (and not again after another restart).
 import type { Page } from 'puppeteer-core';
-import { beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { waitFor } from './helpers/firefox-extension.js';
 import { signedInFirefoxTest } from './helpers/setup.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
@@ -14,7 +14,7 @@ let tab: Page;
 const test = signedInFirefoxTest({ email: 'offline-fox@example.test', name: 'Otto Fox' });
 
 // Asking for the fixtures here starts them under the hook's time limit.
-beforeAll(async ({ ff }) => {
+test.beforeAll(async ({ ff }) => {
   tab = await ff.browser.newPage();
 });
 

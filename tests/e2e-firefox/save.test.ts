@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { waitFor } from './helpers/firefox-extension.js';
 import { signedInFirefoxTest } from './helpers/setup.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
@@ -19,7 +19,7 @@ let url: string;
 const test = signedInFirefoxTest({ email: 'fox@example.test', name: 'Fern Fox' });
 
 // Asking for the fixtures here starts them under the hook's time limit.
-beforeAll(async ({ ff }) => {
+test.beforeAll(async ({ ff }) => {
   tab = await ff.browser.newPage();
 });
 
