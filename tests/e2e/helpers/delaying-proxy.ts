@@ -14,9 +14,6 @@ export class DelayingProxy {
   /** While true, every request's connection is closed without an answer. */
   down = false;
 
-  /** Requests received and not yet answered (or dropped): 0 when nothing the extension asked for is still on its way. */
-  inFlight = 0;
-
   /** Starts a proxy in front of `target` (an origin such as http://localhost:4010). */
   static async start(target: string, delayMs: number): Promise<DelayingProxy> {
     const to = new URL(target);
@@ -24,8 +21,6 @@ export class DelayingProxy {
     const server = http.createServer((req, res) => {
       // Down: the connection is closed unanswered, as by a server that stopped.
       if (proxy.down) return void req.socket.destroy();
-      proxy.inFlight++;
-      res.on('close', () => proxy.inFlight--);
       setTimeout(() => {
         const upstream = http.request(
           { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
