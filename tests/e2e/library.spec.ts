@@ -488,6 +488,17 @@ test('opens a highlight from the highlights view, scrolled to on its page', asyn
   await expect(library.locator('.hl-group')).toHaveCount(1);
   await expect(library).toHaveURL(/color=blue/);
   await shot(library, '07-highlights');
+  // The background's answer to "open this highlight" (whether it was shown), as the library receives it.
+  await library.evaluate(() => {
+    const runtime = (globalThis as any).chrome.runtime;
+    const send = runtime.sendMessage.bind(runtime);
+    const answers: unknown[] = ((window as any).openHighlightAnswers = []);
+    runtime.sendMessage = (message: { type?: string }, ...rest: unknown[]) => {
+      const reply = send(message, ...rest);
+      if (message?.type === 'libraryOpenHighlight') reply.then((r: unknown) => answers.push(r), (e: Error) => answers.push(e.message));
+      return reply;
+    };
+  });
   await library.getByRole('button', { name: /Open the page at “the moon keeps its own time”/ }).click();
   const tab = await browser.waitForPage(`${site.origin}/tides`);
   await tab.waitForLoadState();
@@ -497,7 +508,8 @@ test('opens a highlight from the highlights view, scrolled to on its page', asyn
   }), { timeout: 20_000 }).toBe(true);
   await tab.close();
   // It was shown: closing the tab during the flash does not turn that into "could not show" afterwards.
-  await library.waitForTimeout(1500);
+  await expect.poll(() => library.evaluate(() => (window as any).openHighlightAnswers)).toHaveLength(1);
+  expect(await library.evaluate(() => (window as any).openHighlightAnswers)).toEqual([{ ok: true, value: true }]);
   await expect(library.getByText('could not show the highlight', { exact: false })).toHaveCount(0);
   // A collection's own highlights: Papers holds both pages; Recipes none.
   await library.getByRole('treeitem', { name: /Papers/ }).click();
