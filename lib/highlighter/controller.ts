@@ -15,7 +15,7 @@ import { framePainter } from '../painting/fallback-slot.js';
 import { supportsHighlightApi } from '../painting/highlight-api-painter.js';
 import type { Painter } from '../painting/types.js';
 import type { ScopeMarker } from '../painting/scope-marks.js';
-import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
+import { PageUi, type Marker } from './ui/page-ui.js';
 import type { Editor, EditorHost, HighlightOutcome, PlacedResult } from './editor-host.js';
 import { SELECTION_PENDING_GLOBAL, STYLES_REGISTERED_GLOBAL } from './loader.js';
 import { loadPart, loadedPart } from './parts.js';

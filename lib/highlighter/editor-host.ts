@@ -5,7 +5,7 @@ import type { AnchorResult } from '../anchoring/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import type { HighlightOutcome, PageHighlight, PageHighlightsView } from '../messaging/protocol.js';
 import type { Painter } from '../painting/types.js';
-import type { PageUi } from '../../components/highlighter/page-ui.js';
+import type { PageUi } from './ui/page-ui.js';
 import type { PageIndex } from './page-index.js';
 
 export type { HighlightOutcome };

@@ -2,9 +2,9 @@
 // CSS cannot reach what is inside, with the marker strip at the page's edge (one mark per painted
 // highlight). The selection toolbar and its toast (toolbar.ts, in the on-demand editor script) are put
 // into the same shadow root. Only trusted (user) events act: a page script cannot click it.
-import type { HighlightColor } from '../../lib/api/constants.js';
-import { t } from '../../lib/i18n.js';
-import { COLOR_VALUES } from '../../lib/painting/styles.js';
+import type { HighlightColor } from '../../api/constants.js';
+import { t } from '../../i18n.js';
+import { COLOR_VALUES } from '../../painting/styles.js';
 
 export interface Marker {
   key: string;
