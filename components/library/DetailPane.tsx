@@ -5,7 +5,7 @@ import type { Bookmark, Tag } from '../../lib/api/types.js';
 import { HIGHLIGHT_COLORS } from '../../lib/api/constants.js';
 import { t } from '../../lib/i18n.js';
 import { send } from '../../lib/messaging/client.js';
-import { refOf } from '../../lib/model.js';
+import { refOf } from '../../lib/bookmark-ref.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
 import { GrowingTextarea } from '../shared/GrowingTextarea.js';
 import { TagsInput } from '../shared/TagsInput.js';
