@@ -76,7 +76,7 @@ export default tseslint.config(
   },
   {
     // Content scripts (the highlighter, its loader and parts): never the API client; tokens stay in the background.
-    files: ['entrypoints/highlighter*.ts', 'entrypoints/*.content.ts', 'entrypoints/*.content/**', 'lib/highlighter/**/*.ts'],
+    files: ['entrypoints/highlighter*/**', 'entrypoints/*.content.ts', 'entrypoints/*.content/**', 'lib/highlighter/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{ group: ['**/api/client', '**/api/client/*', '**/background/*'], message: 'Content scripts talk to the background through lib/messaging, never to the server (tokens stay in the background).' }],

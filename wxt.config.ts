@@ -49,7 +49,7 @@ export default defineConfig({
     // polyfillAsEsm: webextension-polyfill without the bundler's CommonJS wrapper (scripts/vite/polyfill-as-esm.ts).
     plugins: [preact(), preactWithoutInnerHtml(), polyfillAsEsm()],
     // No modulepreload polyfill: every browser the extension supports has modulepreload, and the popup (one
-    // classic script, entrypoints/popup-app.tsx) would load it as a module of its own.
+    // classic script, entrypoints/popup-app/index.tsx) would load it as a module of its own.
     build: { sourcemap: false, modulePreload: { polyfill: false } },
   }),
   manifest: ({ browser }) => ({
