@@ -23,7 +23,7 @@ const BROWSER: BrowserName = import.meta.env?.FIREFOX ? 'firefox' : 'chrome';
 // all state in storage, no DOM), so no code branches on it.
 
 // The CSS Custom Highlight API: Firefox has it from 140 (the build's strict_min_version), so the Firefox
-// build ships no rangy fallback painter (entrypoints/highlighter-fallback-painter.ts excludes it) and its
+// build ships no rangy fallback painter (entrypoints/highlighter-fallback-painter/index.ts excludes it) and its
 // highlighter never asks for one; Chrome has it from 105, and the highlighter asks for the fallback part
 // in a frame that lacks it (lib/highlighter/controller.ts).
 

@@ -24,7 +24,7 @@
     ctx.fillStyle = 'rgba(255,214,0,.45)';
     for (const r of range.getClientRects()) ctx.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
   };
-  // The highlighter's page element (components/highlighter/page-ui.ts): a host with a shadow root holding
+  // The highlighter's page element (lib/highlighter/ui/page-ui.ts): a host with a shadow root holding
   // the page-edge strip, one mark per painted highlight; fixed with the highest z-index (before
   // 2026-11-27 06:30), or in the top layer (a manual popover), as it is now.
   const stripOf = (root: ShadowRoot) => {

@@ -328,7 +328,7 @@ const longPage = {
     const painterMs: number[] = [];
     let early = 0;
     let long = 0;
-    // As the highlighter (components/highlighter/page-ui.ts, not bundled here: it brings the extension's
+    // As the highlighter (lib/highlighter/ui/page-ui.ts, not bundled here: it brings the extension's
     // i18n): an element of its own in the page, fixed, the overlay's canvas in its shadow root.
     const w = window as unknown as { benchUiRoot?: ShadowRoot };
     if (!w.benchUiRoot) {

@@ -15,13 +15,7 @@
  * word index in idle time), it searches its own text like any TextSearch.
  */
 import { TextSearch } from './search-text.js';
-
-/** A change of the text: old [from, to) became `len` characters. In ascending order, not overlapping. */
-export interface TextEdit {
-  from: number;
-  to: number;
-  len: number;
-}
+import type { TextEdit } from './types.js';
 
 /** Old text [from, to) is new text [at, at + to - from). */
 interface Piece {

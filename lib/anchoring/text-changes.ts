@@ -20,8 +20,7 @@ import { ApproxPattern } from './approximate-match.js';
 import { MAX_CONTEXT } from './context.js';
 import { FUZZY_MAX_ERROR_RATE, FUZZY_MIN_LENGTH, MAX_ERRORS_CAP } from './fuzzy-limits.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
-import type { TextEdit } from './search-patched.js';
-import type { HighlightDescriptor } from './types.js';
+import type { HighlightDescriptor, TextEdit } from './types.js';
 
 /** A stretch [from, to) of one version of the page's normalised text that a change touched. */
 interface Touched {

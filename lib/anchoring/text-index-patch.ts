@@ -21,7 +21,8 @@
 import { CHAR_KEEP, classifyChar } from './normalize.js';
 import { firstCharFromRaw, nodeIdOf, wholeIdOf } from './range-offsets.js';
 import { SHOWING_ATTRIBUTES, STYLE_NONE, TAG_BLOCK, HidingRules, createStyleCheck, isSkippedTag, tagFlags } from './visibility.js';
-import { PatchedTextSearch, type TextEdit } from './search-patched.js';
+import { PatchedTextSearch } from './search-patched.js';
+import type { TextEdit } from './types.js';
 import { textSearchOf } from './search-text.js';
 import { TextChanges } from './text-changes.js';
 import { BREAK, F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type IndexedNode, type NormalisedText } from './text-index.js';

@@ -4,7 +4,7 @@
  * only style elements with SCOPE_ATTRIBUTE (see highlight-css.ts), and these marks put that attribute,
  * naming the colours of the highlights in the element's text, on the parent element of every text node
  * a highlight covers. Not needed where the page has the rules from its first style computation, so the
- * highlighter loads this as a part of its own (entrypoints/highlighter-scope-marks.ts) only on the
+ * highlighter loads this as a part of its own (entrypoints/highlighter-scope-marks/index.ts) only on the
  * click path.
  */
 import { HIGHLIGHT_COLORS } from '../api/constants.js';

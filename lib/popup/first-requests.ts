@@ -1,7 +1,7 @@
 // The popup's first requests: to the background, the page's bookmark (found or saved on open) and
 // the cached collection list; to the browser, what the Highlights section says about site access
 // (site-access-state.ts). They are asked for by a classic script in the popup's <head>
-// (entrypoints/popup-first-requests.ts), which runs while the popup's modules are still loading and
+// (entrypoints/popup-first-requests/index.ts), which runs while the popup's modules are still loading and
 // being compiled, so the background works on them meanwhile; the app takes the answers when it
 // starts (components/popup/PopupApp.tsx), and asks itself when there are none. Two scripts of the
 // page use this file, each with its own copy: what they share lives in one slot of the global object.

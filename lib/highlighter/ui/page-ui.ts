@@ -2,9 +2,9 @@
 // CSS cannot reach what is inside, with the marker strip at the page's edge (one mark per painted
 // highlight). The selection toolbar and its toast (toolbar.ts, in the on-demand editor script) are put
 // into the same shadow root. Only trusted (user) events act: a page script cannot click it.
-import type { HighlightColor } from '../../lib/api/constants.js';
-import { t } from '../../lib/i18n.js';
-import { COLOR_VALUES } from '../../lib/painting/styles.js';
+import type { HighlightColor } from '../../api/constants.js';
+import { t } from '../../i18n.js';
+import { COLOR_VALUES } from '../../painting/styles.js';
 
 export interface Marker {
   key: string;
@@ -13,8 +13,9 @@ export interface Marker {
   at: number;
 }
 
-// Without spaces: this is part of the injected highlighter.js, which has a size budget. The host is in the
-// top layer (below): a page's own `::backdrop` rule must not draw over the page behind it.
+// Without spaces: this is part of the injected highlighter.js (15 KB gzipped budget), where spaced rules
+// cost about 80 bytes the budget does not have. The host is in the top layer (below): a page's own
+// `::backdrop` rule must not draw over the page behind it.
 const STRIP_CSS =
   ':host{all:initial}:host::backdrop{display:none!important}' +
   '.strip{position:fixed;top:0;right:0;width:8px;height:100vh;pointer-events:none}' +

@@ -1,6 +1,6 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
-import { providePart } from '../lib/highlighter/parts.js';
-import { ScopeMarks } from '../lib/painting/scope-marks.js';
+import { providePart } from '../../lib/highlighter/parts.js';
+import { ScopeMarks } from '../../lib/painting/scope-marks.js';
 
 // The painter's scope marks (lib/painting/scope-marks.ts), injected by the background into a frame
 // whose highlighter paints without a registered highlight style sheet: the highlighter was injected by

@@ -3,9 +3,9 @@
 // and a toast with Undo. It lives in the shadow root of the page's Tidemark element (page-ui.ts), so
 // page CSS cannot reach it; it never holds note text or ids (notes are edited in the side panel).
 // Only trusted (user) events act: a page script cannot click it.
-import type { HighlightColor } from '../../lib/api/constants.js';
-import { t } from '../../lib/i18n.js';
-import { COLOR_VALUES } from '../../lib/painting/styles.js';
+import type { HighlightColor } from '../../api/constants.js';
+import { t } from '../../i18n.js';
+import { COLOR_VALUES } from '../../painting/styles.js';
 import { button, el, type PageUi } from './page-ui.js';
 import { TOOLBAR_CSS } from './toolbar-css.js';
 

@@ -1,5 +1,5 @@
 import { defineBackground } from 'wxt/utils/define-background';
-import { startBackground } from '../lib/background/main.js';
+import { startBackground } from '../../lib/background/main.js';
 
 // The service worker (Chrome) / event page (Firefox). Everything lives in lib/background.
 export default defineBackground({

@@ -1,6 +1,6 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
-import { patchTextIndex } from '../lib/anchoring/text-index-patch.js';
-import { providePart } from '../lib/highlighter/parts.js';
+import { patchTextIndex } from '../../lib/anchoring/text-index-patch.js';
+import { providePart } from '../../lib/highlighter/parts.js';
 
 // The text index's patcher, injected by the background into a frame whose highlighter asks for it: once
 // a long page has been indexed, so that a change to the page re-walks only what changed (page-index.ts).

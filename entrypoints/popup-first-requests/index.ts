@@ -1,5 +1,5 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
-import { askFirstRequests } from '../lib/popup/first-requests.js';
+import { askFirstRequests } from '../../lib/popup/first-requests.js';
 
 // A classic script in the popup's <head> (entrypoints/popup/index.html): it runs as soon as the
 // popup's document starts, before the popup's modules are loaded, and asks the background for the
