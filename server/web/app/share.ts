@@ -6,7 +6,7 @@ import { webState } from '../session.js';
 import { secureHeaders } from './security.js';
 
 /** Longest address the share target passes on (it must fit, encoded, into a sign-in `next`). */
-export const SHARE_URL_MAX = 4096;
+const SHARE_URL_MAX = 4096;
 const TITLE_MAX = 500;
 
 /** An http(s) address as given, or null when it is not one. */
