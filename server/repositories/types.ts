@@ -502,7 +502,7 @@ export function toUser(row: UserRow): User {
 }
 
 export function toPublicUser(row: UserRow): PublicUser {
-  return { _id: row.id, fullName: row.full_name, email_MD5: md5(row.email), pro: !!row.pro, registered: row.registered };
+  return { _id: row.id, fullName: row.full_name };
 }
 
 export class DuplicateEmailError extends Error {
@@ -855,14 +855,17 @@ export interface JobsRepository {
  * triggers on `bookmarks` (migration 0005), so this repository only reads.
  */
 export interface LinksRepository {
-  /** The newest change sequence number: a cursor that sees every later change. */
-  cursor(): Promise<number>;
+  /**
+   * The newest change sequence number among `userId`'s own changes: a cursor that sees every later
+   * change of theirs, and does not move when somebody else saves.
+   */
+  cursor(userId: number): Promise<number>;
   /** Saved (not removed) bookmarks of `userId` with an id above `afterId`, by id. */
   list(userId: number, afterId: number, limit: number): Promise<LinkEntry[]>;
   /**
    * Changes after `since`, oldest first: present ones as entries, the others as removed ids, and the
    * cursor to continue from. Read in one synchronous step, so no write can fall between the rows and
-   * the cursor: when nothing is left for this user the cursor jumps to the newest change overall.
+   * the cursor: when nothing is left for this user the cursor is their newest change.
    */
   changes(userId: number, since: number, limit: number): Promise<{
     items: LinkEntry[];
