@@ -53,10 +53,15 @@ interface WorkerAnswer {
   heapUsed: number;
 }
 
+/** How tasks ended: done, failed (a fault in the task), or refused for one of RefusalCode's reasons. */
+type Outcome = 'done' | 'failed' | ParseRefused['code'];
+
 export interface ParsePoolStats {
   workers: number;
   running: number;
   waiting: number;
+  /** tasks ended since the pool started, by how they ended */
+  ended: Partial<Record<Outcome, number>>;
 }
 
 export class ParsePool {
@@ -67,6 +72,7 @@ export class ParsePool {
   private readonly slots = new Set<Slot>();
   private readonly idle: Slot[] = [];
   private closed = false;
+  private readonly ended: Partial<Record<Outcome, number>> = {};
 
   constructor(limits: Partial<ParsePoolLimits> = {}) {
     this.limits = { ...DEFAULT_PARSE_LIMITS, ...limits, timeoutMs: { ...DEFAULT_PARSE_LIMITS.timeoutMs, ...limits.timeoutMs } };
@@ -106,7 +112,7 @@ export class ParsePool {
     for (const queue of this.waiting.values()) waiting += queue.length;
     let running = 0;
     for (const slot of this.slots) if (slot.task) running++;
-    return { workers: this.slots.size, running, waiting };
+    return { workers: this.slots.size, running, waiting, ended: { ...this.ended } };
   }
 
   /** Ends every worker; waiting and running tasks are refused as 'closed'. */
@@ -255,6 +261,8 @@ export class ParsePool {
 
   private settle(task: Task, error?: Error, value?: unknown): void {
     task.detach();
+    const outcome: Outcome = error instanceof ParseRefused ? error.code : error ? 'failed' : 'done';
+    this.ended[outcome] = (this.ended[outcome] ?? 0) + 1;
     if (error) task.reject(error);
     else task.resolve(value);
   }

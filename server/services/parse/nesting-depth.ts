@@ -54,3 +54,24 @@ export function nestingDepth(markup: string, limit = MAX_NESTING_DEPTH): number 
   }
   return deepest;
 }
+
+/**
+ * The same count for a reader that streams over a parser's events itself (the bookmark-file
+ * readers): call `enter` on every opening tag and `leave` on every closing one; `enter` throws
+ * `refuse()` past the limit, before the parser's own stack grows costly.
+ */
+export class NestingGuard {
+  private depth = 0;
+  constructor(
+    private readonly refuse: () => Error,
+    private readonly limit = MAX_NESTING_DEPTH,
+  ) {}
+
+  enter(): void {
+    if (++this.depth > this.limit) throw this.refuse();
+  }
+
+  leave(): void {
+    this.depth--;
+  }
+}
