@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
-import { getRaw, upload } from './upload-client.js';
+import { getRaw } from './upload-client.js';
 
 // What a hostile user could learn or break from outside their own account (issue "strangers learn
 // nothing"): the /links cursor, upload links built from the Host header, the rate-limit page,
