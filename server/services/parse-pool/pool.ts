@@ -8,9 +8,9 @@ import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 // task runs under a time limit and a heap limit, and is cancelled when its caller goes away: its
 // worker is ended, so the work really stops, and a fresh one is started when next needed.
 //
-// Fairness: waiting tasks are kept per user and started round-robin across users, and one user
-// holds at most `perUser` workers, so however much one person sends, somebody else's task waits
-// for at most one running task rather than for the whole queue.
+// Fairness: waiting tasks are kept per user and started round-robin across users (the user served
+// longest ago goes next), and one user holds at most `perUser` workers, so however much one person
+// sends, somebody else's task waits for at most one running task rather than for the whole queue.
 
 export interface RunOptions {
   /** aborting it drops a waiting task and ends a running one (ParseRefused 'cancelled') */
@@ -66,8 +66,11 @@ export interface ParsePoolStats {
 
 export class ParsePool {
   readonly limits: ParsePoolLimits;
-  /** waiting tasks per owner; Map order is the round-robin order (an owner served moves to the end) */
+  /** waiting tasks per owner */
   private readonly waiting = new Map<Owner, Task[]>();
+  /** when each owner with work was last given a worker (a serial number): the longest unserved goes next */
+  private readonly lastServed = new Map<Owner, number>();
+  private serial = 0;
   private readonly runningBy = new Map<Owner, number>();
   private readonly slots = new Set<Slot>();
   private readonly idle: Slot[] = [];
@@ -134,17 +137,28 @@ export class ParsePool {
     }
   }
 
-  /** The first owner in round-robin order who is under their share, and their oldest task. */
+  /**
+   * Round-robin: of the owners under their share, the one served longest ago (a newcomer first),
+   * and their oldest task.
+   */
   private next(): Task | undefined {
-    for (const [owner, queue] of this.waiting) {
+    let chosen: Owner | undefined;
+    let chosenServed = Infinity;
+    for (const owner of this.waiting.keys()) {
       if ((this.runningBy.get(owner) ?? 0) >= this.limits.perUser) continue;
-      const task = queue.shift()!;
-      this.waiting.delete(owner);
-      if (queue.length) this.waiting.set(owner, queue);
-      this.runningBy.set(owner, (this.runningBy.get(owner) ?? 0) + 1);
-      return task;
+      const served = this.lastServed.get(owner) ?? 0;
+      if (served < chosenServed) {
+        chosen = owner;
+        chosenServed = served;
+      }
     }
-    return undefined;
+    if (chosen === undefined) return undefined;
+    const queue = this.waiting.get(chosen)!;
+    const task = queue.shift()!;
+    if (!queue.length) this.waiting.delete(chosen);
+    this.runningBy.set(chosen, (this.runningBy.get(chosen) ?? 0) + 1);
+    this.lastServed.set(chosen, ++this.serial);
+    return task;
   }
 
   private spawn(): Slot {
@@ -256,6 +270,8 @@ export class ParsePool {
     const running = (this.runningBy.get(task.owner) ?? 1) - 1;
     if (running > 0) this.runningBy.set(task.owner, running);
     else this.runningBy.delete(task.owner);
+    // An owner with nothing running or waiting is forgotten, and comes back as a newcomer.
+    if (running <= 0 && !this.waiting.has(task.owner)) this.lastServed.delete(task.owner);
     this.settle(task, error, value);
   }
 
