@@ -10,7 +10,7 @@ export interface ParsePoolLimits {
   heapMb: number;
   /** longest a task may run, per task, from the moment its worker starts it */
   timeoutMs: Record<TaskName, number>;
-  /** an idle worker is ended after this long */
+  /** an idle worker beyond the first is ended after this long (the first stays) */
   idleMs: number;
   /** a worker whose heap holds more than this after a task is ended rather than kept */
   retireHeapMb: number;

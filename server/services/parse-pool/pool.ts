@@ -291,7 +291,13 @@ export class ParsePool {
       return;
     }
     slot.worker.unref();
-    slot.idleTimer = setTimeout(() => void this.end(slot), this.limits.idleMs);
+    // One worker stays for good (it keeps no process alive): starting one costs about a second of
+    // loading the parsers, which the next page read should not wait for. Extra ones end when idle.
+    const retireWhenIdle = () => {
+      if (this.slots.size > 1) void this.end(slot);
+      else slot.idleTimer = setTimeout(retireWhenIdle, this.limits.idleMs).unref();
+    };
+    slot.idleTimer = setTimeout(retireWhenIdle, this.limits.idleMs);
     slot.idleTimer.unref();
     this.idle.push(slot);
     this.pump();
