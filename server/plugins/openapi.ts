@@ -52,6 +52,8 @@ export async function installOpenApi(app: FastifyInstance, prefix: string): Prom
       header
         .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
         .replace(' validator.swagger.io', '')
+        // Swagger UI sets style attributes as it renders; styles run nothing.
+        .replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'")
         .replace(/\s*upgrade-insecure-requests;?/, ''),
     uiConfig: { validatorUrl: null },
   });
