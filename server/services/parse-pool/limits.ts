@@ -25,8 +25,8 @@ export const DEFAULT_PARSE_LIMITS: ParsePoolLimits = {
     'page-metadata': 15_000,
     // includes fetching up to 100 images and the stylesheets, each under the fetch timeout
     'archive-copy': 60_000,
-    // a 50 MB export of 400,000 bookmarks converts in about 10 s
-    'import-convert': 60_000,
+    // a 50 MB export (260,000 bookmarks) converts in 10 to 30 s, more on a busy machine
+    'import-convert': 120_000,
   },
   idleMs: 10_000,
   retireHeapMb: 256,
