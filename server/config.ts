@@ -39,7 +39,7 @@ export interface ServerConfig {
   /** Web sign-in sessions and login throttling. */
   web: {
     sessionTtlMs: number;
-    /** Failed sign-ins allowed per account and per IP address within `throttleWindowMs`. */
+    /** Failed sign-ins allowed per account from one address (20 times that from all addresses together) and per address, within `throttleWindowMs`. */
     maxFailuresPerAccount: number;
     maxFailuresPerIp: number;
     throttleWindowMs: number;
