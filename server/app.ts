@@ -9,6 +9,7 @@ import { installCors } from './plugins/cors.js';
 import { installDeclaredErrors } from './plugins/declared-errors.js';
 import { answerFrameworkError, installErrorHandling } from './plugins/errors.js';
 import { finishWith } from './plugins/hook-step.js';
+import { installHealth } from './plugins/health.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
@@ -102,6 +103,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   });
 
   await installOpenApi(app, API_PREFIX);
+  installHealth(app);
 
   await app.register(
     async (scope) => {
