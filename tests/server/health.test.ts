@@ -2,12 +2,15 @@
 // process runs; /ready only while the database answers and is migrated. Both backends: the run's
 // server (SQLite) and a PostgreSQL cluster of this file's own, stopped and started by the test.
 // Runs on every `npm test`; left out of the PostgreSQL lane (vitest.postgres.config.ts) for its own cluster.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPool } from '../../server/db/postgres/pool.js';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
-import pkg from '../../package.json' with { type: 'json' };
+
+const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
 
 async function get(s: TestServer, path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${s.origin}${path}`, { headers });
