@@ -18,6 +18,8 @@ interface ServeOption<T> {
   parse: (raw: string) => T;
   /** On/off: a flag without a value, a variable of true/false (1/0, yes/no, on/off). */
   boolean?: true;
+  /** The variable, where it is older than the rule (TIDEMARK_FILES_DIR). */
+  env?: string;
 }
 
 function option<T>(o: ServeOption<T>): ServeOption<T> {
@@ -116,7 +118,7 @@ export const SERVE_OPTIONS = {
   publicUrl: option({ flag: 'public-url', value: 'URL', help: 'The address people use to reach this server (links in mails, OAuth redirects).', parse: httpUrl }),
   smtpUrl: option({ flag: 'smtp-url', value: 'URL', help: 'Mail server for invitations (smtps://user:password@host:465). Unset: mails go to <data>/outbox.', parse: smtpUrl }),
   mailFrom: option({ flag: 'mail-from', value: 'ADDRESS', help: 'The From of mails, e.g. "Tidemark <no-reply@example.com>".', parse: nonEmpty }),
-  files: option({ flag: 'files', value: 'DIR', help: 'Keep uploaded files in this directory (several instances may share it).', parse: (raw) => path.resolve(nonEmpty(raw)) }),
+  files: option({ flag: 'files', value: 'DIR', env: 'TIDEMARK_FILES_DIR', help: 'Keep uploaded files in this directory (several instances may share it).', parse: (raw) => path.resolve(nonEmpty(raw)) }),
   trustProxy: option({ flag: 'trust-proxy', help: 'Behind a reverse proxy: take the client address and scheme from X-Forwarded-For/-Proto.', parse: switchValue, boolean: true }),
   allowPrivateNetwork: option({ flag: 'allow-private-network', help: 'Let page fetching reach loopback and private addresses (local testing only).', parse: switchValue, boolean: true }),
   rateLimit: option({ flag: 'rate-limit', value: 'N', help: 'Requests a minute per user (half that for tags, sharing, import, parse).', parse: positiveInteger }),
@@ -131,7 +133,7 @@ export type ServeSettings = { [K in keyof Options]?: ReturnType<Options[K]['pars
 
 /** The variable a setting is read from. */
 export function envName(o: ServeOption<unknown>): string {
-  return `TIDEMARK_${o.flag.toUpperCase().replaceAll('-', '_')}`;
+  return o.env ?? `TIDEMARK_${o.flag.toUpperCase().replaceAll('-', '_')}`;
 }
 
 /**
@@ -140,7 +142,6 @@ export function envName(o: ServeOption<unknown>): string {
  */
 const OTHER_VARIABLES = new Set([
   'TIDEMARK_PASSWORD_HASH_COST',
-  'TIDEMARK_FILES_DIR',
   ...['HOST', 'PORT', 'SECURE', 'REQUIRE_TLS', 'USER', 'PASS'].map((p) => `TIDEMARK_SMTP_${p}`),
   ...['ENDPOINT', 'REGION', 'BUCKET', 'ACCESS_KEY', 'SECRET_KEY', 'PREFIX'].map((p) => `TIDEMARK_S3_${p}`),
   ...PROVIDERS.flatMap((name) => ['CLIENT_ID', 'CLIENT_SECRET', 'AUTHORIZE_URL', 'TOKEN_URL'].map((p) => `TIDEMARK_${name.toUpperCase()}_${p}`)),
@@ -153,7 +154,6 @@ const OTHER_VARIABLES = new Set([
 export const OTHER_VARIABLES_HELP = [
   ['TIDEMARK_SMTP_HOST, _PORT, _SECURE, _REQUIRE_TLS, _USER, _PASS', 'The mail server in parts (instead of TIDEMARK_SMTP_URL).'],
   ['TIDEMARK_S3_ENDPOINT, _REGION, _BUCKET, _ACCESS_KEY, _SECRET_KEY, _PREFIX', 'Keep files in an S3-compatible bucket.'],
-  ['TIDEMARK_FILES_DIR', 'The same as --files.'],
   [`TIDEMARK_<PROVIDER>_CLIENT_ID, _CLIENT_SECRET`, `Sign-in providers users can connect (${PROVIDERS.join(', ')}).`],
   ['TIDEMARK_PASSWORD_HASH_COST', "scrypt's N for new password hashes (default 32768)."],
 ] as const;

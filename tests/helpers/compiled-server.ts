@@ -24,7 +24,14 @@ function run(command: string, args: string[], cwd: string): void {
 /** Installs (when needed) and compiles; answers the directory, whose dist/server/cli.js is the entry. */
 export function prepareCompiledServer(): string {
   const lock = fs.readFileSync(path.join(ROOT, 'package-lock.json'));
-  const hash = crypto.createHash('sha256').update(lock).update(fs.readFileSync(path.join(ROOT, 'package.json'))).digest('hex').slice(0, 16);
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  // What the install depends on: the lock file and the dependency lists (not the scripts).
+  const hash = crypto
+    .createHash('sha256')
+    .update(lock)
+    .update(JSON.stringify([pkg.dependencies, pkg.devDependencies, pkg.overrides]))
+    .digest('hex')
+    .slice(0, 16);
   const base = path.join(ROOT, '.tmp', 'production');
   const dir = path.join(base, hash);
   if (!fs.existsSync(path.join(dir, NATIVE))) {

@@ -16,6 +16,7 @@ let appDir: string;
 let dataDir: string;
 let cli: string;
 let serve: ChildProcess | undefined;
+/** Everything `serve` wrote, on stdout and stderr. */
 let log = '';
 
 /** Only what a service manager would give the process: no variable of the test run leaks in. */
@@ -24,9 +25,7 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function runCompiled(args: string[], extra: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [cli, ...args], { cwd: appDir, encoding: 'utf8', env: env(extra) });
-  log += res.stdout + res.stderr;
-  return res;
+  return spawnSync(process.execPath, [cli, ...args], { cwd: appDir, encoding: 'utf8', env: env(extra), timeout: 30_000 });
 }
 
 beforeAll(() => {
@@ -126,7 +125,7 @@ describe('the compiled server with production dependencies only', () => {
     await new Promise((resolve) => serve!.once('exit', resolve));
     serve = undefined;
     const requests = log.split('\n').filter((line) => line.includes('"request completed"'));
-    expect(requests.length).toBeGreaterThanOrEqual(8);
+    expect(requests.length).toBe(7); // the walk's seven requests; the probes are not logged
     for (const secret of [password, token, note, searchWord, session.split('=')[1]!, visitor.split('=')[1]!, csrf]) {
       expect(log.includes(secret), `the log shows ${secret}`).toBe(false);
     }
@@ -163,7 +162,8 @@ describe('serve settings from the environment', () => {
       [{ TIDEMARK_DATABASE_URL: 'mysql://u:hunter2@x/db' }, /^TIDEMARK_DATABASE_URL must be a PostgreSQL URL[^"]*\.$/],
     ];
     for (const [vars, message] of cases) {
-      const res = runCompiled(['serve', '--port', '0', '--data', dataDir], vars);
+      // No --port: a flag would win over TIDEMARK_PORT, and the server would start.
+      const res = runCompiled(['serve', '--data', dataDir], vars);
       expect(res.status, JSON.stringify(vars)).toBe(2);
       expect(res.stderr.trim()).toMatch(message);
       expect(res.stdout).not.toMatch(/listening/);

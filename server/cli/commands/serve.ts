@@ -40,7 +40,8 @@ export async function run(args: string[]): Promise<void> {
     config.smtp = { ...settings.smtpUrl, from: DEFAULT_MAIL_FROM };
   }
   if (settings.mailFrom && config.smtp) config.smtp.from = settings.mailFrom;
-  if (settings.files) {
+  // A files setting the environment already found wrong (TIDEMARK_FILES_DIR with TIDEMARK_S3_*) keeps its message.
+  if (settings.files && config.files?.kind !== 'invalid') {
     if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
     config.files = { kind: 'directory', dir: settings.files };
   }
