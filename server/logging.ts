@@ -35,7 +35,7 @@ export function prettyLine(json: string): string {
   try {
     entry = JSON.parse(json) as Record<string, unknown>;
   } catch {
-    return json;
+    return `${json}\n`;
   }
   const time = new Date(typeof entry.time === 'number' ? entry.time : Date.now()).toISOString().slice(11, 23);
   const level = LEVELS[entry.level as number] ?? String(entry.level);

@@ -73,7 +73,7 @@ function postgresUrl(raw: string): string {
 }
 
 /** An outgoing mail server as one URL: smtps:// (TLS from the start) or smtp:// (STARTTLS when offered). */
-export interface SmtpUrl {
+interface SmtpUrl {
   host: string;
   port: number;
   secure: boolean;
@@ -110,7 +110,7 @@ function oneOf<T extends string>(choices: readonly T[]) {
   };
 }
 
-export const SERVE_OPTIONS = {
+const SERVE_OPTIONS = {
   port: option({ flag: 'port', value: 'N', help: 'Port to listen on (0: any free port).', parse: portNumber }),
   host: option({ flag: 'host', value: 'ADDRESS', help: 'Address to listen on; 0.0.0.0 for every interface.', parse: nonEmpty }),
   data: option({ flag: 'data', value: 'DIR', help: 'Data directory: the SQLite database and, unless --files says otherwise, uploaded files.', parse: (raw) => path.resolve(nonEmpty(raw)) }),
@@ -132,7 +132,7 @@ type Options = typeof SERVE_OPTIONS;
 export type ServeSettings = { [K in keyof Options]?: ReturnType<Options[K]['parse']> };
 
 /** The variable a setting is read from. */
-export function envName(o: ServeOption<unknown>): string {
+function envName(o: ServeOption<unknown>): string {
   return o.env ?? `TIDEMARK_${o.flag.toUpperCase().replaceAll('-', '_')}`;
 }
 
@@ -151,7 +151,7 @@ const OTHER_VARIABLES = new Set([
 ]);
 
 /** The variables `serve` reads that are not flags, for --help. */
-export const OTHER_VARIABLES_HELP = [
+const OTHER_VARIABLES_HELP = [
   ['TIDEMARK_SMTP_HOST, _PORT, _SECURE, _REQUIRE_TLS, _USER, _PASS', 'The mail server in parts (instead of TIDEMARK_SMTP_URL).'],
   ['TIDEMARK_S3_ENDPOINT, _REGION, _BUCKET, _ACCESS_KEY, _SECRET_KEY, _PREFIX', 'Keep files in an S3-compatible bucket.'],
   [`TIDEMARK_<PROVIDER>_CLIENT_ID, _CLIENT_SECRET`, `Sign-in providers users can connect (${PROVIDERS.join(', ')}).`],
@@ -192,7 +192,8 @@ export function readServeSettings(args: string[], env: NodeJS.ProcessEnv): { hel
     const given = values[o.flag];
     const variable = env[envName(o)];
     if (given !== undefined) {
-      settings[key] = typeof given === 'boolean' ? given : readValue(o, given, `--${o.flag}`);
+      const name = o.flag === 'database-url' && values['database-url'] === values.database ? '--database' : `--${o.flag}`;
+      settings[key] = typeof given === 'boolean' ? given : readValue(o, given, name);
     } else if (variable !== undefined && variable !== '') {
       settings[key] = readValue(o, variable, envName(o));
     }
