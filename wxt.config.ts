@@ -20,7 +20,7 @@ export default defineConfig({
   zip: {
     artifactTemplate: '{{name}}-{{version}}-{{browser}}.zip',
     sourcesTemplate: '{{name}}-{{version}}-sources.zip',
-    excludeSources: ['server/**', 'bench/**', 'dist/**', 'data/**', 'docs/**', 'test-results/**', 'playwright-report/**', '**/*.test.ts', '**/*.test.tsx', '*.log'],
+    excludeSources: ['server/**', 'bench/**', 'tests/**', 'dist/**', 'data/**', 'docs/**', 'test-results/**', 'playwright-report/**', '**/*.test.ts', '**/*.test.tsx', '*.log'],
   },
   // No auto-imports: every global (browser, storage, defineBackground...) is an explicit import.
   imports: false,

@@ -111,17 +111,17 @@ function oneOf<T extends string>(choices: readonly T[]) {
 }
 
 const SERVE_OPTIONS = {
-  port: option({ flag: 'port', value: 'N', help: 'Port to listen on (0: any free port).', parse: portNumber }),
-  host: option({ flag: 'host', value: 'ADDRESS', help: 'Address to listen on; 0.0.0.0 for every interface.', parse: nonEmpty }),
-  data: option({ flag: 'data', value: 'DIR', help: 'Data directory: the SQLite database and, unless --files says otherwise, uploaded files.', parse: (raw) => path.resolve(nonEmpty(raw)) }),
-  database: option({ flag: 'database-url', value: 'URL', help: 'PostgreSQL instead of SQLite (postgres://user:password@host:5432/db); migrated on start.', parse: postgresUrl }),
+  port: option({ flag: 'port', value: 'N', help: 'Port to listen on (default 8787; 0: any free port).', parse: portNumber }),
+  host: option({ flag: 'host', value: 'ADDRESS', help: 'Address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).', parse: nonEmpty }),
+  data: option({ flag: 'data', value: 'DIR', help: 'Data directory (default ./data): the SQLite database and, unless --files says otherwise, uploaded files.', parse: (raw) => path.resolve(nonEmpty(raw)) }),
+  database: option({ flag: 'database-url', value: 'URL', help: 'PostgreSQL instead of SQLite (postgres://user:password@host:5432/db); migrated on start. Also --database.', parse: postgresUrl }),
   publicUrl: option({ flag: 'public-url', value: 'URL', help: 'The address people use to reach this server (links in mails, OAuth redirects).', parse: httpUrl }),
   smtpUrl: option({ flag: 'smtp-url', value: 'URL', help: 'Mail server for invitations (smtps://user:password@host:465). Unset: mails go to <data>/outbox.', parse: smtpUrl }),
   mailFrom: option({ flag: 'mail-from', value: 'ADDRESS', help: 'The From of mails, e.g. "Tidemark <no-reply@example.com>".', parse: nonEmpty }),
   files: option({ flag: 'files', value: 'DIR', env: 'TIDEMARK_FILES_DIR', help: 'Keep uploaded files in this directory (several instances may share it).', parse: (raw) => path.resolve(nonEmpty(raw)) }),
   trustProxy: option({ flag: 'trust-proxy', help: 'Behind a reverse proxy: take the client address and scheme from X-Forwarded-For/-Proto.', parse: switchValue, boolean: true }),
   allowPrivateNetwork: option({ flag: 'allow-private-network', help: 'Let page fetching reach loopback and private addresses (local testing only).', parse: switchValue, boolean: true }),
-  rateLimit: option({ flag: 'rate-limit', value: 'N', help: 'Requests a minute per user (half that for tags, sharing, import, parse).', parse: positiveInteger }),
+  rateLimit: option({ flag: 'rate-limit', value: 'N', help: 'Requests a minute per user (default 120; half that for tags, sharing, import, parse).', parse: positiveInteger }),
   logFormat: option({ flag: 'log-format', value: 'json|pretty', help: 'json: one JSON line per request; pretty: readable lines (default when output is a terminal).', parse: oneOf(['json', 'pretty'] as const) }),
   logLevel: option({ flag: 'log-level', value: 'LEVEL', help: `Least important log lines written: ${LOG_LEVELS.join(', ')} (default info).`, parse: oneOf(LOG_LEVELS) }),
   uploadMaxMb: option({ flag: 'upload-max-mb', value: 'MB', help: 'Largest file upload and cover image (default 10).', parse: positiveNumber }),
