@@ -131,6 +131,18 @@ describe('the compiled server with production dependencies only', () => {
     }
     expect(log).not.toMatch(/authorization|cookie/i);
   }, 60_000);
+
+  it('runs the import and backup commands', () => {
+    const file = path.join(dataDir, 'export.html');
+    fs.writeFileSync(file, '<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><p><DT><H3>From the CLI</H3><DL><p><DT><A HREF="https://cli.example/">CLI</A></DL></DL>');
+    const imported = runCompiled(['import', '--email', 'op@example.com', '--file', file, '--data', dataDir]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ created: 1 });
+    const archive = path.join(dataDir, 'backup.tar');
+    const backup = runCompiled(['backup', '--out', archive, '--data', dataDir]);
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(fs.statSync(archive).size).toBeGreaterThan(0);
+  });
 });
 
 describe('serve settings from the environment', () => {
