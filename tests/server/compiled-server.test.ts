@@ -138,10 +138,12 @@ describe('the compiled server with production dependencies only', () => {
     const imported = runCompiled(['import', '--email', 'op@example.com', '--file', file, '--data', dataDir]);
     expect(imported.status, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ created: 1 });
-    const archive = path.join(dataDir, 'backup.tar');
+    // Outside the data directory: a backup refuses to contain itself.
+    const archive = `${dataDir}-backup.tar`;
     const backup = runCompiled(['backup', '--out', archive, '--data', dataDir]);
     expect(backup.status, backup.stderr).toBe(0);
     expect(fs.statSync(archive).size).toBeGreaterThan(0);
+    fs.rmSync(archive);
   });
 });
 
