@@ -18,6 +18,7 @@ const SQLITE_ONLY = new Set([
   'backup.test.ts', // the SQLite online-backup archive (PostgreSQL: pg_dump, refused with a message)
   'migrate-data.test.ts', // its source is a SQLite installation by definition; its target is PostgreSQL on every run
   'database-outage.test.ts', // runs its own PostgreSQL cluster on every run already
+  'health.test.ts', // /ready on PostgreSQL runs its own cluster (stopped by the test) on every run already
 ]);
 
 const root = path.dirname(new URL(import.meta.url).pathname);

@@ -14,6 +14,14 @@ import { HIGHLIGHT_STYLES_FILE, highlightApiCss } from './lib/painting/highlight
 // from code (npm start, the end-to-end tests).
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
+  // `npm run zip`: the store packages in .output/ (tidemark-<package.json version>-chrome.zip and
+  // -firefox.zip) and, for addons.mozilla.org's reviewers, the sources that rebuild the extension
+  // (-sources.zip). The server, benches and build output are not part of the extension.
+  zip: {
+    artifactTemplate: '{{name}}-{{version}}-{{browser}}.zip',
+    sourcesTemplate: '{{name}}-{{version}}-sources.zip',
+    excludeSources: ['server/**', 'bench/**', 'tests/**', 'dist/**', 'data/**', 'docs/**', 'test-results/**', 'playwright-report/**', '**/*.test.ts', '**/*.test.tsx', '*.log'],
+  },
   // No auto-imports: every global (browser, storage, defineBackground...) is an explicit import.
   imports: false,
   manifestVersion: 3,

@@ -24,6 +24,8 @@ export interface ServerConfig {
   /** Largest accepted request body in bytes (uploads have their own limit). */
   bodyLimit: number;
   logLevel: string;
+  /** 'json' (default): one JSON line per request, for log collectors; 'pretty': readable lines for a terminal. */
+  logFormat?: 'json' | 'pretty';
   /** Lets the URL fetcher reach loopback and private addresses. For local testing only. */
   allowPrivateNetwork: boolean;
   /** Trust X-Forwarded-For from a reverse proxy in front of the service (`serve --trust-proxy`). */

@@ -21,18 +21,18 @@ interface WebState {
 
 const states = new WeakMap<FastifyRequest, WebState>();
 
-/**
- * The web state when the web plugin has loaded it: an answer given before its hook ran (a 429 from
- * the rate limit, which runs first) has none, and shows the page as to a visitor.
- */
-export function webStateIfLoaded(request: FastifyRequest): WebState | undefined {
-  return states.get(request);
-}
-
 export function webState(request: FastifyRequest): WebState {
   const state = states.get(request);
   if (!state) throw new Error('web state is only available on routes of the web plugin');
   return state;
+}
+
+/**
+ * The signed-in user when the web plugin has read this request's session, else null: a page request
+ * refused before that (over its rate limit) still gets an error page, signed out.
+ */
+export function signedInUserOf(request: FastifyRequest): UserRow | null {
+  return states.get(request)?.user ?? null;
 }
 
 function secureCookies(app: FastifyInstance, request: FastifyRequest): boolean {
