@@ -1,7 +1,7 @@
 /**
  * Painter on the CSS Custom Highlight API: one Highlight per colour (`tidemark-<colour>`), one for note
  * underlines (`tidemark-note`) and one for the flash effect. The page's text and elements are never
- * changed, so links and other controls inside highlights keep working as before; where the painter adds
+ * changed, so links and other controls inside highlights keep working; where the painter adds
  * its own style sheet, the parents of highlighted text get a scope mark naming their colours
  * (SCOPE_ATTRIBUTE, scope-marks.ts), taken off again by clear() (and destroy(): disposable-painter.ts).
  */
