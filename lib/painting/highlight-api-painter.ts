@@ -47,7 +47,7 @@ export interface HighlightApiPainterOptions {
   /**
    * Where the document is not styled: the scope marks (ScopeMarks, scope-marks.ts). Without them (their
    * script could not be loaded) the painter's sheet is unscoped: correct, but adding it restyles every
-   * element of the page once (0.2-0.5 s of CPU on a 48k-element page).
+   * element of the page once (bench/README.md, "Scoped highlight rules").
    */
   marks?: ScopeMarker;
 }
