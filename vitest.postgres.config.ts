@@ -30,9 +30,6 @@ const include = fs
 
 export default defineConfig({
   plugins: [WxtVitest()],
-  // Two files at a time, as the SQLite lane (each file gets its own database of the one cluster). An
-  // early run with two workers (2026-11-26 04:00, before the server files shared a module graph)
-  // passed every test but exited with status 1 and no error shown; since then it has passed with
-  // two workers and exited 0 (14:27 at load 8-12: 47 files, 462 tests, 507 s wall).
+  // Two files at a time, as the SQLite lane (each file gets its own database of the one cluster).
   test: { ...TIMEOUTS, ...COMMON, ...SERVER_LANE, pool: 'forks', include, maxWorkers: 2 },
 });

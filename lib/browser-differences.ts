@@ -4,8 +4,8 @@
 // (Chrome's `key`, Firefox's gecko id and minimum version) are in wxt.config.ts. Checked in both
 // browsers by the end-to-end lanes (tests/e2e, tests/e2e-firefox).
 // Two differences are CSS only, each in its page's stylesheet under `@supports (-moz-appearance: none)`
-// (true in Firefox only): the popup keeps its scrollbar's room (components/popup/popup.css: Firefox put
-// the scrollbar inside the popup's 360 px, which then scrolled sideways), and the sidebar's page heading
+// (true in Firefox only): the popup keeps its scrollbar's room (components/popup/popup.css: Firefox puts
+// the scrollbar inside the popup's width, which would then scroll sideways), and the sidebar's page heading
 // is for screen readers only (components/sidepanel/sidepanel.css: Firefox's sidebar header shows it).
 import { browser } from 'wxt/browser';
 

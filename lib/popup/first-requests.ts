@@ -54,8 +54,8 @@ export function askFirstRequests(): void {
   // As above: the app takes it (the picker keeps what it shows when it fails).
   collections.catch(() => undefined);
   // Asked at once, not after the tab is looked up: the app's first render shows it only when its answer
-  // came before the app ran, and the popup is shown once the document loaded (asked after the bookmark's
-  // request left, the answer sometimes came after the load: the popup then grew by the hints, 626 -> 662 px).
+  // came before the app ran, and an answer arriving after the document loaded would make the popup grow
+  // by the hints once it is already shown.
   const siteAccess: EarlySiteAccess = { answer: siteAccessState(), known: null };
   // As above: the app takes it, and shows what the background says when it failed.
   siteAccess.answer.then((state) => (siteAccess.known = state), () => undefined);

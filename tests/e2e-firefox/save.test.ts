@@ -72,7 +72,7 @@ test('pressing the toolbar button on a page saves it once, with its title, descr
   });
   expect(await popup.value('Title')).toBe('Foxes at the Shore');
   // The editing form is taller than Firefox's popup (600 px): the popup scrolls up and down only, and
-  // nothing is under the scrollbar (it was: the scrollbar took 12 px of the page's 360, which scrolled sideways).
+  // nothing is under the scrollbar (Firefox puts it inside the page's width, see components/popup/popup.css).
   const fit = await popup.eval((doc) => {
     const root = doc.documentElement;
     const win = doc.defaultView!;

@@ -1,4 +1,4 @@
-// The two ways the extension used to lose data, in Chromium against the real server:
+// Two ways the extension could lose data, in Chromium against the real server:
 // 1. editing an already-saved page while the server is down must add to its tags and note, never
 //    replace them with what the popup never saw;
 // 2. signing out while writes wait must warn, and keep them for that account: signing in to it

@@ -9,9 +9,9 @@
 //   another device) the reader selects text, and the extension injects the highlighter, anchors and
 //   paints the 100 highlights without blocking the page: no task running script longer than 50 ms.
 //   The site is registered for automatic painting, so its ::highlight() rules are a content-script
-//   style sheet present from the first style computation: no frame restyles the whole page (before,
-//   adding the painter's sheet did, ~0.2-0.4 s of CPU); the longest rendering task is reported in
-//   the test's annotations, not asserted.
+//   style sheet present from the first style computation: no frame restyles the whole page (adding
+//   the painter's sheet later would); the longest rendering task is reported in the test's
+//   annotations, not asserted.
 //   Long tasks are seen with a PerformanceObserver for `longtask` in the page; since this machine is
 //   shared, a task's wall time can be inflated by waiting for a CPU, so each one is also measured in
 //   CPU time from a trace of the renderer's main thread, which is what the assertion uses.

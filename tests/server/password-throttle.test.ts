@@ -1,5 +1,5 @@
 // Every password check shares the sign-in throttle: PUT /user with `oldpassword` and the account
-// page's email and password forms can no longer be used to guess a password without limit.
+// page's email and password forms cannot be used to guess a password without limit.
 // Failures count per account (and per IP) across all of them; once blocked, even the right
 // password is refused with 429 and Retry-After until the window has passed, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

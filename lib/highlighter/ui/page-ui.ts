@@ -13,8 +13,8 @@ export interface Marker {
   at: number;
 }
 
-// Without spaces: this is part of the injected highlighter.js (15 KB gzipped budget), where spaced rules
-// cost about 80 bytes the budget does not have. The host is in the top layer (below): a page's own
+// Without spaces: this is part of the injected highlighter.js, whose 15 KB gzipped budget is nearly full
+// (bench/README.md). The host is in the top layer (below): a page's own
 // `::backdrop` rule must not draw over the page behind it.
 const STRIP_CSS =
   ':host{all:initial}:host::backdrop{display:none!important}' +
@@ -51,8 +51,8 @@ export class PageUi {
     this.host = document.createElement('tidemark-ui');
     this.host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
     // Shown in the top layer, above the page: a fixed element added to a long page makes Chromium's next
-    // frame walk the whole page (pre-paint: 25 ms on a 1M-character one, bench/anchoring/frame-costs.ts),
-    // a top-layer one does not. Where the page hides it (hidePopover), it stays fixed on top as before.
+    // frame walk the whole page (bench/anchoring/frame-costs.ts), a top-layer one does not. Where the
+    // page hides it (hidePopover), it stays fixed on top.
     this.host.popover = 'manual';
     this.root = this.host.attachShadow({ mode: 'open' });
     const style = el('style');
