@@ -63,8 +63,10 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
   app.decorate('services', createServices(config, repos, app.permissions));
-  // Background work stops before the server closes, so it can hand running jobs back while the database is open.
-  app.addHook('preClose', async () => app.services.stop());
+  // Background jobs stop before the server closes, so they can hand running jobs back while the database
+  // is open. The parse pool and the mailer close only after the requests in flight have finished (onClose
+  // below): a page being read when SIGTERM arrives still gets its answer.
+  app.addHook('preClose', async () => app.services.jobs.stop());
   // Shutting down: requests in flight finish; no client connection (kept alive, or opened ahead of
   // need and never used) holds the close open until it times out. No per-request hook.
   installShutdown(app);
@@ -129,6 +131,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   await app.register(web);
 
   app.addHook('onClose', async () => {
+    await app.services.stop();
     await store.close();
   });
   return app;

@@ -21,7 +21,7 @@ export interface Services {
   passwordGate: PasswordGate;
   /** Where every parse of untrusted input runs: worker threads with limits, fair across users. */
   parsePool: ParsePool;
-  /** Called when the app closes: stop timers, flush queues. */
+  /** Called when the app closes, after the requests in flight: stop jobs and timers, end workers, flush mail. */
   stop(): Promise<void>;
 }
 
