@@ -197,8 +197,7 @@ export function SaveForm({ host, initial, collectionId, onClose, onSaved }: Prop
             </div>
           </div>
         </div>
-        <div class="field">
-          <span class="label">{t('fieldCollection')}</span>
+        <div class="save-collection">
           <CollectionPicker
             items={options}
             recent={[]}
