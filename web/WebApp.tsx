@@ -70,12 +70,12 @@ export function WebApp({ host }: { host: WebHost }) {
         actions={
           <div class="web-actions">
             <button type="button" class="primary save-button" onClick={openSave} aria-haspopup="dialog">
-              <span aria-hidden="true">＋</span>
+              <svg class="glyph" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
               <span class="save-label">{t('webSaveButtonShort')}</span>
             </button>
             <details class="account-menu">
               <summary aria-label={t('webAccountMenu')}>
-                <span aria-hidden="true">●</span>
+                <svg class="glyph" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="8" r="4" /><path d="M4 21c1.5-4.5 4.5-6 8-6s6.5 1.5 8 6" /></svg>
                 <span class="account-label">{t('webAccount')}</span>
               </summary>
               <div class="account-items">

@@ -17,7 +17,9 @@ import '../components/library/library.css';
 import '../components/library/saved-copy.css';
 import './web.css';
 
-setMessageSource(messageSource(messages));
+// On a touch screen there is no "/" key to press: the search box says only what it is for.
+const touch = matchMedia('(pointer: coarse)').matches;
+setMessageSource(messageSource(touch ? { ...messages, libSearchPlaceholder: { message: messages.webSearchPlaceholderTouch.message } } : messages));
 const host = createWebHost();
 const savedCopy = new URLSearchParams(location.search).has('copy');
 

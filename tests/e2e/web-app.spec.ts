@@ -173,7 +173,7 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     await page.getByRole('button', { name: 'Undo' }).tap();
     await expect(page.locator('.bookmark')).toHaveCount(3);
     expect((await apiTitles(ids.reading)).sort()).toEqual([...reading].sort());
-    await page.getByRole('button', { name: 'Done selecting' }).tap();
+    await page.getByRole('button', { name: 'Done', exact: true }).tap();
 
     // A tap opens the detail pane over the whole screen; Back returns to the list.
     await page.locator('.bookmark', { hasText: 'Storm surge warnings' }).locator('.meta').tap();
