@@ -242,7 +242,14 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
         } catch {
           // Not valid percent-encoding: show the address as the server sent it.
         }
-        return { html: await res.text(), csp: res.headers.get('content-security-policy') ?? '', pageUrl, savedAt: modified ? new Date(modified).toISOString() : null };
+        return {
+          html: await res.text(),
+          csp: res.headers.get('content-security-policy') ?? '',
+          pageUrl,
+          savedAt: modified ? new Date(modified).toISOString() : null,
+          // The frame loads it again from the same address (the browser's cache), under the server's own policy.
+          frameUrl: `/rest/v1/bookmark/${bookmarkId}/cache`,
+        };
       }),
 
     // The saved-copy page is the app's own index.html (the only page the server serves it at), told by `copy`.

@@ -259,7 +259,7 @@ test('reading and leaving: the saved copy opens sandboxed, the export downloads,
   try {
     // A permanent copy, as the extension uploads it.
     const form = new FormData();
-    form.append('cache', new Blob(['<!DOCTYPE html><html><head><title>Quarterly (kept)</title></head><body><p id="kept">Figures for the quarter.</p></body></html>'], { type: 'text/html' }), 'q.html');
+    form.append('cache', new Blob(['<!DOCTYPE html><html><head><title>Quarterly (kept)</title><style>#kept { color: rgb(0, 128, 0) }</style></head><body><p id="kept">Figures for the quarter.</p></body></html>'], { type: 'text/html' }), 'q.html');
     form.append('url', 'https://example.com/3');
     const up = await fetch(`${s.url}/bookmark/${ids['Quarterly report']}/cache`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: form });
     expect(up.status).toBe(200);
@@ -274,6 +274,8 @@ test('reading and leaving: the saved copy opens sandboxed, the export downloads,
     await expect(copy.locator('iframe.copy-frame')).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
     const inside = copy.frames().find((f) => f !== copy.mainFrame())!;
     expect(await inside.evaluate(() => origin)).toBe('null');
+    // Under the server's policy for copies (not the app's, which forbids inline styles): the copy keeps its looks.
+    await expect(copy.frameLocator('iframe.copy-frame').locator('#kept')).toHaveCSS('color', 'rgb(0, 128, 0)');
     await copy.close();
 
     // Export: the file the server writes, offered as a download.
