@@ -305,3 +305,28 @@ test('reading and leaving: the saved copy opens sandboxed, the export downloads,
     await context.close();
   }
 });
+
+test('collections from the sidebar and the highlights view, which opens a highlight on its page', async ({ page }) => {
+  const tides = await s.createItem('/bookmark', token, { link: `${siteOrigin}/tides`, title: 'Tide tables page', collection: { $id: ids.work } });
+  const put = await s.api('PUT', `/bookmark/${tides._id}`, { token, body: { highlights: [{ text: 'High water comes twice a day.', color: 'blue' }] } });
+  expect(put.status).toBe(200);
+  await signIn(page, '/');
+  const sidebar = page.getByRole('navigation', { name: 'Collections' });
+  await sidebar.getByRole('button', { name: 'New collection' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill('Harbours');
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+  await expect(sidebar.getByRole('treeitem', { name: /Harbours/ })).toBeVisible();
+  expect((await s.api('GET', '/collections', { token })).body.items.map((c: { title: string }) => c.title)).toContain('Harbours');
+
+  await page.getByRole('button', { name: 'All highlights' }).click();
+  await expect(page.locator('.hl-group')).toHaveCount(1);
+  const opening = page.context().waitForEvent('page');
+  await page.getByRole('button', { name: /Open the page at “High water comes/ }).click();
+  const tab = await opening;
+  await tab.waitForLoadState();
+  // The browser scrolls to the words and marks them (a text fragment: the extension is not here to paint).
+  expect(tab.url()).toBe(`${siteOrigin}/tides#:~:text=High%20water%20comes%20twice%20a%20day.`);
+  await expect(tab.locator('h1')).toHaveText('Tide tables of the North Sea');
+  await tab.close();
+  await expect(page.getByText('could not show the highlight', { exact: false })).toHaveCount(0);
+});
