@@ -330,3 +330,28 @@ test('collections from the sidebar and the highlights view, which opens a highli
   await tab.close();
   await expect(page.getByText('could not show the highlight', { exact: false })).toHaveCount(0);
 });
+
+test('a session ended elsewhere sends the app to sign in, and back to the same place after it', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    const app = await context.newPage();
+    await signIn(app, `/?c=${ids.work}`);
+    await expect(app.locator('.bookmark').first()).toBeVisible();
+    // Another tab of the same browser signs out.
+    const other = await context.newPage();
+    await other.goto(`${s.origin}/account`);
+    await other.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(other).toHaveURL(/\/signin/);
+    await other.close();
+
+    await app.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
+    await expect(app).toHaveURL(new RegExp(`/signin\\?next=${encodeURIComponent(`/?c=${ids.reading}`).replace(/[?]/g, '\\?')}$`));
+    await app.fill('#email', email);
+    await app.fill('#password', password);
+    await app.click('button[type=submit]');
+    await expect(app).toHaveURL(`${s.origin}/?c=${ids.reading}`);
+    await expect(app.locator('.view-title')).toHaveText('Reading');
+  } finally {
+    await context.close();
+  }
+});
