@@ -204,11 +204,18 @@ export function LibraryApp({ actions }: Props = {}) {
     }
   };
 
+  // The open drawer takes the focus (its current place first) and gives it back to the menu button when it closes.
+  const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!drawer) return;
+    const nav = document.querySelector('.sidebar');
+    (nav?.querySelector<HTMLElement>('button.nav-item.current, .nav-row.current .nav-item') ?? nav?.querySelector<HTMLElement>('.nav-item'))?.focus();
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawer(false);
     addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
+    return () => {
+      removeEventListener('keydown', onKey);
+      if (document.activeElement === document.body || document.activeElement?.closest('.sidebar')) menuButton.current?.focus();
+    };
   }, [drawer]);
 
   const focusedIndex = items.findIndex((b) => b._id === focused);
@@ -281,7 +288,7 @@ export function LibraryApp({ actions }: Props = {}) {
   return (
     <div class={`library${opened && state.tab === 'bookmarks' ? ' with-detail' : ''}${drawer ? ' drawer-open' : ''}${selecting ? ' selecting' : ''}`}>
       <header class="topbar">
-        <button type="button" class="icon menu-button" aria-label={t('libMenu')} aria-expanded={drawer} onClick={() => setDrawer(!drawer)}>☰</button>
+        <button ref={menuButton} type="button" class="icon menu-button" aria-label={t('libMenu')} aria-expanded={drawer} onClick={() => setDrawer(!drawer)}>☰</button>
         <h1 class="brand">Tidemark</h1>
         <SearchBox value={state.search} debounceMs={SEARCH_DEBOUNCE_MS} tags={tags} collections={collections} inputRef={searchRef} onSearch={searchNow} onCollection={(id) => go({ collectionId: id, tab: 'bookmarks' })} />
         {(list.offline || collectionsOffline) && (

@@ -100,6 +100,12 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeHidden();
     await menu.tap();
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeVisible();
+    // The focus moves into the drawer (a screen reader reads where it is), on the place shown.
+    await expect(page.getByRole('treeitem', { name: 'Work' }).getByRole('button', { name: /Work/ }).first()).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('navigation', { name: 'Collections' })).toBeHidden();
+    await expect(menu).toBeFocused();
+    await menu.tap();
     await page.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().tap();
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeHidden();
     await expect(page.locator('.bookmark')).toHaveCount(3);
