@@ -31,6 +31,9 @@ import { useStableActions } from './use-stable-actions.js';
 
 const MemoSidebar = memo(Sidebar);
 
+/** Where the detail pane covers the list (library.css, the phone layout). */
+const NARROW = '(max-width: 720px)';
+
 /** The pause in typing after which the list follows (a newer query cancels the older request on its way). */
 const SEARCH_DEBOUNCE_MS = 60;
 
@@ -48,7 +51,7 @@ export function LibraryApp({ actions }: Props = {}) {
   const [list, setList] = useState<PagerSnapshot<Bookmark>>(Pager.empty());
   const [selection, setSelection] = useState<Selection>(NO_SELECTION);
   const [focused, setFocused] = useState<number | null>(null);
-  const [openId, setOpenId] = useState<number | null>(null);
+  const [openId, setOpenShown] = useState<number | null>(null);
   const [undo, setUndo] = useState<UndoEntry | null>(null);
   const [toast, setToast] = useState<ToastSpec | null>(null);
   const [dialog, setDialog] = useState<DialogSpec | null>(null);
@@ -69,8 +72,19 @@ export function LibraryApp({ actions }: Props = {}) {
       return next;
     });
   }, []);
+  // On a phone the detail pane covers the list: opening it adds a history entry, so the phone's Back
+  // closes it (and the pane's Back button goes back through that entry).
+  const setOpenId = (id: number | null) => {
+    const covers = matchMedia(NARROW).matches;
+    if (id !== null && covers && !(history.state as { detail?: boolean } | null)?.detail) history.pushState({ detail: true }, '', location.href);
+    if (id === null && (history.state as { detail?: boolean } | null)?.detail) history.back();
+    else setOpenShown(id);
+  };
   useEffect(() => {
-    const onPop = () => setState(parseState(location.search));
+    const onPop = () => {
+      setState(parseState(location.search));
+      if (!(history.state as { detail?: boolean } | null)?.detail) setOpenShown(null);
+    };
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);

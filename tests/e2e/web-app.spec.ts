@@ -137,6 +137,14 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     expect((await w.bookmark(w.ids['Storm surge warnings'])).title).toBe('Storm surge warnings, North Sea');
     await page.getByRole('button', { name: 'Back' }).tap();
     await expect(detail).toBeHidden();
+    // The phone's own Back closes the pane too, and stays in the same place.
+    const here = page.url();
+    await page.locator('.bookmark').first().locator('.meta').tap();
+    await expect(detail).toBeVisible();
+    await page.goBack();
+    await expect(detail).toBeHidden();
+    expect(page.url()).toBe(here);
+    await expect(page.locator('.bookmark')).toHaveCount(3);
     expect(await noSideScroll()).toBe(true);
 
     // Save by address from the ＋ button.
