@@ -101,13 +101,16 @@ export function Sidebar(p: Props) {
     const open = !collapsed.has(c.id);
     const canEdit = c.level >= 3;
     const isOwner = c.level === 4;
+    // Nested lists of buttons rather than an ARIA tree: the rows hold several buttons each and Tab
+    // reaches them, where a tree promises arrow-key focus on the items and a name from all their text.
     return (
-      <li key={c.id} role="treeitem" aria-label={c.title} aria-expanded={kids.length ? open : undefined} aria-level={depth + 1}>
+      <li key={c.id} aria-label={c.title}>
         <div class={`nav-row${p.current === c.id ? ' current' : ''}${over === c.id ? ' drop' : ''}`} style={{ paddingLeft: `${depth * 14}px` }}>
           {kids.length ? (
             <button
               type="button"
               class="twisty"
+              aria-expanded={open}
               aria-label={open ? t('libCollapse', c.title) : t('libExpand', c.title)}
               onClick={() => setCollapsed((s) => {
                 const n = new Set(s);
@@ -165,7 +168,7 @@ export function Sidebar(p: Props) {
             {isOwner && <button type="button" role="menuitem" class="danger" onClick={() => { setMenu(null); p.onDelete(c); }}>{t('libDelete')}</button>}
           </div>
         )}
-        {kids.length > 0 && open && <ul role="group">{kids.map((k) => node(k, depth + 1))}</ul>}
+        {kids.length > 0 && open && <ul>{kids.map((k) => node(k, depth + 1))}</ul>}
       </li>
     );
   };
@@ -193,7 +196,7 @@ export function Sidebar(p: Props) {
         </select>
         <button type="button" class="icon" aria-label={t('libNewCollection')} title={t('libNewCollection')} onClick={() => p.onCreate(null)}>+</button>
       </div>
-      <ul class="nav-list tree" role="tree" aria-label={t('libCollections')} {...dropProps(-2, true)}>
+      <ul class="nav-list tree" aria-label={t('libCollections')} {...dropProps(-2, true)}>
         {(children.get(null) ?? []).map((c) => node(c, 0))}
       </ul>
       {p.collections.length === 0 && <p class="hint pad">{t('libNoCollections')}</p>}
