@@ -25,7 +25,17 @@ export function Dialog({ spec, onClose }: { spec: DialogSpec; onClose: () => voi
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   useEffect(() => {
-    ref.current?.showModal();
+    // The focus goes back where it was when the dialog closes. A dialog removed while still open
+    // (closed by the app rather than by Escape) would leave it on the page's body: close it first,
+    // since nothing outside a modal dialog takes the focus.
+    const opener = document.activeElement as HTMLElement | null;
+    const dialog = ref.current;
+    dialog?.showModal();
+    return () => {
+      if (dialog?.open) dialog.close();
+      const now = document.activeElement;
+      if (opener?.isConnected && (!now || now === document.body || dialog?.contains(now))) opener.focus();
+    };
   }, []);
 
   const submit = async (e: Event) => {
