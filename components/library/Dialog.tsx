@@ -2,6 +2,7 @@
 // into), emails and a role (share), or just a confirmation (delete, Empty Trash).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n.js';
+import { openModal } from '../shared/modal.js';
 
 export interface DialogSpec {
   title: string;
@@ -24,19 +25,7 @@ export function Dialog({ spec, onClose }: { spec: DialogSpec; onClose: () => voi
   const [role, setRole] = useState<'member' | 'viewer'>('viewer');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  useEffect(() => {
-    // The focus goes back where it was when the dialog closes. A dialog removed while still open
-    // (closed by the app rather than by Escape) would leave it on the page's body: close it first,
-    // since nothing outside a modal dialog takes the focus.
-    const opener = document.activeElement as HTMLElement | null;
-    const dialog = ref.current;
-    dialog?.showModal();
-    return () => {
-      if (dialog?.open) dialog.close();
-      const now = document.activeElement;
-      if (opener?.isConnected && (!now || now === document.body || dialog?.contains(now))) opener.focus();
-    };
-  }, []);
+  useEffect(() => openModal(ref.current), []);
 
   const submit = async (e: Event) => {
     e.preventDefault();

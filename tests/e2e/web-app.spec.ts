@@ -74,7 +74,7 @@ async function phone(browser: Browser): Promise<{ context: BrowserContext; page:
 test('desktop: list, search with operators, save by address, bulk move with Undo, edit in the detail pane', async ({ page }) => {
   await signIn(page, '/');
   await expect(page.locator('.bookmark')).toHaveCount(6);
-  await expect(page.getByRole('treeitem', { name: 'Reading' })).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Reading' })).toBeVisible();
 
   // Operators: a tag, a negated word; the list is what the API answers for the same search.
   const search = page.getByRole('combobox', { name: 'Search the library' });
@@ -114,7 +114,7 @@ test('desktop: list, search with operators, save by address, bulk move with Undo
   expect((await s.api('GET', `/bookmarks/0?search=${encodeURIComponent('#coast')}`, { token })).body.count).toBe(1);
 
   // Bulk: all of Reading to Work, then Undo.
-  await page.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
+  await page.getByRole('listitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
   await expect(page.locator('.bookmark')).toHaveCount(3);
   const reading = await titles(page);
   await page.getByRole('checkbox', { name: 'Select all shown' }).check();
@@ -156,7 +156,7 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeHidden();
     await menu.tap();
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeVisible();
-    await page.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().tap();
+    await page.getByRole('listitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().tap();
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeHidden();
     await expect(page.locator('.bookmark')).toHaveCount(3);
     const reading = await titles(page);
