@@ -202,7 +202,7 @@ test('drag and drop in Firefox: a bookmark onto a collection moves it, Undo puts
     library.evaluate(() => (document.querySelector('li[aria-label="Research"] li[aria-label="Recipes"]') ? true : undefined)),
   );
   await library.screenshot({ path: path.join(SHOTS, 'library-nested-by-drag.png') });
-  expect(await drag(recipes, '[role="tree"]')).toBe(true);
+  expect(await drag(recipes, '.tree')).toBe(true);
   await waitFor('Recipes back at the top on the server', async () => ((await parentOf(ids.Recipes!)) === null ? true : undefined));
 });
 
