@@ -138,6 +138,9 @@ async function main() {
           rows: seen.firstRows - seen.origin,
           fromWorker: seen.fromWorker,
         });
+        // The rest of the open (user, collections, tags) finishes before the next one starts: its
+        // work at the server would otherwise fall on the next open's list request.
+        await p.waitForLoadState('networkidle');
         await p.close();
       }
 
