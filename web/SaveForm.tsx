@@ -154,6 +154,7 @@ export function SaveForm({ host, initial, collectionId, onClose, onSaved }: Prop
   };
 
   const reading = lookup.state === 'reading';
+  const existingPlace = existing ? pathOfId(existing.collectionId, collections) : '';
   return (
     <dialog ref={dialog} class="save-dialog" aria-labelledby="save-heading" onCancel={(e) => { e.preventDefault(); onClose(); }}>
       <form class="save-form" onSubmit={(e) => void submit(e)}>
@@ -182,7 +183,7 @@ export function SaveForm({ host, initial, collectionId, onClose, onSaved }: Prop
         </p>
         {existing && (
           <p class="notice" role="status">
-            {t('webSaveAlreadySaved', pathOfId(existing.collectionId, collections))}
+            {t('webSaveAlreadySaved', existingPlace)}
           </p>
         )}
         <div class="save-preview">

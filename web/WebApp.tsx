@@ -10,7 +10,7 @@ import { SaveForm } from './SaveForm.js';
 import { signOut } from './sign-out.js';
 
 /** The save form's request in the address (`/?save=<address>&title=`, where the share target leads), or null. */
-export function saveRequest(search: string): { url: string; title: string } | null {
+function saveRequest(search: string): { url: string; title: string } | null {
   const p = new URLSearchParams(search);
   if (!p.has('save')) return null;
   return { url: p.get('save') ?? '', title: p.get('title') ?? '' };

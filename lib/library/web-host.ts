@@ -15,10 +15,10 @@ import type { BulkAction, BulkTarget, SavedCopy } from './types.js';
 
 const PAGE_SIZE = 50;
 /** The header web/sw.ts puts on an answer it gave from its copy because the network failed: when that copy was kept (epoch ms). */
-export const OFFLINE_COPY_HEADER = 'x-tidemark-offline-copy';
+const OFFLINE_COPY_HEADER = 'x-tidemark-offline-copy';
 
 /** The address of the sign-in page that comes back here (the whole current address) afterwards. */
-export function signInAddress(here: Pick<Location, 'pathname' | 'search' | 'hash'> = location): string {
+function signInAddress(here: Pick<Location, 'pathname' | 'search' | 'hash'> = location): string {
   return `/signin?next=${encodeURIComponent(here.pathname + here.search + here.hash)}`;
 }
 
@@ -242,7 +242,14 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
         } catch {
           // Not valid percent-encoding: show the address as the server sent it.
         }
-        return { html: await res.text(), csp: res.headers.get('content-security-policy') ?? '', pageUrl, savedAt: modified ? new Date(modified).toISOString() : null };
+        return {
+          html: await res.text(),
+          csp: res.headers.get('content-security-policy') ?? '',
+          pageUrl,
+          savedAt: modified ? new Date(modified).toISOString() : null,
+          // The frame loads it again from the same address (the browser's cache), under the server's own policy.
+          frameUrl: `/rest/v1/bookmark/${bookmarkId}/cache`,
+        };
       }),
 
     // The saved-copy page is the app's own index.html (the only page the server serves it at), told by `copy`.
@@ -263,7 +270,13 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
         last = Date.now();
         const before = user;
         user = null;
-        void Promise.all([before, userId()]).then(([a, b]) => a !== b && cb(), () => undefined);
+        void Promise.all([before, userId()]).then(
+          ([a, b]) => a !== b && cb(),
+          (err: unknown) => {
+            // Signed out elsewhere: off to sign in. Offline or a server hiccup: the next look asks again.
+            if (err instanceof ApiClientError && err.kind === 'unauthorized') signedOut();
+          },
+        );
       };
       document.addEventListener('visibilitychange', check);
       reloaders.add(cb);

@@ -24,7 +24,7 @@ const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Tide ta
 test.beforeAll(async () => {
   const build = await ensureWebBuilt();
   s = await startServer({ webAppDir: build, allowPrivateNetwork: true });
-  token = (await s.createUser(email, { password })).token;
+  token = (await s.createUser(email, { password, pro: true })).token;
   site = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(ARTICLE.replace('North Sea', req.url === '/shared' ? 'Irish Sea' : req.url === '/phone' ? 'Baltic' : 'North Sea'));
@@ -248,6 +248,109 @@ test('the share target opens the save form filled in, and one tap saves', async 
     await expect(page).not.toHaveURL(/save=/);
     const found = (await s.api('GET', `/bookmarks/-1?search=${encodeURIComponent('"From the share sheet"')}`, { token })).body.items;
     expect(found.map((b: { link: string }) => b.link)).toEqual([`${siteOrigin}/shared`]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('reading and leaving: the saved copy opens sandboxed, the export downloads, sign-out ends the session', async ({ browser }) => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  try {
+    // A permanent copy, as the extension uploads it.
+    const form = new FormData();
+    form.append('cache', new Blob(['<!DOCTYPE html><html><head><title>Quarterly (kept)</title><style>#kept { color: rgb(0, 128, 0) }</style></head><body><p id="kept">Figures for the quarter.</p></body></html>'], { type: 'text/html' }), 'q.html');
+    form.append('url', 'https://example.com/3');
+    const up = await fetch(`${s.url}/bookmark/${ids['Quarterly report']}/cache`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(up.status).toBe(200);
+
+    await signIn(page, `/?c=${ids.work}`);
+    await page.locator('.bookmark', { hasText: 'Quarterly report' }).locator('.meta').click();
+    const opening = context.waitForEvent('page');
+    await page.getByRole('link', { name: 'Open saved copy' }).click();
+    const copy = await opening;
+    await expect(copy).toHaveURL(/\/\?copy=1&id=\d+$/);
+    await expect(copy.frameLocator('iframe.copy-frame').locator('#kept')).toHaveText('Figures for the quarter.');
+    await expect(copy.locator('iframe.copy-frame')).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+    const inside = copy.frames().find((f) => f !== copy.mainFrame())!;
+    expect(await inside.evaluate(() => origin)).toBe('null');
+    // Under the server's policy for copies (not the app's, which forbids inline styles): the copy keeps its looks.
+    await expect(copy.frameLocator('iframe.copy-frame').locator('#kept')).toHaveCSS('color', 'rgb(0, 128, 0)');
+    await copy.close();
+
+    // Export: the file the server writes, offered as a download.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('combobox', { name: /export/i }).selectOption({ index: 1 });
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/\.(html|csv|md)$/);
+    const text = await (await download.createReadStream()).toArray();
+    expect(Buffer.concat(text).toString('utf8')).toContain('Quarterly report');
+
+    // Sign out: back to the sign-in page; the API no longer takes this browser's cookie, and this
+    // device's copy of the library (the service worker's) is gone with the session.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(async () => (await caches.keys()).includes('tidemark-api'))).toBe(true);
+    await page.getByText('Account', { exact: true }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/signin/);
+    // The browser's cookies, sent as a same-origin read would send them.
+    expect((await context.request.get(`${s.url}/user`)).status()).toBe(401);
+    expect(await page.evaluate(async () => (await caches.keys()).includes('tidemark-api'))).toBe(false);
+    await page.goto(`${s.origin}/?c=${ids.work}`);
+    await expect(page).toHaveURL(/\/signin\?next=/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('collections from the sidebar and the highlights view, which opens a highlight on its page', async ({ page }) => {
+  const tides = await s.createItem('/bookmark', token, { link: `${siteOrigin}/tides`, title: 'Tide tables page', collection: { $id: ids.work } });
+  const put = await s.api('PUT', `/bookmark/${tides._id}`, { token, body: { highlights: [{ text: 'High water comes twice a day.', color: 'blue' }] } });
+  expect(put.status).toBe(200);
+  await signIn(page, '/');
+  const sidebar = page.getByRole('navigation', { name: 'Collections' });
+  await sidebar.getByRole('button', { name: 'New collection' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill('Harbours');
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+  await expect(sidebar.getByRole('treeitem', { name: /Harbours/ })).toBeVisible();
+  expect((await s.api('GET', '/collections', { token })).body.items.map((c: { title: string }) => c.title)).toContain('Harbours');
+
+  await page.getByRole('button', { name: 'All highlights' }).click();
+  await expect(page.locator('.hl-group')).toHaveCount(1);
+  const opening = page.context().waitForEvent('page');
+  await page.getByRole('button', { name: /Open the page at “High water comes/ }).click();
+  const tab = await opening;
+  await tab.waitForLoadState();
+  // The browser scrolls to the words and marks them (a text fragment: the extension is not here to paint).
+  expect(tab.url()).toBe(`${siteOrigin}/tides#:~:text=High%20water%20comes%20twice%20a%20day.`);
+  await expect(tab.locator('h1')).toHaveText('Tide tables of the North Sea');
+  await tab.close();
+  await expect(page.getByText('could not show the highlight', { exact: false })).toHaveCount(0);
+});
+
+test('a session ended elsewhere sends the app to sign in, and back to the same place after it', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    const app = await context.newPage();
+    await signIn(app, `/?c=${ids.work}`);
+    await expect(app.locator('.bookmark').first()).toBeVisible();
+    // Another tab of the same browser signs out.
+    const other = await context.newPage();
+    await other.goto(`${s.origin}/account`);
+    await other.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(other).toHaveURL(/\/signin/);
+    await other.close();
+
+    await app.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
+    await expect(app).toHaveURL(new RegExp(`/signin\\?next=${encodeURIComponent(`/?c=${ids.reading}`).replace(/[?]/g, '\\?')}$`));
+    await app.fill('#email', email);
+    await app.fill('#password', password);
+    await app.click('button[type=submit]');
+    await expect(app).toHaveURL(`${s.origin}/?c=${ids.reading}`);
+    await expect(app.locator('.view-title')).toHaveText('Reading');
   } finally {
     await context.close();
   }

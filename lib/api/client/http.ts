@@ -3,7 +3,7 @@
 // that are safe to repeat are retried after a network error or a 5xx: reads, and writes that carry an
 // Idempotency-Key (the server runs those once however often they arrive). A 429 is retried always:
 // the server refused it without running it.
-// Pure: fetch only, no extension APIs. The token comes from a callback.
+// Pure: fetch only, no extension APIs. The token comes from a callback (none: the session cookie).
 import { ApiClientError, isTemporaryStatus, messageOf } from './errors.js';
 
 export interface TokenSource {

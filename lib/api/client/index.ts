@@ -1,4 +1,4 @@
-// Typed client for the Tidemark API, used by the extension's background only (it holds the tokens).
+// Typed client for the Tidemark API, used by the extension's background (it holds the tokens) and by the web app (cookie mode).
 // Types come from lib/api (`import type`: no schema library in the bundle).
 import type { Bookmark, BookmarkCreate, BookmarkList, BookmarksBulkUpdate, BookmarkUpdate, Collection, CollectionCreate, CollectionUpdate, HighlightListItem, LinksQuery, ParsedItem, LinksResponse, ShareInvite, ShareInviteResult, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
