@@ -7,7 +7,7 @@
 // - the initial JavaScript: what the page loads before its first list, gzipped (-9).
 // The account is seeded by the `import` command from a generated Netscape file: the server's own
 // bulk write path (bookmarks, tags, the search index), in one process, without HTTP per item.
-//   npm run bench:web [-- --bookmarks 100000 --runs 7]
+//   npm run bench:web [-- --bookmarks 100000 --runs 7 --app <a built dist/web>]
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +19,7 @@ import { ensureWebBuilt } from '../../tests/e2e/helpers/web-build.js';
 import { runCli } from '../../tests/helpers/process.js';
 import { generateNetscape } from '../import/generate.js';
 
-const { values } = parseArgs({ options: { bookmarks: { type: 'string' }, runs: { type: 'string' } } });
+const { values } = parseArgs({ options: { bookmarks: { type: 'string' }, runs: { type: 'string' }, app: { type: 'string' } } });
 const TOTAL = Number(values.bookmarks ?? 100_000);
 const RUNS = Number(values.runs ?? 7);
 const EMAIL = 'web-bench@example.test';
@@ -50,7 +50,8 @@ const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level:
 const titlesOf = (page: Page) => page.locator('.bookmark .title').allTextContents();
 
 async function main() {
-  const webAppDir = await ensureWebBuilt();
+  // --app <dir>: a build made elsewhere (another checkout's dist/web), to compare two builds.
+  const webAppDir = values.app ? path.resolve(values.app) : await ensureWebBuilt();
   const server = await TidemarkServer.start({ webAppDir });
   try {
     const { token } = await server.createUser(EMAIL, PASSWORD, 'Bench');
