@@ -108,7 +108,7 @@ async function libraryShot(browser: ExtensionBrowser): Promise<void> {
   await page.setViewportSize(VIEW);
   await page.goto(browser.url('library.html'));
   await page.locator('.bookmark .title').first().waitFor();
-  await page.getByRole('treeitem', { name: /The coast/ }).waitFor();
+  await page.getByRole('listitem', { name: /The coast/ }).waitFor();
   // The detail pane of the saved article: its tags, note and highlights beside the list.
   await page.locator('.bookmark', { hasText: 'What the tidemark remembers' }).click();
   await page.locator('aside.detail .hl-list .hl').nth(HIGHLIGHTS.length - 1).waitFor();

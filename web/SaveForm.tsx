@@ -12,6 +12,7 @@ import type { CollectionOption } from '../lib/model.js';
 import { pathOf } from '../components/library/DetailPane.js';
 import { CollectionPicker } from '../components/shared/CollectionPicker.js';
 import { GrowingTextarea } from '../components/shared/GrowingTextarea.js';
+import { openModal } from '../components/shared/modal.js';
 import { TagsInput } from '../components/shared/TagsInput.js';
 
 interface Props {
@@ -74,8 +75,8 @@ export function SaveForm({ host, initial, collectionId, onClose, onSaved }: Prop
   const link = addressOf(address);
   const existing = lookup.state === 'saved-before' ? lookup.bookmark : null;
 
+  useEffect(() => openModal(dialog.current), []);
   useEffect(() => {
-    dialog.current?.showModal();
     host.collections().then((r) => setCollections(r.items), (err: Error) => setError(err.message));
     host.tags().then(setKnown, () => setKnown([]));
   }, []);

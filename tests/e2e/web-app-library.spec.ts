@@ -72,7 +72,7 @@ test('collections from the sidebar and the highlights view, which opens a highli
   await sidebar.getByRole('button', { name: 'New collection' }).click();
   await page.getByRole('dialog').getByLabel('Name').fill('Harbours');
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-  await expect(sidebar.getByRole('treeitem', { name: /Harbours/ })).toBeVisible();
+  await expect(sidebar.getByRole('listitem', { name: /Harbours/ })).toBeVisible();
   expect((await w.s.api('GET', '/collections', { token: w.token })).body.items.map((c: { title: string }) => c.title)).toContain('Harbours');
 
   await page.getByRole('button', { name: 'All highlights' }).click();
@@ -101,7 +101,7 @@ test('a session ended elsewhere sends the app to sign in, and back to the same p
     await expect(other).toHaveURL(/\/signin/);
     await other.close();
 
-    await app.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
+    await app.getByRole('listitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
     await expect(app).toHaveURL(new RegExp(`/signin\\?next=${encodeURIComponent(`/?c=${w.ids.reading}`).replace(/[?]/g, '\\?')}$`));
     await app.fill('#email', w.email);
     await app.fill('#password', w.password);

@@ -18,7 +18,7 @@ test.afterAll(() => w?.close());
 test('desktop: list, search with operators, save by address, bulk move with Undo, edit in the detail pane', async ({ page }) => {
   await w.signIn(page, '/');
   await expect(page.locator('.bookmark')).toHaveCount(6);
-  await expect(page.getByRole('treeitem', { name: 'Reading' })).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Reading' })).toBeVisible();
 
   // Operators: a tag, a negated word; the list is what the API answers for the same search.
   const search = page.getByRole('combobox', { name: 'Search the library' });
@@ -58,7 +58,7 @@ test('desktop: list, search with operators, save by address, bulk move with Undo
   expect((await w.s.api('GET', `/bookmarks/0?search=${encodeURIComponent('#coast')}`, { token: w.token })).body.count).toBe(1);
 
   // Bulk: all of Reading to Work, then Undo.
-  await page.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
+  await page.getByRole('listitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().click();
   await expect(page.locator('.bookmark')).toHaveCount(3);
   const reading = await w.titles(page);
   await page.getByRole('checkbox', { name: 'Select all shown' }).check();
@@ -101,12 +101,12 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     await menu.tap();
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeVisible();
     // The focus moves into the drawer (a screen reader reads where it is), on the place shown.
-    await expect(page.getByRole('treeitem', { name: 'Work' }).getByRole('button', { name: /Work/ }).first()).toBeFocused();
+    await expect(page.getByRole('listitem', { name: 'Work' }).getByRole('button', { name: /Work/ }).first()).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeHidden();
     await expect(menu).toBeFocused();
     await menu.tap();
-    await page.getByRole('treeitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().tap();
+    await page.getByRole('listitem', { name: 'Reading' }).getByRole('button', { name: /Reading/ }).first().tap();
     await expect(page.getByRole('navigation', { name: 'Collections' })).toBeHidden();
     await expect(page.locator('.bookmark')).toHaveCount(3);
     const reading = await w.titles(page);
