@@ -6,17 +6,8 @@ import { browser } from '@wxt-dev/browser';
 /** Looks a message up with its substitutions; '' or undefined when there is none. */
 export type MessageSource = (key: string, substitutions: string[]) => string | undefined;
 
-const fromExtension: MessageSource = (key, subs) => {
-  try {
-    // WXT types getMessage with the generated message names; keys here are checked by a unit test instead.
-    const getMessage = browser.i18n.getMessage as (name: string, substitutions?: string[]) => string;
-    return getMessage(key, subs.length ? subs : undefined);
-  } catch {
-    return undefined; // no i18n in this context
-  }
-};
-
-let source: MessageSource = fromExtension;
+/** The web app's messages (`setMessageSource`); in the extension, the browser's. */
+let source: MessageSource | undefined;
 
 /** Texts without substitutions, once read (the language does not change while a page is open): a list of 50 rows asks for the same few many times. */
 const plain = new Map<string, string>();
@@ -33,7 +24,13 @@ export function t(key: string, ...substitutions: (string | number)[]): string {
     if (known !== undefined) return known;
   }
   const subs = substitutions.map(String);
-  const text = source(key, subs);
+  let text: string | undefined;
+  try {
+    // WXT types getMessage with the generated message names; keys here are checked by a unit test instead.
+    text = source ? source(key, subs) : (browser.i18n.getMessage as (name: string, substitutions?: string[]) => string)(key, subs.length ? subs : undefined);
+  } catch {
+    /* no i18n in this context */
+  }
   if (text) {
     if (subs.length === 0) plain.set(key, text);
     return text;
