@@ -12,6 +12,7 @@ import { collectionOp, matchingCall, sendCall, tagCount } from './api-calls.js';
 import { bulkCalls, destinationOf, removeTagCalls, toLibraryCollection, undoCalls, type Call } from './bulk-calls.js';
 import type { LibraryHost } from './host.js';
 import type { BulkAction, BulkTarget, SavedCopy } from './types.js';
+import { savedCopyFrom } from './saved-copy.js';
 
 const PAGE_SIZE = 50;
 /** The header web/sw.ts puts on an answer it gave from its copy because the network failed: when that copy was kept (epoch ms). */
@@ -235,18 +236,8 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
     savedCopy: (bookmarkId) =>
       read(async (): Promise<SavedCopy> => {
         const res = await fetchOk(`/bookmark/${bookmarkId}/cache`, { offline: t('webToOpenCopy'), failed: t('webCopyFailed') });
-        const modified = res.headers.get('last-modified');
-        let pageUrl = res.headers.get('x-copy-url') ?? '';
-        try {
-          pageUrl = decodeURI(pageUrl);
-        } catch {
-          // Not valid percent-encoding: show the address as the server sent it.
-        }
         return {
-          html: await res.text(),
-          csp: res.headers.get('content-security-policy') ?? '',
-          pageUrl,
-          savedAt: modified ? new Date(modified).toISOString() : null,
+          ...savedCopyFrom(res, await res.text()),
           // The frame loads it again from the same address (the browser's cache), under the server's own policy.
           frameUrl: `/rest/v1/bookmark/${bookmarkId}/cache`,
         };
