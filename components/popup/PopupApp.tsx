@@ -492,8 +492,9 @@ export function PopupApp() {
       <QueueList
         queue={queue.value}
         // This page's save is waiting: the notice above says so, with the count and a retry, in room the popup had
-        // already (a list of other pages' writes arriving at the bottom would make it grow).
-        showWaiting={!queuedSave()}
+        // already (a list of other pages' writes arriving at the bottom would make it grow). While the bookmark is
+        // found or saved, the queue's change for this very save can arrive first: the list waits for the answer.
+        showWaiting={v.kind !== 'loading' && !queuedSave()}
         // A failed retry leaves the entries in the list, marked as failed by the queue itself.
         onRetry={() => send('drainQueue', null).then((q) => (queue.value = q), () => {})}
         // Failing, the entries stay listed and can be dismissed again.

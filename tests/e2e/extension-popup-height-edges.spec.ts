@@ -23,6 +23,22 @@ const LATE_SITE_ACCESS = `{
       .then((answer) => ((window.siteAccessAnsweredAt ??= performance.now()), answer));
 }`;
 
+/**
+ * Run in the popup before its scripts: the background's answer to the popup's opening reaches the app 400 ms
+ * late, so what the background announces meanwhile (the queue, with this page's save in it) comes first.
+ */
+const LATE_OPENING = `{
+  const runtime = chrome.runtime;
+  const sendMessage = runtime.sendMessage.bind(runtime);
+  runtime.sendMessage = (...args) => {
+    if (args[0]?.type !== 'popupOpened') return sendMessage(...args);
+    const callback = typeof args.at(-1) === 'function' ? args.pop() : null;
+    const answer = sendMessage(...args).then((reply) => new Promise((resolve) => setTimeout(() => resolve(reply), 400)));
+    if (!callback) return answer;
+    answer.then(callback, () => callback(undefined));
+  };
+}`;
+
 let suite: SlowPopupSuite;
 let server: TidemarkServer;
 let site: TestSite;
@@ -124,7 +140,7 @@ test('the server down with other pages waiting, then back: the popup keeps its h
       await expect(popup.getByRole('status')).toHaveText('Queued offline');
       // Both pages' saves wait: the retry sends both, and says so.
       await expect(popup.getByTestId('queued-save-notice').getByRole('button', { name: 'Try again (2 waiting)' })).toBeVisible();
-    });
+    }, LATE_OPENING);
     const shown = shownHeights(noted);
     expectSteadyHeight(shown);
   } finally {
