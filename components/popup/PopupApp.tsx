@@ -137,10 +137,16 @@ function grownBoxes(): number {
   return Math.round(px * 10) / 10;
 }
 
-/** Marks for bench/extension (performance timeline only; nothing leaves the popup). */
-function mark(name: 'tidemark:opened' | 'tidemark:interactive') {
+/**
+ * Marks for bench/extension and the e2e tests (performance timeline only; nothing leaves the popup).
+ * `tidemark:settled`: every answer the popup asked for after its bookmark has come (or failed).
+ */
+function mark(name: 'tidemark:opened' | 'tidemark:interactive' | 'tidemark:settled') {
   if (!performance.getEntriesByName(name).length) performance.mark(name);
 }
+
+/** What the popup asks for once its bookmark is there (the `tidemark:settled` mark waits for them). */
+const followUps: Promise<unknown>[] = [];
 
 function apply(result: PopupOpenResult) {
   if (result.state === 'signed-out') view.value = { kind: 'signed-out', reason: result.reason };
@@ -155,7 +161,7 @@ function apply(result: PopupOpenResult) {
     view.value = { kind: 'editing', opened: result.queued ? 'queued' : result.offline ? 'offline' : result.created ? 'created' : 'existing' };
     if (result.bookmark.ref.startsWith('b:')) {
       // Suggestions are a nicety: without them the tag field works as usual.
-      send('suggestTags', { ref: result.bookmark.ref }).then((s) => (suggested.value = s), () => {});
+      followUps.push(send('suggestTags', { ref: result.bookmark.ref }).then((s) => (suggested.value = s), () => {}));
     }
   }
 }
@@ -290,10 +296,10 @@ function showCollections(view: CollectionsView, asked = ++collectionsAsked) {
   collectionsShown = asked;
   collections.value = view;
 }
-function loadCollections(refresh: boolean, early: Promise<CollectionsView> | null = null) {
+function loadCollections(refresh: boolean, early: Promise<CollectionsView> | null = null): Promise<void> {
   const asked = ++collectionsAsked;
   // Failing, the picker keeps what it shows; saving reports its own errors.
-  (early ?? send('listCollections', { refresh })).then((c) => showCollections(c, asked), () => {});
+  return (early ?? send('listCollections', { refresh })).then((c) => showCollections(c, asked), () => {});
 }
 
 /**
@@ -304,13 +310,16 @@ function loadCollections(refresh: boolean, early: Promise<CollectionsView> | nul
  */
 export function startPopup() {
   loadSiteAccess();
-  loadCollections(false, takeCollections());
+  void loadCollections(false, takeCollections());
   void open(takeOpening()).finally(() => {
-    loadCollections(true);
-    // Failing, tag autocomplete is empty; saving reports its own errors.
-    send('listTags', null).then((x) => (tags.value = x), () => {});
-    // Failing, the queue list stays empty; the queue itself keeps its entries.
-    send('getQueue', null).then((q) => (queue.value = q), () => {});
+    followUps.push(
+      loadCollections(true),
+      // Failing, tag autocomplete is empty; saving reports its own errors.
+      send('listTags', null).then((x) => (tags.value = x), () => {}),
+      // Failing, the queue list stays empty; the queue itself keeps its entries.
+      send('getQueue', null).then((q) => (queue.value = q), () => {}),
+    );
+    void Promise.all(followUps).then(() => mark('tidemark:settled'));
   });
 }
 

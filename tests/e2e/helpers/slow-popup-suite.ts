@@ -47,7 +47,9 @@ export async function openPopupUntil(suite: SlowPopupSuite, settled: (popup: Pag
   try {
     const popup = await suite.browser.clickToolbarButton(suite.tab);
     await settled(popup);
-    await popup.waitForTimeout(2 * SLOW_MS);
+    // Everything the popup asks for after its bookmark has answered, and two frames have shown what came.
+    await popup.waitForFunction(() => performance.getEntriesByName('tidemark:settled').length > 0, null, { timeout: 10 * SLOW_MS });
+    await popup.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     const noted = await popupHeights(popup);
     await popup.close();
     return noted;
