@@ -9,21 +9,6 @@
   const paras = [...document.querySelectorAll('article p')];
   const reg = (CSS as unknown as { highlights: Map<string, Highlight> }).highlights;
   let hot = false;
-  // The first-frame overlay's way (lib/painting/first-frame-overlay.ts): a canvas over the view, in a
-  // shadow root; sized before the change (in a frame of its own), kept sized, or at half resolution.
-  const host = document.createElement('div');
-  host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
-  const shadow = host.attachShadow({ mode: 'open' });
-  const canvas = document.createElement('canvas');
-  canvas.style.cssText = 'position:fixed;top:0;left:0;width:100vw;height:100vh;pointer-events:none';
-  shadow.append(canvas);
-  document.documentElement.append(host);
-  const draw = (range: Range, scale: number) => {
-    const ctx = canvas.getContext('2d')!;
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
-    ctx.fillStyle = 'rgba(255,214,0,.45)';
-    for (const r of range.getClientRects()) ctx.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
-  };
   // The highlighter's page element (lib/highlighter/ui/page-ui.ts): a host with a shadow root holding
   // the page-edge strip, one mark per painted highlight; fixed with the highest z-index, or in the top
   // layer (a manual popover) as the highlighter has it.
@@ -41,18 +26,14 @@
         return b;
       }),
     );
-  const keptStrip = stripOf(shadow);
+  // The highlighter's element, already on the page (for uiMarks).
+  const host = document.createElement('div');
+  host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
+  document.documentElement.append(host);
+  const keptStrip = stripOf(host.attachShadow({ mode: 'open' }));
   let uiHost: HTMLElement | null = null;
   const loop = () => hot && requestAnimationFrame(loop);
   (window as unknown as { frameCost: (kind: string, i: number) => Promise<number> }).frameCost = async (kind: string, i: number) => {
-    if (kind.startsWith('canvas')) {
-      const scale = kind === 'canvasHalf' ? 0.5 : 1;
-      const [w, h] = [Math.round(innerWidth * scale), Math.round(innerHeight * scale)];
-      if (kind === 'canvasResized' || kind === 'canvasPrimed') canvas.width = canvas.height = 0;
-      if (canvas.width !== w) canvas.width = w;
-      if (canvas.height !== h) canvas.height = h;
-      if (kind === 'canvasPrimed') canvas.getContext('2d')!.clearRect(0, 0, 1, 1);
-    }
     uiHost?.remove();
     uiHost = null;
     await idle();
@@ -77,7 +58,6 @@
           if (yellow) yellow.add(range);
           else reg.set('tidemark-yellow', new Highlight(range));
         }
-        else if (kind.startsWith('canvas')) draw(range, kind === 'canvasHalf' ? 0.5 : 1);
         else if (kind === 'addOwn') reg.set(`tidemark-fresh${i}`, new Highlight(range));
         else if (kind === 'uiFixed' || kind === 'uiTopLayer') {
           uiHost = document.createElement('div');

@@ -6,8 +6,6 @@ import { TextIndex, anchorAll, anchorAllSliced, describeOffsets, type HighlightD
 import { textSearchOf } from '../../lib/anchoring/search-text.js';
 import { patchTextIndex, type PatchStats } from '../../lib/anchoring/text-index-patch.js';
 import { HIGHLIGHT_COLORS, ScopeMarks, createPainter, type HighlightColor } from '../../lib/painting/index.js';
-import { FirstFrameOverlay } from '../../lib/painting/first-frame-overlay.js';
-import { paintNew } from '../../lib/highlighter/paint-new.js';
 import type { SpanSpec } from '../../tests/anchoring/fixtures/article-model.js';
 import { MEASURED_FROM, MEASURED_TO } from './trace-event.js';
 
@@ -294,22 +292,19 @@ const longPage = {
   },
 
   /**
-   * Creating highlights on the painted page, as the highlighter's editor does for the context-menu
-   * command (paintNew, the editor's code): the selection is drawn on the first-frame overlay in the
-   * command's task (tidemarkCreate), which the toolbar's frame at the selection's end sized (prepare());
-   * once the frame that shows it is rendered, the painter paints it (the page's whole repaint); once that
-   * frame is rendered, it is described with the kept index in a task of its own (tidemarkDescribe), whose
-   * result goes to the background. With `overlay` false, the painter paints it in the command's task (as
-   * before the overlay). Per highlight: the command's script ms, ms from the command to the start of
-   * the next frame (the wait) and to its end (painted: the user sees it), to the end of the frame that
-   * shows the painter's paint, and to the description.
+   * Creating highlights on the painted page, as the highlighter's editor does for a command (context
+   * menu, keyboard): the painter paints the selection through the Highlight API in the command's task
+   * (tidemarkCreate); once the frame that shows it is rendered, it is described with the kept index in a
+   * task of its own (tidemarkDescribe), whose result goes to the background. Per highlight: the
+   * command's script ms, ms from the command to the start of the next frame (the wait) and to its end
+   * (painted: the user sees it), and to the description.
    *
    * `arrival` is when each command comes, the page being idle: 'any' at a moment drawn at random over
    * two frame intervals (as a click in a menu, or a key, comes at any point of the display's frame
    * cycle), 'after-frame' just after a frame (the worst case in headless Chromium: a command in the
    * idle period that follows a frame waits a whole interval for the next one).
    */
-  async create(spans: SpanSpec[], arrival: 'any' | 'after-frame', seed: number, withOverlay = true) {
+  async create(spans: SpanSpec[], arrival: 'any' | 'after-frame', seed: number) {
     let state = seed >>> 0 || 1;
     /** xorshift32: the same moments on every run with the same seed. */
     const random = () => {
@@ -325,29 +320,14 @@ const longPage = {
     const frameMs: number[] = [];
     const waitMs: number[] = [];
     const describedMs: number[] = [];
-    const painterMs: number[] = [];
-    let early = 0;
     let long = 0;
-    // As the highlighter (lib/highlighter/ui/page-ui.ts, not bundled here: it brings the extension's
-    // i18n): an element of its own in the page, fixed, the overlay's canvas in its shadow root.
-    const w = window as unknown as { benchUiRoot?: ShadowRoot };
-    if (!w.benchUiRoot) {
-      const host = document.createElement('tidemark-ui');
-      host.style.cssText = 'all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647';
-      w.benchUiRoot = host.attachShadow({ mode: 'open' });
-      document.documentElement.append(host);
-    }
-    const overlay = withOverlay ? new FirstFrameOverlay(w.benchUiRoot) : null;
     for (const [i, s] of spans.entries()) {
       const { start, end } = spanOffsets(starts, s);
       const range = index.rangeFor(start, end);
-      // The selection's end: the toolbar's frame sizes the overlay (editor.ts, onSelectionEnd).
-      overlay?.prepare();
       await idle();
       if (arrival === 'any') await new Promise((resolve) => setTimeout(resolve, random() * 2 * FRAME_MS));
       let t0 = 0;
       let painted: Promise<number> | null = null;
-      let shown: Promise<void> = Promise.resolve();
       // One named task per highlight (its CPU time is read from the trace: tidemarkCreate).
       await new Promise<void>((resolve) =>
         setTimeout(function tidemarkCreate() {
@@ -359,16 +339,11 @@ const longPage = {
               setTimeout(() => resolve(performance.now() - t0), 0);
             }),
           );
-          const drawn = paintNew(painter, overlay, `new-${arrival}-${i}`, range, 'yellow');
-          if (drawn.early) early++;
-          shown = drawn.painted;
+          painter.paint(`new-${arrival}-${i}`, range, { color: 'yellow' });
           ms.push(performance.now() - t0);
           resolve();
         }, 0),
       );
-      await shown;
-      // The frame that shows the painter's paint (the same frame as above when the overlay did not draw it).
-      const painterFrame = new Promise<number>((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)));
       const d = await new Promise<HighlightDescriptor | null>((resolve) =>
         requestAnimationFrame(() =>
           setTimeout(function tidemarkDescribe() {
@@ -379,12 +354,10 @@ const longPage = {
         ),
       );
       frameMs.push(await painted!);
-      painterMs.push(await painterFrame);
       if (!d) throw new Error('empty highlight');
       if (d.prefix!.length > 32 || d.suffix!.length > 32) long++;
     }
-    overlay?.canvas.remove();
-    return { ms, frameMs, waitMs, describedMs, painterMs, early, long };
+    return { ms, frameMs, waitMs, describedMs, long };
   },
 
   /**

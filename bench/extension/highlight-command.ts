@@ -5,15 +5,14 @@
 //   npx tsx bench/extension/highlight-command.ts [extension dir]
 //
 // bench/anchoring's "creating a highlight" drives lib/ in the page; this goes the user's way: the text
-// is selected (the selection ended with Shift+ArrowRight, so the highlighter offers its toolbar and
-// sizes its first-frame overlay, as after a reader's selection), the background's command handler runs
-// (the function `commands.onCommand` calls; a native shortcut cannot be pressed from here), its message
-// reaches the highlighter in the page, which draws the selection on its overlay, then paints it through
-// the Highlight API a frame later. From the background's call (its clock) to the end of the frame that
-// shows the new highlight (the page's clock; both count from the same system clock): a loop of
-// animation frames in the page, started just before the command, looks at each frame's start for the
-// overlay's colour under the selection or one more range in CSS.highlights, and the frame is done at
-// the task after it (as bench/anchoring counts "painted"; the loop keeps frames coming meanwhile, which
+// is selected (the selection ended with Shift+ArrowRight, so the highlighter offers its toolbar, as
+// after a reader's selection), the background's command handler runs (the function
+// `commands.onCommand` calls; a native shortcut cannot be pressed from here), its message reaches the
+// highlighter in the page, which paints the selection through the Highlight API. From the background's
+// call (its clock) to the end of the frame that shows the new highlight (the page's clock; both count
+// from the same system clock): a loop of animation frames in the page, started just before the command,
+// looks at each frame's start for one more range in CSS.highlights, and the frame is done at the task
+// after it (as bench/anchoring counts "painted"; the loop keeps frames coming meanwhile, which
 // bench/anchoring's frame-costs.ts finds costs a frame a few ms more than one frame on its own):
 // - warm: 20 commands, each at a random moment of the frame cycle, the editor already loaded by an
 //   earlier selection;
@@ -49,32 +48,13 @@ async function installHelpers(page: Page, spans: readonly unknown[]): Promise<vo
       getSelection()!.addRange(r);
     };
     const count = () => { let n = 0; for (const h of (CSS as any).highlights.values()) n += h.size; return n; };
-    // The alpha of the highlighter's first-frame overlay under the middle of span i's first box (0: nothing drawn there).
-    const overlayAlpha = (i: number) => {
-      const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
-      const r = [...ranges[i].getClientRects()].find((b: DOMRect) => b.width > 2);
-      if (!canvas || !canvas.width || !r) return 0;
-      const box = canvas.getBoundingClientRect();
-      const x = Math.floor(((r.left + r.width / 2 - box.left) * canvas.width) / box.width);
-      const y = Math.floor(((r.top + r.height / 2 - box.top) * canvas.height) / box.height);
-      return canvas.getContext('2d')!.getImageData(x, y, 1, 1).data[3];
-    };
-    // Resolves, in ms since the epoch, when the frame that first shows span i is done (drawn on the
-    // overlay, or one more range in CSS.highlights), and \`viaApi\` when the first with one more range is.
-    (window as any).watchPainted = (i: number) => {
+    // Resolves, in ms since the epoch, when the first frame with one more range in CSS.highlights is done.
+    (window as any).watchPainted = () => {
       const before = count();
       const now = () => performance.timeOrigin + performance.now();
-      let shown: (t: number) => void;
-      (window as any).painted = new Promise<number>((resolve) => (shown = resolve));
-      (window as any).viaApi = new Promise<number>((resolve) => {
-        let seen = false;
+      (window as any).painted = new Promise<number>((resolve) => {
         const look = () => {
-          const api = count() > before;
-          if (!seen && (api || overlayAlpha(i) > 0)) {
-            seen = true;
-            setTimeout(() => shown(now()), 0);
-          }
-          if (api) setTimeout(() => resolve(now()), 0);
+          if (count() > before) setTimeout(() => resolve(now()), 0);
           else requestAnimationFrame(look);
         };
         requestAnimationFrame(look);
@@ -98,9 +78,8 @@ async function command(browser: ExtensionBrowser, url: string): Promise<number> 
 }
 
 /** What installHelpers puts on the page. */
-type HelperWindow = Window & { selectSpan(i: number, short?: boolean): void; watchPainted(i: number): void; painted: Promise<number>; viaApi: Promise<number> };
+type HelperWindow = Window & { selectSpan(i: number, short?: boolean): void; watchPainted(): void; painted: Promise<number> };
 const painted = (page: Page) => page.evaluate(() => (window as unknown as HelperWindow).painted);
-const viaApi = (page: Page) => page.evaluate(() => (window as unknown as HelperWindow).viaApi);
 
 async function measure(extensionDir: string) {
   const { html, spans } = longPageScenario();
@@ -111,27 +90,25 @@ async function measure(extensionDir: string) {
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const warm: number[] = [];
-    const warmApi: number[] = [];
     for (let i = 0; i < WARM; i++) {
       // The selection ended with the keyboard, as a reader's (Shift+ArrowRight): the highlighter offers
-      // its toolbar for it (and sizes its overlay in that frame).
+      // its toolbar for it.
       await page.evaluate((n) => (window as unknown as HelperWindow).selectSpan(n, true), i);
       await page.keyboard.press('Shift+ArrowRight');
       // Idle (two frames, then an idle period), then a moment drawn over two frame intervals.
       await page.evaluate(
-        async ([n, delay]) => {
+        async (delay) => {
           const frame = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
           await frame();
           await frame();
           await new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 1000 }));
           await new Promise((r) => setTimeout(r, delay));
-          (window as unknown as HelperWindow).watchPainted(n);
+          (window as unknown as HelperWindow).watchPainted();
         },
-        [i, random() * 2 * FRAME_MS] as const,
+        random() * 2 * FRAME_MS,
       );
       const at = await command(browser, url);
       warm.push((await painted(page)) - at);
-      warmApi.push((await viaApi(page)) - at);
       await page.waitForTimeout(700); // the server's answer, the toast
     }
     // First commands: fresh tabs of an unsaved copy, where nothing of the highlighter is injected yet.
@@ -151,12 +128,12 @@ async function measure(extensionDir: string) {
       }, { u: coldUrl });
       // The test site is on localhost, which the extension may read: its loader is there, not the highlighter.
       if (injected.some((k) => k !== '__tidemarkLoader' && k !== '__tidemarkStylesRegistered')) throw new Error(`the fresh tab has the highlighter already: ${injected.join(', ')}`);
-      await tab.evaluate(() => (window as unknown as HelperWindow).watchPainted(0));
+      await tab.evaluate(() => (window as unknown as HelperWindow).watchPainted());
       const at = await command(browser, coldUrl);
       cold.push((await painted(tab)) - at);
       await tab.close();
     }
-    return { warm, warmApi, cold };
+    return { warm, cold };
   } finally {
     await session.close();
   }
@@ -172,8 +149,7 @@ async function main() {
   const dir = process.argv[2] ?? (await ensureExtensionBuilt());
   const f = await measure(dir);
   console.log(`Creating a highlight through the extension (${dir}), the long page with ${SAVED} highlights painted:`);
-  console.log(`  ${WARM} keyboard commands at random moments, the background's call -> shown (drawn on the first-frame overlay, or painted): ${stats(f.warm)}`);
-  console.log(`  the same commands -> painted through the Highlight API (the frame after the overlay's): ${stats(f.warmApi)}`);
+  console.log(`  ${WARM} keyboard commands at random moments, the background's call -> painted: ${stats(f.warm)}`);
   console.log(`  first command on a page without the highlighter (${COLD} fresh tabs): ${stats(f.cold)}`);
 }
 

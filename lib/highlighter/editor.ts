@@ -8,12 +8,10 @@ import { t } from '../i18n.js';
 import { send } from '../messaging/client.js';
 import type { PageHighlightsView } from '../messaging/protocol.js';
 import { Toolbar } from './ui/toolbar.js';
-import { FirstFrameOverlay } from '../painting/first-frame-overlay.js';
 import { afterNextFrame } from './after-frame.js';
 import { copyText } from './clipboard.js';
 import { highlightableSelection } from './editable.js';
 import type { Editor, EditorHost, HighlightOutcome } from './editor-host.js';
-import { paintNew } from './paint-new.js';
 
 /** Numbers the highlights painted before their key is known. */
 let pendingCount = 0;
@@ -28,12 +26,10 @@ export class HighlightEditor implements Editor {
   private undo: Undo | null = null;
   /** Highlights painted before the background answered: their key once it has (null: refused). */
   private readonly pending = new Map<string, Promise<string | null>>();
-  /** Draws a new highlight's first frame (Highlight API painter only: see paint-new.ts). */
-  private readonly overlay: FirstFrameOverlay | null;
 
   constructor(private readonly host: EditorHost) {
     this.toolbar = new Toolbar(host.ui, {
-      highlight: (color, withNote) => void this.highlightSelection(color, withNote, true),
+      highlight: (color, withNote) => void this.highlightSelection(color, withNote),
       recolor: (key, color) => void this.recolor(key, color),
       editNote: (key) => void this.editNote(key),
       copy: (key) => void this.copy(key),
@@ -41,7 +37,6 @@ export class HighlightEditor implements Editor {
       undo: () => void this.runUndo(),
     });
     this.toolbar.setColors(host.view?.colors ?? []);
-    this.overlay = host.painter.kind === 'highlight-api' ? new FirstFrameOverlay(host.ui.root) : null;
   }
 
   setColors(colors: HighlightColor[]): void {
@@ -57,8 +52,6 @@ export class HighlightEditor implements Editor {
     if (sel) {
       const rect = sel.getRangeAt(0).getBoundingClientRect();
       this.toolbar.showForSelection(rect);
-      // Sized in the frame that shows the toolbar, so that a command's first frame changes nothing else.
-      this.overlay?.prepare();
       return;
     }
     if (!e) return;
@@ -73,12 +66,7 @@ export class HighlightEditor implements Editor {
     else show(key);
   }
 
-  /**
-   * `fromToolbar`: a click on the toolbar, whose own restyle (the button pressed) makes its frame the
-   * page's whole repaint anyway: the painter paints at once. A command (context menu, keyboard) draws
-   * the first frame on the overlay.
-   */
-  async highlightSelection(color: HighlightColor | null, withNote: boolean, fromToolbar = false): Promise<HighlightOutcome> {
+  async highlightSelection(color: HighlightColor | null, withNote: boolean): Promise<HighlightOutcome> {
     const host = this.host;
     const sel = highlightableSelection();
     if (!sel) return this.fail(t('errorNoSelection'));
@@ -88,11 +76,11 @@ export class HighlightEditor implements Editor {
     // save can take a while); it takes the highlight's key when they do, and goes away if they refuse
     // it. Only with the Highlight API, which leaves the page's DOM as it is (the fallback painter's
     // spans would be unwrapped and wrapped again, breaking the range): there it is painted once the
-    // key is known. The toolbar goes with the painter's paint, so the first frame has nothing else to do.
+    // key is known. The toolbar goes in the same task, so one frame shows both.
     const pending = `pending-${++pendingCount}`;
     const early = host.painter.kind === 'highlight-api';
-    const hideToolbar = () => this.toolbar.hide();
-    const shown = early ? paintNew(host.painter, fromToolbar ? null : this.overlay, pending, range, chosen, hideToolbar).painted : Promise.resolve(hideToolbar());
+    this.toolbar.hide();
+    if (early) host.painter.paint(pending, range, { color: chosen });
     let settle!: (key: string | null) => void;
     this.pending.set(pending, new Promise((resolve) => (settle = resolve)));
     const drop = (error: string) => {
@@ -103,7 +91,6 @@ export class HighlightEditor implements Editor {
     };
     // Described once the frame that shows it is rendered: on a long page, bringing the kept index up
     // to date after a change and describing take milliseconds that frame need not wait for.
-    await shown;
     if (early) await afterNextFrame();
     // The kept index when the page's text has not changed since (one pass over a long page otherwise).
     const index = host.pageIndex.now();

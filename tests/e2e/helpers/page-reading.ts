@@ -75,29 +75,20 @@ export function scrollToPhraseInPage(text: string): void {
 
 /** A frame as watchFramesInPage saw it as it started. */
 export interface WatchedFrame {
-  /** Alpha of the highlighter's first-frame overlay at the point (0: nothing drawn there; -1: no sized overlay). */
-  alpha: number;
   /** Whether a Highlight in CSS.highlights has a range reading the text. */
   api: boolean;
 }
 
 /**
  * Runs in the page: from the next frame on, records at each frame's start (requestAnimationFrame)
- * the overlay's alpha at viewport point (x, y) and whether the Highlight API paints `text`, until
- * framesWatchedInPage() stops it.
+ * whether the Highlight API paints `text`, until framesWatchedInPage() stops it.
  */
-export function watchFramesInPage({ x, y, text }: { x: number; y: number; text: string }): void {
+export function watchFramesInPage({ text }: { text: string }): void {
   const w = window as unknown as { watchedFrames: WatchedFrame[]; watchingFrames: boolean };
   w.watchedFrames = [];
   w.watchingFrames = true;
   const look = () => {
     if (!w.watchingFrames) return;
-    const canvas = document.querySelector('tidemark-ui')?.shadowRoot?.querySelector('canvas');
-    let alpha = -1;
-    if (canvas && canvas.width > 0) {
-      const r = canvas.getBoundingClientRect();
-      alpha = canvas.getContext('2d')!.getImageData(Math.floor(((x - r.left) * canvas.width) / r.width), Math.floor(((y - r.top) * canvas.height) / r.height), 1, 1).data[3];
-    }
     const registry = (CSS as unknown as { highlights: Map<string, Set<AbstractRange>> }).highlights;
     const api = [...registry.values()].some((h) =>
       [...h].some((r) => {
@@ -107,7 +98,7 @@ export function watchFramesInPage({ x, y, text }: { x: number; y: number; text: 
         return range.toString() === text;
       }),
     );
-    w.watchedFrames.push({ alpha, api });
+    w.watchedFrames.push({ api });
     requestAnimationFrame(look);
   };
   requestAnimationFrame(look);
@@ -120,16 +111,14 @@ export function framesSeenInPage(): number {
 
 /**
  * What a new highlight's frames show, as a test expects them (Node side): the frame before the command
- * shows nothing; a frame with the overlay's colour comes before any frame with the Highlight API's range;
- * from the first frame with that range on, the overlay is rubbed out.
+ * shows nothing; once a frame shows the highlight, every later one does (it does not go away while it
+ * is saved and takes its key).
  */
-export function firstFrames(frames: readonly WatchedFrame[]): { blankBefore: boolean; overlayFirst: boolean; overlayGoneOnceApi: boolean } {
-  const drawn = frames.findIndex((f) => f.alpha > 0);
-  const viaApi = frames.findIndex((f) => f.api);
+export function firstFrames(frames: readonly WatchedFrame[]): { blankBefore: boolean; paintedFromThenOn: boolean } {
+  const first = frames.findIndex((f) => f.api);
   return {
-    blankBefore: frames.length > 0 && frames[0].alpha === 0 && !frames[0].api,
-    overlayFirst: drawn > 0 && viaApi > drawn,
-    overlayGoneOnceApi: viaApi > 0 && frames.slice(viaApi).every((f) => f.alpha === 0),
+    blankBefore: frames.length > 0 && !frames[0].api,
+    paintedFromThenOn: first > 0 && frames.slice(first).every((f) => f.api),
   };
 }
 
