@@ -26,6 +26,7 @@ import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
 import { listenForExports } from './export-port.js';
 import { createOmnibox, type OmniboxDisposition } from './omnibox.js';
+import { startBookmarkSync } from './bookmark-sync/index.js';
 
 const ALARM_DRAIN = 'queue-drain';
 const ALARM_SYNC = 'index-sync';
@@ -64,6 +65,7 @@ export function startBackground() {
       emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: bookmark && !bookmark.removed ? draftOf(bookmark) : null } });
     },
   });
+  const bookmarkSync = startBookmarkSync({ api, queue, account });
   const index = new SavedIndexService({ api, account, onSynced: () => void badge.refreshAll() });
   const exists = new ExistsBatcher({ check: (urls) => api.urlExists(urls, { retries: 0 }) });
   const collections = new CollectionsService({
@@ -508,6 +510,6 @@ export function startBackground() {
     else await badge.refreshAll();
   })();
 
-  return { auth, api, queue, index, badge, bookmarks, collections, highlights, library, omnibox, openLibrary, handlers, onMenuClicked, onCommand, onAlarm };
+  return { auth, api, queue, index, bookmarkSync, badge, bookmarks, collections, highlights, library, omnibox, openLibrary, handlers, onMenuClicked, onCommand, onAlarm };
 }
 

@@ -1,0 +1,337 @@
+// Two-way sync of a browser bookmarks folder with Tidemark (issue 37). The browser's bookmark events
+// start a local pass (no request unless something differs from the mirror); pulls ask the server for
+// its changes at start-up, on an alarm and right after a change made from this extension. One pass at
+// a time; each reads the folder, plans (lib/bookmark-sync) and applies. What a pass applied is in the
+// mirror, so the events it causes find nothing to send: no echoes.
+import { browser, type Browser } from 'wxt/browser';
+import type { TidemarkApi } from '../../api/client/index.js';
+import { appendLog } from '../../bookmark-sync/conflicts.js';
+import { firstSync } from '../../bookmark-sync/first-sync.js';
+import { collectionsInScope, folderMaps, plan } from '../../bookmark-sync/plan.js';
+import { FOLDER_TITLE, type BookmarkSyncSettings, type BookmarkSyncStatus } from '../../bookmark-sync/settings.js';
+import { snapshotOf, type Snapshot } from '../../bookmark-sync/snapshot.js';
+import type { Mirror, RemoteBookmark, RemoteCollection } from '../../bookmark-sync/types.js';
+import type { Account } from '../../model.js';
+import { accountItem, bookmarkSyncDecisionItem, bookmarkSyncMirrorRecord, bookmarkSyncSettingsItem, bookmarkSyncStatusItem } from '../../storage/items.js';
+import type { WriteQueue } from '../queue.js';
+import { reportError } from '../report-error.js';
+import { applyOps } from './apply.js';
+import { allCollections, changesSince, currentCursor, fetchBookmarks, listInScope } from './remote.js';
+
+export const ALARM_BOOKMARK_SYNC = 'bookmark-sync';
+/** The pull alarm's period: at most every minute while the browser is open. */
+const PULL_EVERY_MINUTES = 1;
+/** The collections are asked on every fifth alarm pull (and at start-up, after this extension's changes, when an unknown collection shows up). */
+const COLLECTIONS_EVERY = 5;
+/** Browser events come in bursts (an import, a folder dragged): one pass after the burst. */
+const SETTLE_MS = 250;
+/** Messages of this extension's pages that change bookmarks: a pull follows them. */
+const CHANGING_MESSAGES = new Set([
+  'saveTab',
+  'updateBookmark',
+  'removeBookmark',
+  'restoreBookmark',
+  'createCollection',
+  'libraryBulk',
+  'libraryUndo',
+  'libraryBulkMatching',
+  'libraryUndoMatching',
+  'libraryCollectionOp',
+  'libraryEmptyTrash',
+  'drainQueue',
+]);
+
+interface Deps {
+  api: TidemarkApi;
+  queue: WriteQueue;
+  account: () => Promise<Account | null>;
+  now?: () => number;
+}
+
+interface PassRequest {
+  pull: boolean;
+  collections: boolean;
+}
+
+export class BookmarkSync {
+  readonly #deps: Deps;
+  readonly #now: () => number;
+  #running: Promise<void> | null = null;
+  #wanted: PassRequest | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #applying = false;
+  #eventsWhileApplying = false;
+  #alarmPulls = 0;
+  /** When each browser bookmark was last changed here (the later-wins rule). */
+  readonly #editedAt: Record<string, number> = {};
+  /** Requests made by passes, for the bench and the request-storm test. */
+  passes = 0;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /** A browser bookmark event. */
+  onBrowserEvent(id: string, edited: boolean): void {
+    if (edited) this.#editedAt[id] = this.#now();
+    if (this.#applying) {
+      this.#eventsWhileApplying = true;
+      return;
+    }
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.request({ pull: false, collections: false });
+    }, SETTLE_MS);
+  }
+
+  /** Asks for a pass; passes asked while one runs become one more pass after it. Resolves when a pass covering it has run. */
+  request(want: PassRequest): Promise<void> {
+    this.#wanted = { pull: (this.#wanted?.pull ?? false) || want.pull, collections: (this.#wanted?.collections ?? false) || want.collections };
+    this.#running ??= (async () => {
+      try {
+        while (this.#wanted) {
+          const next = this.#wanted;
+          this.#wanted = null;
+          await this.#pass(next).catch(async (err) => {
+            await this.#status({ state: 'error', error: messageOf(err) });
+            await reportError('bookmark sync')(err);
+          });
+        }
+      } finally {
+        this.#running = null;
+      }
+    })();
+    return this.#running;
+  }
+
+  /** The alarm's pull; the collections every few times. */
+  onAlarm(): Promise<void> {
+    this.#alarmPulls++;
+    return this.request({ pull: true, collections: this.#alarmPulls % COLLECTIONS_EVERY === 0 });
+  }
+
+  async #status(change: Partial<BookmarkSyncStatus>): Promise<void> {
+    const current = (await bookmarkSyncStatusItem.getValue()) ?? EMPTY_STATUS;
+    await bookmarkSyncStatusItem.setValue({ ...current, ...change });
+  }
+
+  /** Turned off: both sides stay as they are; the mapping is dropped, so turning it on again merges afresh (deleting nothing). */
+  async turnedOff(): Promise<void> {
+    await browser.alarms.clear(ALARM_BOOKMARK_SYNC);
+    await bookmarkSyncMirrorRecord.remove().catch(reportError('bookmark sync mapping removal'));
+    await bookmarkSyncStatusItem.setValue({ ...EMPTY_STATUS, state: 'off' });
+  }
+
+  async ensureAlarm(): Promise<void> {
+    if (!(await browser.alarms.get(ALARM_BOOKMARK_SYNC))) {
+      await browser.alarms.create(ALARM_BOOKMARK_SYNC, { periodInMinutes: PULL_EVERY_MINUTES, delayInMinutes: PULL_EVERY_MINUTES });
+    }
+  }
+
+  async #pass(want: PassRequest): Promise<void> {
+    const settings = await bookmarkSyncSettingsItem.getValue();
+    if (!settings.enabled) return;
+    const account = await this.#deps.account();
+    if (!account) return;
+    this.passes++;
+    const owner = `${account.serverUrl}|${account.userId}`;
+    const rootId = await this.#root(settings);
+    // An unreadable mapping is taken as none: a first sync merges by address again and deletes nothing.
+    let mirror = await bookmarkSyncMirrorRecord.get().catch(() => undefined);
+    if (!mirror || mirror.owner !== owner || JSON.stringify(mirror.scope) !== JSON.stringify(settings.scope)) {
+      await this.#status({ state: 'syncing', error: null });
+      mirror = await this.#firstSync(account, owner, rootId, settings);
+    } else {
+      if (mirror.rootId !== rootId) rerootMirror(mirror, rootId);
+      if ((await this.#regularPass(account, mirror, want)) === 'held') return;
+    }
+    await this.#afterPass(mirror);
+  }
+
+  async #root(settings: BookmarkSyncSettings): Promise<string> {
+    if (settings.folderId && (await browser.bookmarks.get(settings.folderId).catch(() => null))) return settings.folderId;
+    // The chosen folder is gone (or none was chosen): a "Tidemark" folder under "Other bookmarks".
+    const [top] = await browser.bookmarks.getTree();
+    const other = (top.children ?? []).find((c) => c.id === '2' || c.id === 'unfiled_____' || (c as { folderType?: string }).folderType === 'other') ?? top.children?.[1] ?? top.children![0];
+    const folder = await browser.bookmarks.create({ parentId: other.id, title: FOLDER_TITLE });
+    await bookmarkSyncSettingsItem.setValue({ ...settings, folderId: folder.id });
+    return folder.id;
+  }
+
+  async #snapshot(rootId: string) {
+    const [root] = await browser.bookmarks.getSubTree(rootId);
+    return snapshotOf(root);
+  }
+
+  async #firstSync(account: Account, owner: string, rootId: string, settings: BookmarkSyncSettings): Promise<Mirror> {
+    const { api } = this.#deps;
+    const cursor = await currentCursor(api);
+    const [collections, bookmarks, snapshot] = await Promise.all([allCollections(api), listInScope(api, settings.scope), this.#snapshot(rootId)]);
+    const planned = firstSync({ snapshot, owner, scope: settings.scope, cursor, collections, bookmarks });
+    await this.#apply(account, planned.mirror, snapshot, planned.ops, new Map(bookmarks.map((b) => [b.id, b])), collections, true);
+    return planned.mirror;
+  }
+
+  async #regularPass(account: Account, mirror: Mirror, want: PassRequest): Promise<'held' | 'done'> {
+    const { api, queue } = this.#deps;
+    // Creates the queue delivered since: their server ids.
+    const resolved = (await queue.state()).resolved;
+    for (const b of Object.values(mirror.bookmarks)) if (b.ref.startsWith('l:') && resolved[b.ref]) b.ref = `b:${resolved[b.ref]}`;
+
+    const snapshot = await this.#snapshot(mirror.rootId);
+    const remote = new Map<number, RemoteBookmark>();
+    let removed = new Set<number>();
+    let collections: RemoteCollection[] | null = null;
+    let cursor = mirror.cursor;
+    if (want.pull) {
+      const changes = await changesSince(api, mirror.cursor);
+      cursor = changes.cursor;
+      removed = new Set(changes.removed);
+      const { collectionOf, folderOf } = folderMaps(mirror);
+      const bySid = new Map<number, string>();
+      for (const [id, b] of Object.entries(mirror.bookmarks)) if (b.ref.startsWith('b:')) bySid.set(Number(b.ref.slice(2)), id);
+      const wanted: number[] = [];
+      let unknownCollection = false;
+      for (const [id, key, col] of changes.items) {
+        const mine = bySid.get(id);
+        const base = mine !== undefined ? mirror.bookmarks[mine] : undefined;
+        // The sync's own change coming back, or nothing the folder shows: not fetched.
+        if (base && base.key === key && collectionOf.get(base.parent) === col) continue;
+        if (!base && !folderOf.has(col)) {
+          unknownCollection = true;
+          continue;
+        }
+        wanted.push(id);
+      }
+      if (want.collections || unknownCollection) {
+        collections = await allCollections(api);
+        const inScope = collectionsInScope(collections, mirror.scope);
+        for (const [id, , col] of changes.items) if (!bySid.has(id) && !folderOf.has(col) && inScope.has(col)) wanted.push(id);
+      }
+      for (const b of await fetchBookmarks(api, wanted)) remote.set(b.id, b);
+    }
+    const decision = await bookmarkSyncDecisionItem.getValue();
+    const planned = plan({ snapshot, mirror, remote, removed, collections, localEditedAt: this.#editedAt, now: this.#now(), removals: decision ?? 'ask' });
+    if (planned.held) {
+      await this.#status({ state: 'held', held: planned.held });
+      return 'held';
+    }
+    if (decision) await bookmarkSyncDecisionItem.setValue(null);
+    await this.#apply(account, mirror, snapshot, planned.ops, remote, collections ?? [], false);
+    mirror.cursor = cursor;
+    if (planned.conflicts.length) {
+      const current = (await bookmarkSyncStatusItem.getValue()) ?? EMPTY_STATUS;
+      await this.#status({ conflicts: appendLog(current.conflicts, planned.conflicts) });
+    }
+    return 'done';
+  }
+
+  async #apply(account: Account, mirror: Mirror, snapshot: Snapshot, ops: Parameters<typeof applyOps>[1], remote: Map<number, RemoteBookmark>, collections: RemoteCollection[], batchCreates: boolean) {
+    if (!ops.length) return;
+    this.#applying = true;
+    this.#eventsWhileApplying = false;
+    try {
+      const { enqueued } = await applyOps(
+        { api: this.#deps.api, queue: this.#deps.queue, account, mirror, snapshot, remote, collections: new Map(collections.map((c) => [c.id, c])), batchCreates },
+        ops,
+      );
+      if (enqueued) this.#deps.queue.drain().catch(reportError('offline queue drain'));
+    } finally {
+      this.#applying = false;
+      // Saved even when a step failed: what was applied is the base of the next pass.
+      await bookmarkSyncMirrorRecord.set(mirror).catch(reportError('bookmark sync mapping save'));
+      // A person's change may have come while the pass applied its own: a local pass looks (it sends nothing for echoes).
+      if (this.#eventsWhileApplying) this.onBrowserEvent('', false);
+    }
+  }
+
+  async #afterPass(mirror: Mirror): Promise<void> {
+    const { api, queue } = this.#deps;
+    // Collections whose folder was deleted here: removed once every queued move out of them was sent.
+    if (mirror.collectionRemovals.length && !(await queue.busy())) {
+      while (mirror.collectionRemovals.length) {
+        await api.removeCollection(mirror.collectionRemovals[0]);
+        mirror.collectionRemovals.shift();
+        await bookmarkSyncMirrorRecord.set(mirror);
+      }
+    }
+    await bookmarkSyncMirrorRecord.set(mirror);
+    const pending = (await queue.view()).entries.filter((e) => e.label.startsWith('Browser bookmark')).length;
+    const folder = await browser.bookmarks.get(mirror.rootId).then((n) => n[0]?.title ?? null, () => null);
+    await this.#status({ state: 'ok', error: null, held: null, lastSyncAt: this.#now(), pending, mirrored: Object.keys(mirror.bookmarks).length, folderTitle: folder });
+  }
+}
+
+const EMPTY_STATUS: BookmarkSyncStatus = { state: 'off', lastSyncAt: null, error: null, pending: 0, mirrored: 0, folderTitle: null, conflicts: [], held: null };
+
+function messageOf(err: unknown): string {
+  const text = (err as Error)?.message || String(err);
+  return `The last sync stopped: ${text}. It is tried again within a minute; nothing was lost.`;
+}
+
+/** The synced folder was replaced (deleted, then made again): what hung from the old one hangs from the new one. */
+function rerootMirror(mirror: Mirror, rootId: string): void {
+  const old = mirror.rootId;
+  mirror.rootId = rootId;
+  for (const b of Object.values(mirror.bookmarks)) if (b.parent === old) b.parent = rootId;
+  for (const f of Object.values(mirror.folders)) if (f.parent === old) f.parent = rootId;
+}
+
+/**
+ * Starts the sync: listeners first, synchronously (the browser wakes the worker for them), then the
+ * start-up pull. Returns the sync (tests and the bench reach it from the worker).
+ */
+export function startBookmarkSync(deps: Deps): BookmarkSync {
+  const sync = new BookmarkSync(deps);
+  const bookmarks = browser.bookmarks as typeof browser.bookmarks | undefined;
+  if (bookmarks) {
+    bookmarks.onCreated.addListener((id) => sync.onBrowserEvent(id, true));
+    bookmarks.onChanged.addListener((id) => sync.onBrowserEvent(id, true));
+    bookmarks.onMoved.addListener((id) => sync.onBrowserEvent(id, true));
+    bookmarks.onRemoved.addListener((id) => sync.onBrowserEvent(id, false));
+    // An import into the folder ends with one pass (Chrome: onImportEnded; events during it are ignored by the browser's own UI too).
+    (bookmarks as { onImportEnded?: Browser.events.Event<() => void> }).onImportEnded?.addListener(() => sync.onBrowserEvent('', false));
+  }
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === ALARM_BOOKMARK_SYNC) void sync.onAlarm();
+  });
+  // A change made from this extension's pages: pulled at once, after the change is done (the message's
+  // own handler answers it; this listener only watches, and answers nothing).
+  browser.runtime.onMessage.addListener((message: unknown) => {
+    const type = (message as { type?: unknown } | null)?.type;
+    if (typeof type === 'string' && CHANGING_MESSAGES.has(type)) afterExtensionChange();
+    return undefined;
+  });
+  bookmarkSyncSettingsItem.watch((now, before) => {
+    if (!now.enabled && before.enabled) void sync.turnedOff();
+    else if (now.enabled && (!before.enabled || JSON.stringify(now.scope) !== JSON.stringify(before.scope) || now.folderId !== before.folderId)) void begin();
+  });
+  accountItem.watch((now, before) => {
+    if (now && (now.userId !== before?.userId || now.serverUrl !== before?.serverUrl)) void begin().catch(reportError('bookmark sync start'));
+  });
+  bookmarkSyncDecisionItem.watch((decision) => {
+    if (decision) void sync.request({ pull: true, collections: true });
+  });
+
+  let changeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The change's own request is under way: the pull waits for the queue, then a moment for the handler's answer. */
+  function afterExtensionChange() {
+    if (changeTimer) clearTimeout(changeTimer);
+    changeTimer = setTimeout(() => {
+      changeTimer = null;
+      // A drain that fails reports itself (main.ts); the pull goes ahead either way.
+      void deps.queue.drain().catch(() => undefined).then(() => sync.request({ pull: true, collections: true }));
+    }, 1000);
+  }
+
+  async function begin() {
+    if (!(await bookmarkSyncSettingsItem.getValue()).enabled) return;
+    if (!(await deps.account())) return;
+    await sync.ensureAlarm();
+    await sync.request({ pull: true, collections: true });
+  }
+  void begin().catch(reportError('bookmark sync start'));
+  return sync;
+}
