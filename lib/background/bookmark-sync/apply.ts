@@ -24,7 +24,8 @@ export interface ApplyContext {
   batchCreates?: boolean;
 }
 
-const LABEL = 'Browser bookmark';
+/** The queued writes' label: the popup's list of waiting writes names them, and the options page counts them. */
+export const LABEL = 'Browser bookmark';
 
 export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued: number }> {
   const { mirror, snapshot } = ctx;

@@ -12,10 +12,10 @@ import { FOLDER_TITLE, type BookmarkSyncSettings, type BookmarkSyncStatus } from
 import { snapshotOf, type Snapshot } from '../../bookmark-sync/snapshot.js';
 import type { Mirror, RemoteBookmark, RemoteCollection } from '../../bookmark-sync/types.js';
 import type { Account } from '../../model.js';
-import { accountItem, bookmarkSyncDecisionItem, bookmarkSyncMirrorRecord, bookmarkSyncSettingsItem, bookmarkSyncStatusItem } from '../../storage/items.js';
+import { accountItem, queueItem, bookmarkSyncDecisionItem, bookmarkSyncMirrorRecord, bookmarkSyncSettingsItem, bookmarkSyncStatusItem } from '../../storage/items.js';
 import type { WriteQueue } from '../queue.js';
 import { reportError } from '../report-error.js';
-import { applyOps } from './apply.js';
+import { applyOps, LABEL } from './apply.js';
 import { allCollections, changesSince, currentCursor, fetchBookmarks, listInScope } from './remote.js';
 
 export const ALARM_BOOKMARK_SYNC = 'bookmark-sync';
@@ -122,6 +122,18 @@ export class BookmarkSync {
     await browser.alarms.clear(ALARM_BOOKMARK_SYNC);
     await bookmarkSyncMirrorRecord.remove().catch(reportError('bookmark sync mapping removal'));
     await bookmarkSyncStatusItem.setValue({ ...EMPTY_STATUS, state: 'off' });
+  }
+
+  /** The options page's count of browser changes waiting, kept current as the queue sends them. */
+  async refreshPending(): Promise<void> {
+    const current = await bookmarkSyncStatusItem.getValue();
+    if (!current || current.state === 'off') return;
+    const pending = await this.#pendingCount();
+    if (pending !== current.pending) await this.#status({ pending });
+  }
+
+  async #pendingCount(): Promise<number> {
+    return (await this.#deps.queue.view()).entries.filter((e) => e.label.startsWith(LABEL)).length;
   }
 
   async ensureAlarm(): Promise<void> {
@@ -258,7 +270,7 @@ export class BookmarkSync {
       }
     }
     await bookmarkSyncMirrorRecord.set(mirror);
-    const pending = (await queue.view()).entries.filter((e) => e.label.startsWith('Browser bookmark')).length;
+    const pending = await this.#pendingCount();
     const folder = await browser.bookmarks.get(mirror.rootId).then((n) => n[0]?.title ?? null, () => null);
     await this.#status({ state: 'ok', error: null, held: null, lastSyncAt: this.#now(), pending, mirrored: Object.keys(mirror.bookmarks).length, folderTitle: folder });
   }
@@ -308,6 +320,7 @@ export function startBookmarkSync(deps: Deps): BookmarkSync {
     if (!now.enabled && before.enabled) void sync.turnedOff();
     else if (now.enabled && (!before.enabled || JSON.stringify(now.scope) !== JSON.stringify(before.scope) || now.folderId !== before.folderId)) void begin();
   });
+  queueItem.watch(() => void sync.refreshPending().catch(reportError('bookmark sync state')));
   accountItem.watch((now, before) => {
     if (now && (now.userId !== before?.userId || now.serverUrl !== before?.serverUrl)) void begin().catch(reportError('bookmark sync start'));
   });
