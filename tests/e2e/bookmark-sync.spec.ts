@@ -135,6 +135,10 @@ test('changed on the server: the folder follows after a pull', async () => {
   await pull();
   expect(await folderContents()).toContain('Reading/Saved in the web app|https://from-web.example/moved');
 
+  await server.api('PUT', `/bookmark/${created._id}`, token, { title: 'Renamed in the web app' });
+  await pull();
+  expect(await folderContents()).toContain('Reading/Renamed in the web app|https://from-web.example/moved');
+
   await server.api('DELETE', `/bookmark/${created._id}`, token);
   await pull();
   expect((await folderContents()).some((l) => l.includes('from-web.example'))).toBe(false);

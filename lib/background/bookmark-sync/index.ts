@@ -64,7 +64,9 @@ export class BookmarkSync {
   #alarmPulls = 0;
   /** When each browser bookmark was last changed here (the later-wins rule). */
   readonly #editedAt: Record<string, number> = {};
-  /** Requests made by passes, for the bench and the request-storm test. */
+  /** Browser bookmarks whose change this device sent since the last pull: the feed's echo of them is not fetched. */
+  readonly #pushed = new Set<string>();
+  /** Passes run (the bench prints them). */
   passes = 0;
 
   constructor(deps: Deps) {
@@ -209,8 +211,8 @@ export class BookmarkSync {
       for (const [id, key, col] of changes.items) {
         const mine = bySid.get(id);
         const base = mine !== undefined ? mirror.bookmarks[mine] : undefined;
-        // The sync's own change coming back, or nothing the folder shows: not fetched.
-        if (base && base.key === key && collectionOf.get(base.parent) === col) continue;
+        // This device's own change coming back (the feed also names renamed bookmarks): not fetched.
+        if (base && base.key === key && collectionOf.get(base.parent) === col && this.#pushed.has(mine!)) continue;
         if (!base && !folderOf.has(col)) {
           unknownCollection = true;
           continue;
@@ -223,6 +225,7 @@ export class BookmarkSync {
         for (const [id, , col] of changes.items) if (!bySid.has(id) && !folderOf.has(col) && inScope.has(col)) wanted.push(id);
       }
       for (const b of await fetchBookmarks(api, wanted)) remote.set(b.id, b);
+      this.#pushed.clear();
     }
     const decision = await bookmarkSyncDecisionItem.getValue();
     const planned = plan({ snapshot, mirror, remote, removed, collections, localEditedAt: this.#editedAt, now: this.#now(), removals: decision ?? 'ask' });
@@ -249,6 +252,7 @@ export class BookmarkSync {
         { api: this.#deps.api, queue: this.#deps.queue, account, mirror, snapshot, remote, collections: new Map(collections.map((c) => [c.id, c])), batchCreates },
         ops,
       );
+      for (const op of ops) if (op.kind === 'bookmark.create' || op.kind === 'bookmark.update' || op.kind === 'bookmark.restore') this.#pushed.add(op.browserId);
       if (enqueued) this.#deps.queue.drain().catch(reportError('offline queue drain'));
     } finally {
       this.#applying = false;
