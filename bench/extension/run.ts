@@ -9,6 +9,7 @@ import { bundleSizes } from './bundles.js';
 import { benchIndex } from './index-sync.js';
 import { benchPopup } from './popup.js';
 import { benchLibrary, type Parts } from './library.js';
+import { benchBookmarkSync, printBookmarkSync } from './bookmark-sync.js';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -59,6 +60,11 @@ async function main() {
   }
 
   if (want('library')) await library(chromeDir);
+
+  if (want('bookmarks')) {
+    console.log('\nBrowser-bookmarks sync in Chromium (headless) against the real server on loopback:');
+    printBookmarkSync(await benchBookmarkSync(chromeDir), line);
+  }
 
   if (want('index')) {
     console.log('\nSaved-link index, 100k links on the real server (another process); SavedIndexService in Node:');

@@ -248,3 +248,16 @@ describe('first sync', () => {
     expect(folderMaps(p.mirror).folderOf.get(20)).toBe('root');
   });
 });
+
+describe('snapshot', () => {
+  it('in slices gives the same as at once, reuses known keys, and skips separators', async () => {
+    const { snapshotInSlices } = await import('./snapshot.js');
+    const tree = folder('root', 'T', [bm('a', 'https://a.example/x?utm_source=y'), { id: 's', title: '', type: 'separator', url: 'data:' }, folder('f', 'F', [bm('b', 'https://b.example/')])]);
+    const once = snapshotOf(tree);
+    expect(await snapshotInSlices(tree, undefined, 0)).toEqual(once);
+    expect(once.bookmarks.get('a')!.key).toBe(key('https://a.example/x'));
+    expect([...once.bookmarks.keys()]).toEqual(['a', 'b']);
+    const known = snapshotOf(tree, (id) => (id === 'b' ? 'known-key' : undefined));
+    expect(known.bookmarks.get('b')!.key).toBe('known-key');
+  });
+});

@@ -32,7 +32,9 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
   let enqueued = 0;
   /** Folders put back under a new id (the failsafe's "keep"): old id -> new id. */
   const recreated = new Map<string, string>();
-  const maps = () => folderMaps(mirror);
+  // Built once and again only after a folder changed: a first sync asks it for each of thousands of bookmarks.
+  let mapsNow: ReturnType<typeof folderMaps> | null = null;
+  const maps = () => (mapsNow ??= folderMaps(mirror));
   const folderExists = async (id: string) => !!(await browser.bookmarks.get(id).catch(() => null));
   const rootCollectionParent = () => (mirror.scope.kind === 'all' ? null : { $id: mirror.scope.id });
   const enqueue = async (write: Parameters<WriteQueue['enqueue']>[0]) => {
@@ -60,6 +62,7 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
         if (!f || !parent?.ok) break;
         const col = await ctx.api.createCollection({ title: f.title || 'Untitled', ...(parent.parent ? { parent: parent.parent } : {}) });
         mirror.folders[op.folder] = { collectionId: col._id, title: f.title, parent: f.parent };
+        mapsNow = null;
         break;
       }
       case 'collection.update': {
@@ -70,12 +73,14 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
         if (parent && !parent.ok) break;
         await ctx.api.updateCollection(base.collectionId, { ...(op.title !== undefined ? { title: op.title || 'Untitled' } : {}), ...(parent ? { parent: parent.parent } : {}) });
         mirror.folders[op.folder] = { ...base, title: f.title, parent: f.parent };
+        mapsNow = null;
         break;
       }
       case 'collection.remove':
         // Sent once the queue is empty: the moves of its bookmarks out of it must reach the server first.
         mirror.collectionRemovals.push(op.collectionId);
         delete mirror.folders[op.folder];
+        mapsNow = null;
         break;
       case 'bookmark.create': {
         const b = snapshot.bookmarks.get(op.browserId);
@@ -121,6 +126,7 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
         if (!c || !parent) break;
         const node = await browser.bookmarks.create({ parentId: parent, title: c.title });
         mirror.folders[node.id] = { collectionId: c.id, title: c.title, parent };
+        mapsNow = null;
         break;
       }
       case 'folder.update': {
@@ -137,12 +143,26 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
           next.parent = parent;
         }
         mirror.folders[op.folder] = next;
+        mapsNow = null;
         break;
       }
       case 'folder.remove':
         // Already gone (the person deleted it meanwhile): what this step wanted.
         await browser.bookmarks.removeTree(op.folder).catch(() => {});
-        for (const [id, f] of Object.entries(mirror.folders)) if (id === op.folder || f.parent === op.folder) delete mirror.folders[id];
+        {
+          // The folder and every folder below it.
+          const gone = new Set([op.folder]);
+          for (let more = true; more; ) {
+            more = false;
+            for (const [id, f] of Object.entries(mirror.folders)) {
+              if (gone.has(id) || !gone.has(f.parent)) continue;
+              gone.add(id);
+              more = true;
+            }
+          }
+          for (const id of gone) delete mirror.folders[id];
+        }
+        mapsNow = null;
         break;
       case 'folder.recreate': {
         const base = mirror.folders[op.folder];
@@ -152,6 +172,7 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
         recreated.set(op.folder, node.id);
         delete mirror.folders[op.folder];
         mirror.folders[node.id] = { ...base, parent };
+        mapsNow = null;
         break;
       }
       case 'browser.create': {
@@ -203,6 +224,7 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
         break;
       case 'mirror.forgetFolder':
         delete mirror.folders[op.folder];
+        mapsNow = null;
         break;
       case 'mirror.adopt': {
         const b = snapshot.bookmarks.get(op.browserId);

@@ -9,8 +9,8 @@ import { appendLog } from '../../bookmark-sync/conflicts.js';
 import { firstSync } from '../../bookmark-sync/first-sync.js';
 import { collectionsInScope, folderMaps, plan } from '../../bookmark-sync/plan.js';
 import { FOLDER_TITLE, type BookmarkSyncSettings, type BookmarkSyncStatus } from '../../bookmark-sync/settings.js';
-import { snapshotOf, type Snapshot } from '../../bookmark-sync/snapshot.js';
-import type { Mirror, RemoteBookmark, RemoteCollection } from '../../bookmark-sync/types.js';
+import { snapshotInSlices, type Snapshot } from '../../bookmark-sync/snapshot.js';
+import type { BrowserNode, Mirror, RemoteBookmark, RemoteCollection } from '../../bookmark-sync/types.js';
 import type { Account } from '../../model.js';
 import { accountItem, queueItem, bookmarkSyncDecisionItem, bookmarkSyncMirrorRecord, bookmarkSyncSettingsItem, bookmarkSyncStatusItem } from '../../storage/items.js';
 import type { WriteQueue } from '../queue.js';
@@ -174,9 +174,10 @@ export class BookmarkSync {
     return folder.id;
   }
 
-  async #snapshot(rootId: string) {
-    const [root] = await browser.bookmarks.getSubTree(rootId);
-    return snapshotOf(root);
+  /** The folder now; addresses the mirror knows unchanged keep their key. */
+  async #snapshot(rootId: string, mirror?: Mirror): Promise<Snapshot> {
+    const root = await readFolder(rootId);
+    return snapshotInSlices(root, mirror && ((id, url) => (mirror.bookmarks[id]?.url === url ? mirror.bookmarks[id].key : undefined)));
   }
 
   async #firstSync(account: Account, owner: string, rootId: string, settings: BookmarkSyncSettings): Promise<Mirror> {
@@ -194,7 +195,7 @@ export class BookmarkSync {
     const resolved = (await queue.state()).resolved;
     for (const b of Object.values(mirror.bookmarks)) if (b.ref.startsWith('l:') && resolved[b.ref]) b.ref = `b:${resolved[b.ref]}`;
 
-    const snapshot = await this.#snapshot(mirror.rootId);
+    const snapshot = await this.#snapshot(mirror.rootId, mirror);
     const remote = new Map<number, RemoteBookmark>();
     let removed = new Set<number>();
     let collections: RemoteCollection[] | null = null;
@@ -287,6 +288,38 @@ function messageOf(err: unknown): string {
   return `The last sync stopped: ${text}. It is tried again within a minute; nothing was lost.`;
 }
 
+/** Folders read at once. */
+const READ_AT_ONCE = 16;
+
+/**
+ * The folder with everything below it, read folder by folder: one getSubTree of thousands of
+ * bookmarks arrives as one message whose decoding holds the worker's event loop for tens of ms.
+ */
+async function readFolder(rootId: string): Promise<BrowserNode> {
+  const [top] = await browser.bookmarks.get(rootId);
+  const root: BrowserNode = { id: top.id, title: top.title, children: [] };
+  let level: BrowserNode[] = [root];
+  while (level.length) {
+    const next: BrowserNode[] = [];
+    for (let i = 0; i < level.length; i += READ_AT_ONCE) {
+      const batch = level.slice(i, i + READ_AT_ONCE);
+      const lists = await Promise.all(batch.map((f) => browser.bookmarks.getChildren(f.id)));
+      batch.forEach((folder, j) => {
+        folder.children = lists[j].map((c) => {
+          const node: BrowserNode = { id: c.id, parentId: c.parentId, title: c.title, url: c.url, type: (c as { type?: string }).type };
+          if (c.url === undefined && node.type !== 'separator') {
+            node.children = [];
+            next.push(node);
+          }
+          return node;
+        });
+      });
+    }
+    level = next;
+  }
+  return root;
+}
+
 /** The synced folder was replaced (deleted, then made again): what hung from the old one hangs from the new one. */
 function rerootMirror(mirror: Mirror, rootId: string): void {
   const old = mirror.rootId;
@@ -352,3 +385,4 @@ export function startBookmarkSync(deps: Deps): BookmarkSync {
   void begin().catch(reportError('bookmark sync start'));
   return sync;
 }
+
