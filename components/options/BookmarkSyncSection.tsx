@@ -109,6 +109,9 @@ function SyncState({ st }: { st: BookmarkSyncStatus | null }) {
       </div>
     );
   }
+  const last = st?.lastSyncAt ? when(st.lastSyncAt) : null;
+  const mirrored = st?.mirrored ?? 0;
+  const folderTitle = st?.folderTitle ?? '';
   return (
     <div data-testid="bookmark-sync-state">
       {st?.error && (
@@ -117,7 +120,7 @@ function SyncState({ st }: { st: BookmarkSyncStatus | null }) {
         </p>
       )}
       <p role="status">
-        {st?.lastSyncAt ? t('bookmarkSyncStateOk', when(st.lastSyncAt), st.mirrored, st.folderTitle ?? '') : st?.state === 'syncing' ? t('bookmarkSyncStateSyncing') : t('bookmarkSyncStateNever')}
+        {last ? t('bookmarkSyncStateOk', last, mirrored, folderTitle) : st?.state === 'syncing' ? t('bookmarkSyncStateSyncing') : t('bookmarkSyncStateNever')}
         {st?.pending ? ` ${t('bookmarkSyncPending', st.pending)}` : ''}
       </p>
       {!!st?.conflicts.length && (
