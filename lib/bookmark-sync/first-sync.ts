@@ -74,9 +74,13 @@ export function firstSync(input: FirstSyncInput): FirstSyncPlan {
     const same = col !== undefined ? serverByPlace.get(`${col}|${b.key}`) : undefined;
     const match = same?.shift();
     if (match) {
-      // Matched: each side keeps its own title and form of the address (a first sync overwrites nothing); later
-      // changes on either side are synced from here.
+      // Matched: each side keeps its form of the address. Differing titles: the later wins (the browser's
+      // bookmark added after Tidemark's last change, or Tidemark's), so every device ends with the same one.
       mirror.bookmarks[id] = { ref: `b:${match.id}`, url: b.url, key: b.key, title: b.title, parent: b.parent };
+      if (b.title !== match.title) {
+        if ((b.addedAt ?? 0) > match.updatedAt) ops.push({ kind: 'bookmark.update', browserId: id, title: b.title });
+        else ops.push({ kind: 'browser.update', browserId: id, title: match.title });
+      }
       matchedBookmarks++;
     } else ops.push({ kind: 'bookmark.create', browserId: id });
   }

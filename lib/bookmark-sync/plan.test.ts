@@ -230,17 +230,23 @@ describe('first sync', () => {
       { kind: 'collection.create', folder: 'f2' },
       { kind: 'folder.create', collectionId: 11 },
       { kind: 'folder.create', collectionId: 12 },
+      // Tidemark's title changed after the browser's bookmark was added: the later one wins.
+      { kind: 'browser.update', browserId: 'b1', title: 'A there' },
       { kind: 'bookmark.create', browserId: 'b3' },
       { kind: 'bookmark.create', browserId: 'b4' },
       { kind: 'browser.create', serverId: 5 },
     ]);
     expect(p.ops.some((o) => o.kind.endsWith('remove'))).toBe(false);
+    // Added in the browser after Tidemark's last change: the browser's title goes to Tidemark.
+    (tree.children![0] as BrowserNode).dateAdded = 5000;
+    const later = firstSync({ snapshot: snapshotOf(tree), owner: 'o', scope: { kind: 'all' }, cursor: 9, collections, bookmarks });
+    expect(later.ops[3]).toEqual({ kind: 'bookmark.update', browserId: 'b1', title: 'A here' });
     // Right after it, nothing is left to do.
     expect(plan(input(tree, p.mirror)).ops.filter((o) => o.kind !== 'collection.create' && o.kind !== 'bookmark.create')).toEqual([]);
   });
 
   it('one collection: its folder is the chosen collection, its children are folders', () => {
-    const tree = folder('root', 'Tidemark', [folder('f1', 'Child', [bm('b1', 'https://a.example/')])]);
+    const tree = folder('root', 'Tidemark', [folder('f1', 'Child', [bm('b1', 'https://a.example/', 'A')])]);
     const collections: RemoteCollection[] = [{ id: 20, title: 'Chosen', parent: 0 }, { id: 21, title: 'Child', parent: 20 }, { id: 30, title: 'Other', parent: 0 }];
     const p = firstSync({ snapshot: snapshotOf(tree), owner: 'o', scope: { kind: 'collection', id: 20 }, cursor: 0, collections, bookmarks: [remote(1, 'https://a.example/', 'A', 21), remote(2, 'https://z.example/', 'Z', 30)] });
     expect(p.mirror.folders.f1.collectionId).toBe(21);

@@ -7,6 +7,7 @@ export interface SnapshotBookmark {
   key: string;
   title: string;
   parent: string;
+  addedAt?: number;
 }
 
 export interface SnapshotFolder {
@@ -62,7 +63,7 @@ function snapshotWalk(root: BrowserNode, known?: KnownKey): Generator<void, void
       if (child.type === 'separator') continue;
       if (child.url !== undefined) {
         const key = known?.(child.id, child.url) ?? syncableKey(child.url);
-        if (key) snap.bookmarks.set(child.id, { url: child.url, key, title: child.title, parent: node.id });
+        if (key) snap.bookmarks.set(child.id, { url: child.url, key, title: child.title, parent: node.id, ...(child.dateAdded ? { addedAt: child.dateAdded } : {}) });
         else snap.skipped++;
         yield;
       } else {

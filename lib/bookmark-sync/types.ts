@@ -7,6 +7,8 @@ export interface BrowserNode {
   parentId?: string;
   title: string;
   url?: string;
+  /** When it was added (epoch ms): the first sync's later-wins rule for titles. */
+  dateAdded?: number;
   /** Firefox: 'bookmark' | 'folder' | 'separator'. */
   type?: string;
   children?: BrowserNode[];

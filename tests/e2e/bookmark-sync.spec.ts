@@ -43,13 +43,13 @@ const titlesOnServer = async (collectionId = 0) => (await onServer(collectionId)
  * Runs `fn` in the service worker with `chrome` and the background's services. Sent as an expression
  * (CDP evaluates it, like any worker.evaluate), so `fn` gets `chrome` without naming globalThis each time.
  */
-async function inWorker<T, A = undefined>(fn: (chrome: any, tidemark: any, arg: A) => Promise<T>, arg?: A): Promise<T> {
-  const worker = await browser.worker();
+async function inWorker<T, A = undefined>(fn: (chrome: any, tidemark: any, arg: A) => Promise<T>, arg?: A, on: ExtensionBrowser = browser): Promise<T> {
+  const worker = await on.worker();
   return worker.evaluate(`(${fn.toString()})(globalThis.chrome, globalThis.tidemark, ${JSON.stringify(arg ?? null)})`) as Promise<T>;
 }
 
 /** The synced folder's bookmarks, "title|url" by folder path. */
-function folderContents(): Promise<string[]> {
+function folderContents(on: ExtensionBrowser = browser): Promise<string[]> {
   return inWorker(async (chrome) => {
     const { bookmarkSync } = await chrome.storage.local.get('bookmarkSync');
     const [root] = await chrome.bookmarks.getSubTree(bookmarkSync.folderId);
@@ -62,12 +62,12 @@ function folderContents(): Promise<string[]> {
     };
     walk(root, '');
     return out.sort();
-  });
+  }, undefined, on);
 }
 
 const folderId = () => inWorker(async (chrome) => (await chrome.storage.local.get('bookmarkSync')).bookmarkSync?.folderId ?? null);
 /** Waits for the sync's pass (the alarm's pull). */
-const pull = () => inWorker((_c, tm) => tm.bookmarkSync.onAlarm());
+const pull = (on: ExtensionBrowser = browser) => inWorker((_c, tm) => tm.bookmarkSync.onAlarm(), undefined, on);
 const status = () => inWorker(async (chrome) => (await chrome.storage.local.get('bookmarkSyncStatus')).bookmarkSyncStatus);
 
 test('turned on in the options: a first sync merges the folder and the account by address and deletes nothing', async () => {
@@ -89,7 +89,8 @@ test('turned on in the options: a first sync merges the folder and the account b
   await section.getByLabel('Sync with browser bookmarks').check();
   await expect(section.getByRole('status')).toContainText('3 bookmarks in "Synced here"');
 
-  expect(await titlesOnServer()).toEqual(['Both (server title)', 'Browser only', 'Server only']);
+  // Same address, two titles: the later one wins on both sides (the browser's bookmark was added after).
+  await expect.poll(() => titlesOnServer()).toEqual(['Both (browser title)', 'Browser only', 'Server only']);
   expect(await folderContents()).toEqual([
     'Both (browser title)|https://both.example/',
     'Browser only|https://browser-only.example/',
@@ -210,6 +211,48 @@ test('the failsafe: a wiped folder stops the sync and asks; "Keep them" puts the
   expect((await onServer(-99)).length).toBe(trashBefore);
   expect((await onServer()).filter((b) => b.link.startsWith('https://many.example/'))).toHaveLength(8);
   await options.close();
+});
+
+test('two browser profiles (two devices) on one account converge', async () => {
+  const other = await launchSignedIn(server, token);
+  try {
+    // Turned on with the defaults: a "Tidemark" folder under "Other bookmarks".
+    await inWorker(async (chrome, tm) => {
+      await chrome.storage.local.set({ bookmarkSync: { enabled: true, folderId: null, scope: { kind: 'all' } } });
+      await tm.bookmarkSync.request({ pull: true, collections: true });
+    }, undefined, other);
+    const otherFolder = await inWorker(async (chrome) => {
+      const { bookmarkSync } = await chrome.storage.local.get('bookmarkSync');
+      const [node] = await chrome.bookmarks.get(bookmarkSync.folderId);
+      return { title: node.title, parent: node.parentId };
+    }, undefined, other);
+    expect(otherFolder).toEqual({ title: 'Tidemark', parent: '2' });
+    await pull();
+    expect(await folderContents(other)).toEqual(await folderContents());
+
+    // Made on the first device, renamed on the second, deleted on the first: both agree each time.
+    const root = await folderId();
+    const made = await inWorker((chrome, _t, parentId: string) => chrome.bookmarks.create({ parentId, title: 'From device one', url: 'https://two-devices.example/' }), root);
+    await expect.poll(() => titlesOnServer()).toContain('From device one');
+    await pull(other);
+    expect(await folderContents(other)).toContain('From device one|https://two-devices.example/');
+
+    await inWorker(async (chrome) => {
+      const [hit] = await chrome.bookmarks.search({ url: 'https://two-devices.example/' });
+      await chrome.bookmarks.update(hit.id, { title: 'Renamed on device two' });
+    }, undefined, other);
+    await expect.poll(() => titlesOnServer()).toContain('Renamed on device two');
+    await pull();
+    expect(await folderContents()).toContain('Renamed on device two|https://two-devices.example/');
+
+    await inWorker((chrome, _t, id: string) => chrome.bookmarks.remove(id), made.id);
+    await expect.poll(async () => (await onServer(-99)).map((b) => b.title)).toContain('Renamed on device two');
+    await pull(other);
+    expect(await folderContents(other)).toEqual(await folderContents());
+    expect((await folderContents(other)).some((l) => l.includes('two-devices.example'))).toBe(false);
+  } finally {
+    await other.close();
+  }
 });
 
 test('turned off: both sides stay as they are', async () => {

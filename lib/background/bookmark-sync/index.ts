@@ -64,8 +64,6 @@ export class BookmarkSync {
   #alarmPulls = 0;
   /** When each browser bookmark was last changed here (the later-wins rule). */
   readonly #editedAt: Record<string, number> = {};
-  /** Browser bookmarks whose change this device sent since the last pull: the feed's echo of them is not fetched. */
-  readonly #pushed = new Set<string>();
   /** Passes run (the bench prints them). */
   passes = 0;
 
@@ -204,17 +202,15 @@ export class BookmarkSync {
       const changes = await changesSince(api, mirror.cursor);
       cursor = changes.cursor;
       removed = new Set(changes.removed);
-      const { collectionOf, folderOf } = folderMaps(mirror);
+      const { folderOf } = folderMaps(mirror);
       const bySid = new Map<number, string>();
       for (const [id, b] of Object.entries(mirror.bookmarks)) if (b.ref.startsWith('b:')) bySid.set(Number(b.ref.slice(2)), id);
       const wanted: number[] = [];
       let unknownCollection = false;
-      for (const [id, key, col] of changes.items) {
-        const mine = bySid.get(id);
-        const base = mine !== undefined ? mirror.bookmarks[mine] : undefined;
-        // This device's own change coming back (the feed also names renamed bookmarks): not fetched.
-        if (base && base.key === key && collectionOf.get(base.parent) === col && this.#pushed.has(mine!)) continue;
-        if (!base && !folderOf.has(col)) {
+      // Every mirrored bookmark the feed names is fetched: the feed also names renamed ones, and cannot
+      // tell this device's own change from another device's change after it (the plan finds echoes equal).
+      for (const [id, , col] of changes.items) {
+        if (!bySid.has(id) && !folderOf.has(col)) {
           unknownCollection = true;
           continue;
         }
@@ -226,7 +222,6 @@ export class BookmarkSync {
         for (const [id, , col] of changes.items) if (!bySid.has(id) && !folderOf.has(col) && inScope.has(col)) wanted.push(id);
       }
       for (const b of await fetchBookmarks(api, wanted)) remote.set(b.id, b);
-      this.#pushed.clear();
     }
     const decision = await bookmarkSyncDecisionItem.getValue();
     const planned = plan({ snapshot, mirror, remote, removed, collections, localEditedAt: this.#editedAt, now: this.#now(), removals: decision ?? 'ask' });
@@ -253,7 +248,6 @@ export class BookmarkSync {
         { api: this.#deps.api, queue: this.#deps.queue, account, mirror, snapshot, remote, collections: new Map(collections.map((c) => [c.id, c])), batchCreates },
         ops,
       );
-      for (const op of ops) if (op.kind === 'bookmark.create' || op.kind === 'bookmark.update' || op.kind === 'bookmark.restore') this.#pushed.add(op.browserId);
       if (enqueued) this.#deps.queue.drain().catch(reportError('offline queue drain'));
     } finally {
       this.#applying = false;
@@ -306,7 +300,7 @@ async function readFolder(rootId: string): Promise<BrowserNode> {
       const lists = await Promise.all(batch.map((f) => browser.bookmarks.getChildren(f.id)));
       batch.forEach((folder, j) => {
         folder.children = lists[j].map((c) => {
-          const node: BrowserNode = { id: c.id, parentId: c.parentId, title: c.title, url: c.url, type: (c as { type?: string }).type };
+          const node: BrowserNode = { id: c.id, parentId: c.parentId, title: c.title, url: c.url, dateAdded: c.dateAdded, type: (c as { type?: string }).type };
           if (c.url === undefined && node.type !== 'separator') {
             node.children = [];
             next.push(node);
