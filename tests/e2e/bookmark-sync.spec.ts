@@ -232,7 +232,7 @@ test('two browser profiles (two devices) on one account converge', async () => {
 
     // Made on the first device, renamed on the second, deleted on the first: both agree each time.
     const root = await folderId();
-    const made = await inWorker((chrome, _t, parentId: string) => chrome.bookmarks.create({ parentId, title: 'From device one', url: 'https://two-devices.example/' }), root);
+    const made = await inWorker<{ id: string }, string>((chrome, _t, parentId) => chrome.bookmarks.create({ parentId, title: 'From device one', url: 'https://two-devices.example/' }), root);
     await expect.poll(() => titlesOnServer()).toContain('From device one');
     await pull(other);
     expect(await folderContents(other)).toContain('From device one|https://two-devices.example/');
