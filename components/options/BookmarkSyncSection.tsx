@@ -60,7 +60,7 @@ export function BookmarkSyncSection({ collections, signedIn }: { collections: Co
       {!signedIn && <p class="hint">{t('bookmarkSyncSignIn')}</p>}
       <div class="field">
         <label for="bookmark-sync-folder">{t('fieldBookmarkSyncFolder')}</label>
-        <select id="bookmark-sync-folder" value={s.folderId ?? ''} onChange={(e) => change({ folderId: (e.target as HTMLSelectElement).value || null })}>
+        <select id="bookmark-sync-folder" disabled={s.enabled} value={s.folderId ?? ''} onChange={(e) => change({ folderId: (e.target as HTMLSelectElement).value || null })}>
           {!s.folderId && <option value="">{t('bookmarkSyncFolderDefault')}</option>}
           {folders.value.map((f) => (
             <option key={f.id} value={f.id}>
@@ -73,6 +73,7 @@ export function BookmarkSyncSection({ collections, signedIn }: { collections: Co
         <label for="bookmark-sync-scope">{t('fieldBookmarkSyncScope')}</label>
         <select
           id="bookmark-sync-scope"
+          disabled={s.enabled}
           value={chosen}
           onChange={(e) => {
             const v = (e.target as HTMLSelectElement).value;
@@ -89,8 +90,14 @@ export function BookmarkSyncSection({ collections, signedIn }: { collections: Co
             ))}
         </select>
       </div>
+      {s.enabled && <p class="hint">{t('bookmarkSyncChangeNote')}</p>}
       {s.enabled && <SyncState st={st} />}
       {!s.enabled && <p class="hint">{t('bookmarkSyncOffNote')}</p>}
+      {!s.enabled && st?.error && (
+        <p role="alert" class="error">
+          {st.error}
+        </p>
+      )}
     </section>
   );
 }

@@ -267,3 +267,27 @@ test('turned off: both sides stay as they are', async () => {
   expect(await titlesOnServer()).toEqual([...serverBefore, 'After off'].sort());
   await options.close();
 });
+
+test('signing in to another account turns the sync off instead of copying one account into the other', async () => {
+  await inWorker(async (chrome, tm) => {
+    const { bookmarkSync } = await chrome.storage.local.get('bookmarkSync');
+    await chrome.storage.local.set({ bookmarkSync: { ...bookmarkSync, enabled: true } });
+    await tm.bookmarkSync.request({ pull: true, collections: true });
+  });
+  await expect.poll(async () => (await status()).state).toBe('ok');
+  const other = await server.createUser('second-account@example.test', 'correct horse battery', 'Second Account');
+
+  const options = await browser.options();
+  await options.getByRole('button', { name: 'Sign out' }).click();
+  await options.close();
+  await browser.signInWithTestToken(server.origin, other.token);
+  await inWorker((_c, tm) => tm.bookmarkSync.request({ pull: true, collections: true }));
+
+  await expect.poll(async () => (await status()).state).toBe('off');
+  expect((await status()).error).toContain('you signed in to another account');
+  const page = await browser.options();
+  await expect(page.getByLabel('Sync with browser bookmarks')).not.toBeChecked();
+  await expect(page.getByRole('region', { name: 'Browser bookmarks' }).getByRole('alert')).toContainText('signed in to another account');
+  expect((await server.api('GET', '/bookmarks/0?perpage=50', other.token)).body.items).toEqual([]);
+  await page.close();
+});

@@ -62,6 +62,8 @@ export class BookmarkSync {
   #applying = false;
   #eventsWhileApplying = false;
   #alarmPulls = 0;
+  /** Why the sync turned itself off, for the options page. */
+  #offReason: string | null = null;
   /** When each browser bookmark was last changed here (the later-wins rule). */
   readonly #editedAt: Record<string, number> = {};
   /** Passes run (the bench prints them). */
@@ -121,7 +123,8 @@ export class BookmarkSync {
   async turnedOff(): Promise<void> {
     await browser.alarms.clear(ALARM_BOOKMARK_SYNC);
     await bookmarkSyncMirrorRecord.remove().catch(reportError('bookmark sync mapping removal'));
-    await bookmarkSyncStatusItem.setValue({ ...EMPTY_STATUS, state: 'off' });
+    await bookmarkSyncStatusItem.setValue({ ...EMPTY_STATUS, state: 'off', error: this.#offReason });
+    this.#offReason = null;
   }
 
   /** The options page's count of browser changes waiting, kept current as the queue sends them. */
@@ -152,7 +155,14 @@ export class BookmarkSync {
     const rootId = await this.#root(settings);
     // An unreadable mapping is taken as none: a first sync merges by address again and deletes nothing.
     let mirror = await bookmarkSyncMirrorRecord.get().catch(() => undefined);
-    if (!mirror || mirror.owner !== owner || JSON.stringify(mirror.scope) !== JSON.stringify(settings.scope)) {
+    if (mirror && mirror.owner !== owner) {
+      // Another account: merging this folder into it would copy one account's bookmarks into the other.
+      // The settings' watcher calls turnedOff(), which shows why.
+      this.#offReason = ANOTHER_ACCOUNT;
+      await bookmarkSyncSettingsItem.setValue({ ...settings, enabled: false });
+      return;
+    }
+    if (!mirror || JSON.stringify(mirror.scope) !== JSON.stringify(settings.scope)) {
       await this.#status({ state: 'syncing', error: null });
       mirror = await this.#firstSync(account, owner, rootId, settings);
     } else {
@@ -274,6 +284,9 @@ export class BookmarkSync {
     await this.#status({ state: 'ok', error: null, held: null, lastSyncAt: this.#now(), pending, mirrored: Object.keys(mirror.bookmarks).length, folderTitle: folder });
   }
 }
+
+const ANOTHER_ACCOUNT =
+  'Sync with browser bookmarks was turned off because you signed in to another account. Turn it on again to merge the folder with this account.';
 
 const EMPTY_STATUS: BookmarkSyncStatus = { state: 'off', lastSyncAt: null, error: null, pending: 0, mirrored: 0, folderTitle: null, conflicts: [], held: null };
 
