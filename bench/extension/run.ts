@@ -29,7 +29,7 @@ async function main() {
     const sizes = bundleSizes(chromeDir);
     console.log('\nBundle sizes (gzip -9, every script the page loads):');
     line('popup JS', kb(sizes.popup.gzip), '<= 45 KB');
-    line('background JS', kb(sizes.background.gzip), '<= 30 KB');
+    line('background JS', kb(sizes.background.gzip), '<= 37 KB');
     line('options JS', kb(sizes.options.gzip));
     // Content scripts: the loader runs on every page it is registered for; the highlighter is injected on demand.
     const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(chromeDir, file)), { level: 9 }).length;
