@@ -145,6 +145,31 @@ test('changed on the server: the folder follows after a pull', async () => {
   expect((await folderContents()).some((l) => l.includes('from-web.example'))).toBe(false);
 });
 
+test('a folder created, renamed, moved and deleted in the browser: the collection follows', async () => {
+  const root = await folderId();
+  const collections = async () => (await server.api('GET', '/collections', token)).body.items as { _id: number; title: string }[];
+  const children = async () => (await server.api('GET', '/collections/childrens', token)).body.items as { _id: number; title: string; parent: { $id: number } }[];
+  const temp = await inWorker(
+    async (chrome, _t, parentId: string) => {
+      const folder = await chrome.bookmarks.create({ parentId, title: 'Temp' });
+      await chrome.bookmarks.create({ parentId: folder.id, title: 'In Temp', url: 'https://in-temp.example/' });
+      return folder.id as string;
+    },
+    root,
+  );
+  await expect.poll(async () => (await collections()).map((c) => c.title)).toContain('Temp');
+  await inWorker((chrome, _t, id: string) => chrome.bookmarks.update(id, { title: 'Temporary' }), temp);
+  await expect.poll(async () => (await collections()).map((c) => c.title)).toContain('Temporary');
+
+  const reading = await inWorker(async (chrome, _t, parentId: string) => (await chrome.bookmarks.getChildren(parentId)).find((c: any) => c.title === 'Reading').id as string, root);
+  await inWorker((chrome, _t, ids: string[]) => chrome.bookmarks.move(ids[0], { parentId: ids[1] }), [temp, reading]);
+  await expect.poll(async () => (await children()).find((c) => c.title === 'Temporary')?.parent.$id).toBe((await collections()).find((c) => c.title === 'Reading')!._id);
+
+  await inWorker((chrome, _t, id: string) => chrome.bookmarks.removeTree(id), temp);
+  await expect.poll(async () => (await children()).map((c) => c.title)).not.toContain('Temporary');
+  expect((await onServer(-99)).map((b) => b.title)).toContain('In Temp');
+});
+
 test('nothing changes: no request storm, and the sync\'s own changes never come back', async () => {
   await pull();
   const before = server.requests.length;

@@ -258,7 +258,13 @@ export class BookmarkSync {
         { api: this.#deps.api, queue: this.#deps.queue, account, mirror, snapshot, remote, collections: new Map(collections.map((c) => [c.id, c])), batchCreates },
         ops,
       );
-      if (enqueued) this.#deps.queue.drain().catch(reportError('offline queue drain'));
+      if (enqueued) {
+        // Sent now while online; collections whose folder went wait for these writes, then go too.
+        void this.#deps.queue.drain().then(
+          (r) => (r.remaining === 0 && mirror.collectionRemovals.length ? this.request({ pull: false, collections: false }) : undefined),
+          reportError('offline queue drain'),
+        );
+      }
     } finally {
       this.#applying = false;
       // Saved even when a step failed: what was applied is the base of the next pass.
