@@ -50,6 +50,11 @@ export interface Mirror {
   folders: Record<string, MirroredFolder>;
   /** Collections whose folder was deleted in the browser, to remove on the server once the queue is sent. */
   collectionRemovals: number[];
+  /**
+   * Server ids the first sync just created in batches: the next pull does not fetch them again when
+   * the feed shows them where they were made (thousands of requests otherwise).
+   */
+  echoes?: number[];
 }
 
 /** A bookmark as the server has it now. */

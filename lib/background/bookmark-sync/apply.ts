@@ -27,7 +27,7 @@ export interface ApplyContext {
 /** The queued writes' label: the popup's list of waiting writes names them, and the options page counts them. */
 export const LABEL = 'Browser bookmark';
 
-export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued: number }> {
+export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued: number; batchCreated: number[] }> {
   const { mirror, snapshot } = ctx;
   let enqueued = 0;
   /** Folders put back under a new id (the failsafe's "keep"): old id -> new id. */
@@ -53,6 +53,7 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
   };
 
   const creates: { browserId: string; body: BookmarkCreate }[] = [];
+  const batchCreated: number[] = [];
 
   for (const op of ops) {
     switch (op.kind) {
@@ -240,8 +241,11 @@ export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued
     const made = await ctx.api.createBookmarks(batch.map((c) => c.body));
     batch.forEach((c, j) => {
       const b = snapshot.bookmarks.get(c.browserId);
-      if (b && made[j]) mirror.bookmarks[c.browserId] = mirroredFrom(`b:${made[j]._id}`, b);
+      if (b && made[j]) {
+        mirror.bookmarks[c.browserId] = mirroredFrom(`b:${made[j]._id}`, b);
+        batchCreated.push(made[j]._id);
+      }
     });
   }
-  return { enqueued };
+  return { enqueued, batchCreated };
 }

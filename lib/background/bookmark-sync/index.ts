@@ -219,7 +219,12 @@ export class BookmarkSync {
       let unknownCollection = false;
       // Every mirrored bookmark the feed names is fetched: the feed also names renamed ones, and cannot
       // tell this device's own change from another device's change after it (the plan finds echoes equal).
-      for (const [id, , col] of changes.items) {
+      // Only the first sync's batch creates, seconds old, are taken as echoes when unmoved.
+      const echoes = new Set(mirror.echoes ?? []);
+      const { collectionOf } = folderMaps(mirror);
+      for (const [id, key, col] of changes.items) {
+        const base = bySid.has(id) ? mirror.bookmarks[bySid.get(id)!] : undefined;
+        if (base && echoes.has(id) && base.key === key && collectionOf.get(base.parent) === col) continue;
         if (!bySid.has(id) && !folderOf.has(col)) {
           unknownCollection = true;
           continue;
@@ -232,6 +237,7 @@ export class BookmarkSync {
         for (const [id, , col] of changes.items) if (!bySid.has(id) && !folderOf.has(col) && inScope.has(col)) wanted.push(id);
       }
       for (const b of await fetchBookmarks(api, wanted)) remote.set(b.id, b);
+      delete mirror.echoes;
     }
     const decision = await bookmarkSyncDecisionItem.getValue();
     const planned = plan({ snapshot, mirror, remote, removed, collections, localEditedAt: this.#editedAt, now: this.#now(), removals: decision ?? 'ask' });
@@ -254,10 +260,11 @@ export class BookmarkSync {
     this.#applying = true;
     this.#eventsWhileApplying = false;
     try {
-      const { enqueued } = await applyOps(
+      const { enqueued, batchCreated } = await applyOps(
         { api: this.#deps.api, queue: this.#deps.queue, account, mirror, snapshot, remote, collections: new Map(collections.map((c) => [c.id, c])), batchCreates },
         ops,
       );
+      if (batchCreated.length) mirror.echoes = [...(mirror.echoes ?? []), ...batchCreated];
       if (enqueued) {
         // Sent now while online; collections whose folder went wait for these writes, then go too.
         void this.#deps.queue.drain().then(
