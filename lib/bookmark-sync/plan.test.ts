@@ -168,6 +168,12 @@ describe('plan: conflicts', () => {
     expect(p.conflicts[0].resolution).toMatch(/deleted in Tidemark but changed in the browser: kept/);
   });
 
+  it('deleted in Tidemark, edited here while offline (already queued): kept', () => {
+    const { tree, mirror } = synced();
+    const p = plan(input(tree, mirror, { removed: new Set([1]), editedSincePull: new Set(['b1']) }));
+    expect(p.ops).toEqual([{ kind: 'bookmark.restore', browserId: 'b1' }]);
+  });
+
   it('deleted in the browser, edited in Tidemark: kept (put back in the browser)', () => {
     const { tree, mirror } = synced();
     tree.children!.shift();

@@ -41,6 +41,11 @@ export interface PlanInput {
   collections: RemoteCollection[] | null;
   /** When a browser bookmark was last changed here (seen by the event listeners), for the later-wins rule. */
   localEditedAt: Record<string, number>;
+  /**
+   * Browser bookmarks changed here since the last pull that reached the server (their change may
+   * already be sent, so the mirror has it): a delete in Tidemark meanwhile does not win over it.
+   */
+  editedSincePull?: Set<string>;
   now: number;
   /**
    * What to do with removals the failsafe holds: 'ask' holds the whole pass (nothing applied), 'apply'
@@ -200,7 +205,7 @@ export function plan(input: PlanInput): Plan {
       continue;
     }
     if (gone) {
-      if (localChanged) {
+      if (localChanged || input.editedSincePull?.has(browserId)) {
         conflicts.push(deletedAndChanged(local.title, 'tidemark', now));
         ops.push({ kind: 'bookmark.restore', browserId });
       } else {

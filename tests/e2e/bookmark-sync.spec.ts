@@ -170,6 +170,25 @@ test('a folder created, renamed, moved and deleted in the browser: the collectio
   expect((await onServer(-99)).map((b) => b.title)).toContain('In Temp');
 });
 
+test('deleted in Tidemark but renamed in the browser before the next pull: kept, and the log says so', async () => {
+  const root = await folderId();
+  const id = await inWorker(async (chrome, _t, parentId: string) => (await chrome.bookmarks.create({ parentId, title: 'Keep me', url: 'https://keep-me.example/' })).id as string, root);
+  await expect.poll(() => titlesOnServer()).toContain('Keep me');
+  await pull();
+  const saved = (await onServer()).find((b) => b.title === 'Keep me')!;
+  await server.api('DELETE', `/bookmark/${saved._id}`, token);
+  await inWorker((chrome, _t, bid: string) => chrome.bookmarks.update(bid, { title: 'Keep me, renamed' }), id);
+  await expect.poll(() => titlesOnServer()).toContain('Keep me, renamed');
+  expect(await folderContents()).toContain('Keep me, renamed|https://keep-me.example/');
+  expect((await onServer(-99)).map((b) => b.title)).not.toContain('Keep me, renamed');
+
+  const options = await browser.options();
+  const log = options.getByRole('region', { name: 'Browser bookmarks' }).getByText(/conflicts? resolved/);
+  await log.click();
+  await expect(options.getByRole('listitem').filter({ hasText: 'Keep me, renamed' })).toContainText('deleted in Tidemark but changed in the browser: kept the bookmark');
+  await options.close();
+});
+
 test('nothing changes: no request storm, and the sync\'s own changes never come back', async () => {
   await pull();
   const before = server.requests.length;

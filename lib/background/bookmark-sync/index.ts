@@ -4,7 +4,7 @@
 // a time; each reads the folder, plans (lib/bookmark-sync) and applies. What a pass applied is in the
 // mirror, so the events it causes find nothing to send: no echoes.
 import { browser, type Browser } from 'wxt/browser';
-import type { TidemarkApi } from '../../api/client/index.js';
+import { ApiClientError, type TidemarkApi } from '../../api/client/index.js';
 import { appendLog } from '../../bookmark-sync/conflicts.js';
 import { firstSync } from '../../bookmark-sync/first-sync.js';
 import { collectionsInScope, folderMaps, plan } from '../../bookmark-sync/plan.js';
@@ -59,9 +59,13 @@ export class BookmarkSync {
   #running: Promise<void> | null = null;
   #wanted: PassRequest | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  #soonPull = false;
+  #statusLock: Promise<void> = Promise.resolve();
   #applying = false;
   #eventsWhileApplying = false;
   #alarmPulls = 0;
+  /** Browser bookmarks changed here since the last pull that reached the server. */
+  readonly #editedSincePull = new Set<string>();
   /** Why the sync turned itself off, for the options page. */
   #offReason: string | null = null;
   /** When each browser bookmark was last changed here (the later-wins rule). */
@@ -74,17 +78,30 @@ export class BookmarkSync {
     this.#now = deps.now ?? Date.now;
   }
 
-  /** A browser bookmark event. */
+  /**
+   * A browser bookmark event. Its pass also pulls (one feed request): a change here is planned against
+   * Tidemark's changes since the last sync, so a delete never silently wins over an edit on the other side.
+   */
   onBrowserEvent(id: string, edited: boolean): void {
-    if (edited) this.#editedAt[id] = this.#now();
+    // Mostly the sync's own changes: a local pass after it looks whether a person's change came too.
     if (this.#applying) {
       this.#eventsWhileApplying = true;
       return;
     }
+    if (edited) this.#editedAt[id] = this.#now();
+    this.#editedSincePull.add(id);
+    this.#soon(true);
+  }
+
+  /** One pass once the burst of events settles; it pulls when any event asked for it. */
+  #soon(pull: boolean): void {
+    this.#soonPull ||= pull;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
+      const withPull = this.#soonPull;
       this.#timer = null;
-      void this.request({ pull: false, collections: false });
+      this.#soonPull = false;
+      void this.request({ pull: withPull, collections: false });
     }, SETTLE_MS);
   }
 
@@ -114,25 +131,31 @@ export class BookmarkSync {
     return this.request({ pull: true, collections: this.#alarmPulls % COLLECTIONS_EVERY === 0 });
   }
 
-  async #status(change: Partial<BookmarkSyncStatus>): Promise<void> {
-    const current = (await bookmarkSyncStatusItem.getValue()) ?? EMPTY_STATUS;
-    await bookmarkSyncStatusItem.setValue({ ...current, ...change });
+  /** Changes the shown state; one change at a time (passes and the queue's watcher both write it). */
+  #status(change: Partial<BookmarkSyncStatus> | ((current: BookmarkSyncStatus) => Partial<BookmarkSyncStatus> | null)): Promise<void> {
+    const run = this.#statusLock.then(async () => {
+      const current = (await bookmarkSyncStatusItem.getValue()) ?? EMPTY_STATUS;
+      const next = typeof change === 'function' ? change(current) : change;
+      if (next) await bookmarkSyncStatusItem.setValue({ ...current, ...next });
+    });
+    // The lock goes on after a failed write; that write's caller gets its error from `run`.
+    this.#statusLock = run.catch(() => undefined);
+    return run;
   }
 
   /** Turned off: both sides stay as they are; the mapping is dropped, so turning it on again merges afresh (deleting nothing). */
   async turnedOff(): Promise<void> {
     await browser.alarms.clear(ALARM_BOOKMARK_SYNC);
     await bookmarkSyncMirrorRecord.remove().catch(reportError('bookmark sync mapping removal'));
-    await bookmarkSyncStatusItem.setValue({ ...EMPTY_STATUS, state: 'off', error: this.#offReason });
+    const error = this.#offReason;
     this.#offReason = null;
+    await this.#status(() => ({ ...EMPTY_STATUS, state: 'off', error }));
   }
 
   /** The options page's count of browser changes waiting, kept current as the queue sends them. */
   async refreshPending(): Promise<void> {
-    const current = await bookmarkSyncStatusItem.getValue();
-    if (!current || current.state === 'off') return;
     const pending = await this.#pendingCount();
-    if (pending !== current.pending) await this.#status({ pending });
+    await this.#status((current) => (current.state === 'off' || current.pending === pending ? null : { pending }));
   }
 
   async #pendingCount(): Promise<number> {
@@ -208,8 +231,17 @@ export class BookmarkSync {
     let removed = new Set<number>();
     let collections: RemoteCollection[] | null = null;
     let cursor = mirror.cursor;
+    const editedSincePull = new Set(this.#editedSincePull);
+    let changes: Awaited<ReturnType<typeof changesSince>> | null = null;
     if (want.pull) {
-      const changes = await changesSince(api, mirror.cursor);
+      try {
+        changes = await changesSince(api, mirror.cursor);
+      } catch (err) {
+        // Offline: this pass still sends the browser's changes to the queue; the pull waits for the next pass.
+        if (!(err instanceof ApiClientError && err.temporary)) throw err;
+      }
+    }
+    if (changes) {
       cursor = changes.cursor;
       removed = new Set(changes.removed);
       const { folderOf } = folderMaps(mirror);
@@ -238,9 +270,10 @@ export class BookmarkSync {
       }
       for (const b of await fetchBookmarks(api, wanted)) remote.set(b.id, b);
       delete mirror.echoes;
+      for (const id of editedSincePull) this.#editedSincePull.delete(id);
     }
     const decision = await bookmarkSyncDecisionItem.getValue();
-    const planned = plan({ snapshot, mirror, remote, removed, collections, localEditedAt: this.#editedAt, now: this.#now(), removals: decision ?? 'ask' });
+    const planned = plan({ snapshot, mirror, remote, removed, collections, localEditedAt: this.#editedAt, editedSincePull, now: this.#now(), removals: decision ?? 'ask' });
     if (planned.held) {
       await this.#status({ state: 'held', held: planned.held });
       return 'held';
@@ -248,10 +281,7 @@ export class BookmarkSync {
     if (decision) await bookmarkSyncDecisionItem.setValue(null);
     await this.#apply(account, mirror, snapshot, planned.ops, remote, collections ?? [], false);
     mirror.cursor = cursor;
-    if (planned.conflicts.length) {
-      const current = (await bookmarkSyncStatusItem.getValue()) ?? EMPTY_STATUS;
-      await this.#status({ conflicts: appendLog(current.conflicts, planned.conflicts) });
-    }
+    if (planned.conflicts.length) await this.#status((current) => ({ conflicts: appendLog(current.conflicts, planned.conflicts) }));
     return 'done';
   }
 
@@ -277,7 +307,7 @@ export class BookmarkSync {
       // Saved even when a step failed: what was applied is the base of the next pass.
       await bookmarkSyncMirrorRecord.set(mirror).catch(reportError('bookmark sync mapping save'));
       // A person's change may have come while the pass applied its own: a local pass looks (it sends nothing for echoes).
-      if (this.#eventsWhileApplying) this.onBrowserEvent('', false);
+      if (this.#eventsWhileApplying) this.#soon(false);
     }
   }
 
@@ -361,7 +391,7 @@ export function startBookmarkSync(deps: Deps): BookmarkSync {
     bookmarks.onMoved.addListener((id) => sync.onBrowserEvent(id, true));
     bookmarks.onRemoved.addListener((id) => sync.onBrowserEvent(id, false));
     // An import into the folder ends with one pass (Chrome: onImportEnded; events during it are ignored by the browser's own UI too).
-    (bookmarks as { onImportEnded?: Browser.events.Event<() => void> }).onImportEnded?.addListener(() => sync.onBrowserEvent('', false));
+    (bookmarks as { onImportEnded?: Browser.events.Event<() => void> }).onImportEnded?.addListener(() => void sync.request({ pull: true, collections: false }));
   }
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === ALARM_BOOKMARK_SYNC) void sync.onAlarm();
