@@ -1,8 +1,9 @@
 // Lint (npm run lint): typescript-eslint with type information, zero warnings allowed. Which part
 // may import which is mostly the compiler's job (one tsconfig.json per part); the import rules here
-// cover what the compiler cannot see: explicit extension-API imports in pure parts, and content
-// scripts reaching for the API client (tokens stay in the background), and the server's layers (one
-// compiler part, so the lint says which folder may import which).
+// cover what the compiler cannot see: explicit extension-API imports in pure parts, lib/ reaching for
+// components/ (the extension's tsconfig.json holds both), content scripts reaching for the API client
+// (tokens stay in the background), and the server's layers (one compiler part, so the lint says which
+// folder may import which).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { emptyCatchRule } from './.ci/eslint/empty-catch.js';
@@ -104,8 +105,19 @@ export default tseslint.config(
     },
   },
   {
-    // Content scripts (the highlighter and its loader): never the API client; tokens stay in the background.
-    files: ['entrypoints/highlighter*.ts', 'entrypoints/*.content.ts', 'entrypoints/*.content/**', 'lib/highlighter/**/*.ts', 'components/highlighter/**/*.ts'],
+    // lib/ is logic and the content scripts' own UI (lib/highlighter/ui); components/ is Preact UI for
+    // extension pages, built on lib/, never under it. The typescript-eslint twin of the rule, so the
+    // per-part `no-restricted-imports` blocks (which replace one another's options) cannot undo it.
+    files: ['lib/**/*.ts', 'lib/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/components/**'], message: 'lib/ never imports components/ (Preact UI for extension pages); move what both need into lib/.' }],
+      }],
+    },
+  },
+  {
+    // Content scripts (the highlighter, its loader and parts): never the API client; tokens stay in the background.
+    files: ['entrypoints/highlighter*/**', 'entrypoints/*.content.ts', 'entrypoints/*.content/**', 'lib/highlighter/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{ group: ['**/api/client', '**/api/client/*', '**/background/*'], message: 'Content scripts talk to the background through lib/messaging, never to the server (tokens stay in the background).' }],

@@ -28,8 +28,8 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   // The long page's spec asserts that no task of the extension's takes over 50 ms of CPU: it runs
-  // alone, after the others (a second browser working beside it took one task from ~40 to 54 ms in
-  // the CI run of 2026-11-26 07:46).
+  // alone, after the others, because a second browser working beside it on 2 cores can push a task
+  // past that line.
   projects: [
     { name: 'e2e', testIgnore: /highlight-painters-long-page\.spec\.ts$/ },
     { name: 'e2e-alone', testMatch: /highlight-painters-long-page\.spec\.ts$/, dependencies: ['e2e'] },

@@ -11,7 +11,7 @@ export const SERVER_TEST_FILES = ['tests/server/**/*.test.ts', 'server/**/*.test
 /**
  * What both lanes of server tests share. `isolate: false`: the files a worker runs share one module
  * graph, so the server's modules and packages (Fastify, pg, better-sqlite3, ...) are loaded once per
- * worker instead of once per file (8 server files: 43 -> 19 s of CPU, module loading 74 -> 11 s). Each
+ * worker instead of once per file, which roughly halves the lane's CPU time. Each
  * file still starts its own servers, databases and processes, and no server test mocks a module
  * or a global (the extension tests that do stay isolated, in the unit project below).
  * One throwaway PostgreSQL cluster per run (tests/helpers/pg-database.ts gives each file a database),

@@ -18,6 +18,7 @@ const SQLITE_ONLY = new Set([
   'backup.test.ts', // the SQLite online-backup archive (PostgreSQL: pg_dump, refused with a message)
   'migrate-data.test.ts', // its source is a SQLite installation by definition; its target is PostgreSQL on every run
   'database-outage.test.ts', // runs its own PostgreSQL cluster on every run already
+  'health.test.ts', // /ready on PostgreSQL runs its own cluster (stopped by the test) on every run already
 ]);
 
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -29,9 +30,6 @@ const include = fs
 
 export default defineConfig({
   plugins: [WxtVitest()],
-  // Two files at a time, as the SQLite lane (each file gets its own database of the one cluster). An
-  // early run with two workers (2026-11-26 04:00, before the server files shared a module graph)
-  // passed every test but exited with status 1 and no error shown; since then it has passed with
-  // two workers and exited 0 (14:27 at load 8-12: 47 files, 462 tests, 507 s wall).
+  // Two files at a time, as the SQLite lane (each file gets its own database of the one cluster).
   test: { ...TIMEOUTS, ...COMMON, ...SERVER_LANE, pool: 'forks', include, maxWorkers: 2 },
 });

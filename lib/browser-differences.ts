@@ -4,8 +4,8 @@
 // (Chrome's `key`, Firefox's gecko id and minimum version) are in wxt.config.ts. Checked in both
 // browsers by the end-to-end lanes (tests/e2e, tests/e2e-firefox).
 // Two differences are CSS only, each in its page's stylesheet under `@supports (-moz-appearance: none)`
-// (true in Firefox only): the popup keeps its scrollbar's room (components/popup/popup.css: Firefox put
-// the scrollbar inside the popup's 360 px, which then scrolled sideways), and the sidebar's page heading
+// (true in Firefox only): the popup keeps its scrollbar's room (components/popup/popup.css: Firefox puts
+// the scrollbar inside the popup's width, which would then scroll sideways), and the sidebar's page heading
 // is for screen readers only (components/sidepanel/sidepanel.css: Firefox's sidebar header shows it).
 import { browser } from 'wxt/browser';
 
@@ -23,7 +23,7 @@ const BROWSER: BrowserName = import.meta.env?.FIREFOX ? 'firefox' : 'chrome';
 // all state in storage, no DOM), so no code branches on it.
 
 // The CSS Custom Highlight API: Firefox has it from 140 (the build's strict_min_version), so the Firefox
-// build ships no rangy fallback painter (entrypoints/highlighter-fallback-painter.ts excludes it) and its
+// build ships no rangy fallback painter (entrypoints/highlighter-fallback-painter/index.ts excludes it) and its
 // highlighter never asks for one; Chrome has it from 105, and the highlighter asks for the fallback part
 // in a frame that lacks it (lib/highlighter/controller.ts).
 

@@ -2,6 +2,7 @@
 // types come from lib/api/types.ts; these are the extension's own views of them.
 import type { Bookmark, BookmarkCreate, BookmarkUpdate, Highlight } from './api/types.js';
 import type { BookmarkChanges } from './messaging/schemas.js';
+import { refOf, type BookmarkRef } from './bookmark-ref.js';
 
 /** A background job's failure, as the options page shows it. */
 export interface BackgroundError {
@@ -10,18 +11,6 @@ export interface BackgroundError {
   message: string;
   /** Date.now() of the failure. */
   at: number;
-}
-
-/**
- * Names a bookmark for a write: `b:<id>` once the server has it, `l:<local id>` while its create
- * is still in the offline queue.
- */
-export type BookmarkRef = `b:${number}` | `l:${string}`;
-
-export const refOf = (id: number): BookmarkRef => `b:${id}`;
-export const isLocalRef = (ref: BookmarkRef): ref is `l:${string}` => ref.startsWith('l:');
-export function serverIdOf(ref: BookmarkRef): number | null {
-  return ref.startsWith('b:') ? Number(ref.slice(2)) : null;
 }
 
 /** The signed-in account as shown in the UI (no secrets). */

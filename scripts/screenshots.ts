@@ -1,15 +1,16 @@
 // `npm run screenshots`: the README's pictures, taken from the real thing. It starts the real server
 // and Chromium with the built extension (the e2e helpers' way), seeds a small library through the
-// API, and saves PNGs of the library page and of a saved page with its highlights painted to
-// docs/images/. Run it after a change a reader would see, and look at the pictures before committing.
+// API, and saves PNGs of the library page, of a saved page with its highlights painted and of the
+// web app on a phone-sized screen to docs/images/. Run it after a change a reader would see, and look at the pictures before committing.
 //
 // This file belongs to the tests' part (tests/tsconfig.json), not to scripts/, because it uses the e2e
 // helpers, and scripts/ may not import tests.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { TEST_ENV } from './test-env.js';
-import { closeAll, launchSignedIn, startBackend } from '../tests/e2e/helpers/extension-setup.js';
+import { closeAll, launchSignedIn, PASSWORD, startBackend } from '../tests/e2e/helpers/extension-setup.js';
+import { ensureWebBuilt } from '../tests/e2e/helpers/web-build.js';
 import type { ExtensionBrowser } from '../tests/e2e/helpers/extension-browser.js';
 import type { TidemarkServer } from '../tests/e2e/helpers/tidemark-server.js';
 import { dragSelect, highlightToolbar } from '../tests/e2e/helpers/highlighting.js';
@@ -20,6 +21,8 @@ const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'images');
 const VIEW = { width: 1280, height: 800 };
 /** The article fits whole, title to last line, with the toolbar shown in it. */
 const ARTICLE_VIEW = { width: 1280, height: 900 };
+/** A common phone's viewport (CSS pixels); the picture is taken at twice that. */
+const PHONE_VIEW = { width: 390, height: 844 };
 
 const ARTICLE_STYLE = `<style>
   body { font: 19px/1.65 Georgia, 'DejaVu Serif', serif; color: #222; background: #fdfcf8; max-width: 700px; margin: 0 auto; padding: 48px 32px; }
@@ -105,7 +108,7 @@ async function libraryShot(browser: ExtensionBrowser): Promise<void> {
   await page.setViewportSize(VIEW);
   await page.goto(browser.url('library.html'));
   await page.locator('.bookmark .title').first().waitFor();
-  await page.getByRole('treeitem', { name: /The coast/ }).waitFor();
+  await page.getByRole('listitem', { name: /The coast/ }).waitFor();
   // The detail pane of the saved article: its tags, note and highlights beside the list.
   await page.locator('.bookmark', { hasText: 'What the tidemark remembers' }).click();
   await page.locator('aside.detail .hl-list .hl').nth(HIGHLIGHTS.length - 1).waitFor();
@@ -129,9 +132,28 @@ async function highlightsShot(browser: ExtensionBrowser, articleUrl: string): Pr
   await page.close();
 }
 
+/** The web app (served by the server itself) on a phone, signed in through its sign-in page. */
+async function webPhoneShot(server: TidemarkServer, email: string): Promise<void> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const context = await browser.newContext({ viewport: PHONE_VIEW, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/?c=0`);
+    await page.fill('#email', email);
+    await page.fill('#password', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.locator('.bookmark .title').first().waitFor();
+    await page.locator('.nav-title', { hasText: 'The coast' }).waitFor({ state: 'attached' });
+    await page.screenshot({ path: path.join(OUT, 'web-phone.png') });
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main(): Promise<void> {
   fs.mkdirSync(OUT, { recursive: true });
-  const { server, site, token } = await startBackend({ email: 'reader@example.test', name: 'Robin Reader' });
+  const email = 'reader@example.test';
+  const { server, site, token } = await startBackend({ email, name: 'Robin Reader' }, { webAppDir: await ensureWebBuilt() });
   let browser: ExtensionBrowser | undefined;
   try {
     const body = `${ARTICLE_STYLE}<p class="byline">Notes from the harbour · 6 min read</p>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('\n')}`;
@@ -140,7 +162,8 @@ async function main(): Promise<void> {
     browser = await launchSignedIn(server, token);
     await libraryShot(browser);
     await highlightsShot(browser, articleUrl);
-    for (const name of ['library.png', 'page-highlights.png']) console.log(path.relative(process.cwd(), path.join(OUT, name)));
+    await webPhoneShot(server, email);
+    for (const name of ['library.png', 'page-highlights.png', 'web-phone.png']) console.log(path.relative(process.cwd(), path.join(OUT, name)));
   } finally {
     await closeAll(browser, site, server);
   }

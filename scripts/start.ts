@@ -1,4 +1,4 @@
-// `npm start`: serves the API on the embedded SQLite default, builds the extension, registers the
+// `npm start`: serves the API and the web app on the embedded SQLite default, builds the extension and the web app, registers the
 // extension's OAuth client (first start), and prints how to load the extension and sign in.
 import path from 'node:path';
 import { buildApp, API_PREFIX } from '../server/app.js';
@@ -7,6 +7,7 @@ import { openStore } from '../server/db/open-store.js';
 import { ensureExtensionClient } from '../server/services/oauth/extension-client.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../lib/api/extension-identity.js';
 import { buildExtension } from './build-extension.js';
+import { buildWeb } from './build-web.js';
 
 async function main() {
   const port = Number(process.env.PORT ?? 8787);
@@ -16,6 +17,8 @@ async function main() {
 
   process.stdout.write('Building the extension for Chrome and Firefox...\n');
   const built = await buildExtension({ quiet: true });
+  process.stdout.write('Building the web app...\n');
+  await buildWeb({ outDir: config.webAppDir, quiet: true });
 
   const app = await buildApp(config, store);
   const shutdown = () => void app.close().then(() => process.exit(0));
@@ -34,6 +37,8 @@ async function main() {
   const lines = [
     '',
     `Tidemark API listening on ${origin}${API_PREFIX}  (docs: ${origin}${API_PREFIX}/docs, data: ${config.dataDir})`,
+    '',
+    `Your library on the web (any browser, phones too; installable): ${origin}/`,
     '',
     'Load the extension:',
     `  Chrome:  open chrome://extensions, turn on "Developer mode", "Load unpacked" -> ${built.chromeDir}`,

@@ -1,6 +1,6 @@
 // Runs two test lanes at the same time (`npm test`: the PostgreSQL server lane and the Firefox lane).
-// The Firefox lane spends much of its time waiting on Firefox and the server, so the two overlap: 218 s
-// side by side against 248 s one after the other in CI (2026-11-26). The first lane's output is shown as
+// The Firefox lane spends much of its time waiting on Firefox and the server, so running the two together
+// takes less time than one after the other. The first lane's output is shown as
 // it comes; the second's is kept and shown when it ends, so the two never interleave. Exits with the first
 // failing lane's status, after both have ended, and says which failed.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -13,9 +13,9 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const SKIP_DIRS = new Set(['node_modules', '.output', '.wxt', '.tsbuild', '.git', 'test-results', 'playwright-report', 'data']);
 /**
  * Files whose exports are used from outside the import graph (WXT, vitest, playwright, the CLI and its
- * commands, loaded by name, npm scripts, the import conversion worker's `convert-worker.mjs`).
+ * commands, loaded by name, npm scripts, the parse pool's worker entry `worker.mjs`).
  */
-const ENTRY = [/^entrypoints\//, /^scripts\//, /^server\/cli\/commands\//, /^server\/services\/import\/convert-job\.ts$/, /^bench\//, /^tests\//, /\.test\.tsx?$/, /^[^/]+\.config\.ts$/, /^server\/cli\.ts$/, /^\.ci\//];
+const ENTRY = [/^entrypoints\//, /^scripts\//, /^server\/cli\/commands\//, /^server\/services\/parse-pool\/tasks\.ts$/, /^bench\//, /^tests\//, /\.test\.tsx?$/, /^[^/]+\.config\.ts$/, /^server\/cli\.ts$/, /^\.ci\//];
 
 function files(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

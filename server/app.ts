@@ -9,12 +9,14 @@ import { installCors } from './plugins/cors.js';
 import { installDeclaredErrors } from './plugins/declared-errors.js';
 import { answerFrameworkError, installErrorHandling } from './plugins/errors.js';
 import { finishWith } from './plugins/hook-step.js';
+import { installHealth } from './plugins/health.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { installJsonBody } from './plugins/json-body.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installApiRateLimit, installRateLimit } from './plugins/rate-limit.js';
 import { installShutdown } from './plugins/shutdown.js';
 import { installValidators, normaliseQuery } from './plugins/validation.js';
+import { logSerializers, prettyStream } from './logging.js';
 import api from './routes/index.js';
 import { createServices } from './services/index.js';
 import { Permissions } from './services/permissions.js';
@@ -33,7 +35,9 @@ const REQUEST_LOG_LEVELS = new Set(['trace', 'debug', 'info']);
 /** Builds the whole service on an open database (closed with the app). The caller listens and closes. */
 export async function buildApp(config: ServerConfig, store: Store): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // One JSON line per request (or readable lines for a terminal, `serve --log-format pretty`),
+    // through serializers that keep headers, cookies and query values out (logging.ts).
+    logger: { level: config.logLevel, serializers: logSerializers, ...(config.logFormat === 'pretty' ? { stream: prettyStream() } : {}) },
     // A request's own logger (bound to its request id) is made only when request logs are written
     // (level info or lower): the id correlates nothing in warn/error lines alone, and the child
     // logger cost ~1.5 % of a GET's CPU.
@@ -59,8 +63,10 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
   app.decorate('services', createServices(config, repos, app.permissions));
-  // Background work stops before the server closes, so it can hand running jobs back while the database is open.
-  app.addHook('preClose', async () => app.services.stop());
+  // Background jobs stop before the server closes, so they can hand running jobs back while the database
+  // is open. The parse pool and the mailer close only after the requests in flight have finished (onClose
+  // below): a page being read when SIGTERM arrives still gets its answer.
+  app.addHook('preClose', async () => app.services.jobs.stop());
   // Shutting down: requests in flight finish; no client connection (kept alive, or opened ahead of
   // need and never used) holds the close open until it times out. No per-request hook.
   installShutdown(app);
@@ -102,6 +108,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   });
 
   await installOpenApi(app, API_PREFIX);
+  installHealth(app);
 
   await app.register(
     async (scope) => {
@@ -124,6 +131,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   await app.register(web);
 
   app.addHook('onClose', async () => {
+    await app.services.stop();
     await store.close();
   });
   return app;

@@ -24,6 +24,8 @@ export interface ServerConfig {
   /** Largest accepted request body in bytes (uploads have their own limit). */
   bodyLimit: number;
   logLevel: string;
+  /** 'json' (default): one JSON line per request, for log collectors; 'pretty': readable lines for a terminal. */
+  logFormat?: 'json' | 'pretty';
   /** Lets the URL fetcher reach loopback and private addresses. For local testing only. */
   allowPrivateNetwork: boolean;
   /** Trust X-Forwarded-For from a reverse proxy in front of the service (`serve --trust-proxy`). */
@@ -39,7 +41,7 @@ export interface ServerConfig {
   /** Web sign-in sessions and login throttling. */
   web: {
     sessionTtlMs: number;
-    /** Failed sign-ins allowed per account and per IP address within `throttleWindowMs`. */
+    /** Failed sign-ins allowed per account from one address (20 times that from all addresses together) and per address, within `throttleWindowMs`. */
     maxFailuresPerAccount: number;
     maxFailuresPerIp: number;
     throttleWindowMs: number;

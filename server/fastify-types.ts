@@ -31,6 +31,8 @@ declare module 'fastify' {
     bucket?: 'main' | 'small';
     /** Set on every route under /rest/v1 (their rate limit runs after authentication). */
     apiRoute?: boolean;
+    /** Never counted against a rate limit: GET /health and /ready (plugins/health.ts). */
+    unmetered?: boolean;
   }
 }
 

@@ -8,13 +8,13 @@
  *   VERSIONS=26f20ae,main,. npx tsx bench/anchoring/cold-ab.ts 9
  *
  * VERSIONS: git refs (their lib/, taken with git archive) or `.` for this tree; default `26f20ae,.`
- * (26f20ae: main before #17's work). The page glue uses only what every version has (TextIndex,
- * anchorAll, describeOffsets, and offsetAt as a function or, before #17, as a TextIndex method), so it
- * runs the pre-#17 code unchanged. Each version describes the highlights on the original page itself
+ * (26f20ae: a baseline with short stored context). The page glue uses only what every version has
+ * (TextIndex, anchorAll, describeOffsets, and offsetAt as a function or as a TextIndex method), so it
+ * runs older code unchanged. Each version describes the highlights on the original page itself
  * (as it would have stored them), then anchors them on both pages; accuracy is judged against the
  * scenario's truth (within 2 characters at both ends, or not placed when the text is gone).
  * SAME_TAB=1 runs every sample of a version in one tab (the page set again, the renderer and V8's
- * caches kept): the "cold" measure used until 2026-11-26 17:00. PAGES=edited (or original) runs one page.
+ * caches kept), a warmer measure. PAGES=edited (or original) runs one page.
  * JS_FLAGS=--single-threaded passes that V8 flag (compiles on the main thread: less load-dependent).
  * Also printed: the CPU of loading each version's script (a task of its own, before the index; not
  * part of the target) and the load average at every round.
@@ -43,7 +43,7 @@ interface Glue {
 }
 type GlueWindow = Window & { tidemarkColdAB: Glue };
 
-/** The page glue for a lib/ whose offsetAt is a function (`modern`) or a TextIndex method (before #17). */
+/** The page glue for a lib/ whose offsetAt is a function (`modern`) or a TextIndex method (older code). */
 function glueSource(modern: boolean): string {
   return `
 import { TextIndex, anchorAll, describeOffsets${modern ? ', offsetAt' : ''} } from './lib/anchoring/index.js';

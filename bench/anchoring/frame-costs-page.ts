@@ -24,9 +24,9 @@
     ctx.fillStyle = 'rgba(255,214,0,.45)';
     for (const r of range.getClientRects()) ctx.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
   };
-  // The highlighter's page element (components/highlighter/page-ui.ts): a host with a shadow root holding
-  // the page-edge strip, one mark per painted highlight; fixed with the highest z-index (before
-  // 2026-11-27 06:30), or in the top layer (a manual popover), as it is now.
+  // The highlighter's page element (lib/highlighter/ui/page-ui.ts): a host with a shadow root holding
+  // the page-edge strip, one mark per painted highlight; fixed with the highest z-index, or in the top
+  // layer (a manual popover) as the highlighter has it.
   const stripOf = (root: ShadowRoot) => {
     const strip = document.createElement('div');
     strip.style.cssText = 'position:fixed;top:0;right:0;width:8px;height:100vh;pointer-events:none';

@@ -328,7 +328,7 @@ const longPage = {
     const painterMs: number[] = [];
     let early = 0;
     let long = 0;
-    // As the highlighter (components/highlighter/page-ui.ts, not bundled here: it brings the extension's
+    // As the highlighter (lib/highlighter/ui/page-ui.ts, not bundled here: it brings the extension's
     // i18n): an element of its own in the page, fixed, the overlay's canvas in its shadow root.
     const w = window as unknown as { benchUiRoot?: ShadowRoot };
     if (!w.benchUiRoot) {
@@ -392,8 +392,8 @@ const longPage = {
    * other time a comment is added at the end, each its own task: tidemarkMutate), then the highlight
    * is made as above: painted in the command's task (tidemarkCreatePatched / tidemarkCreateFull), then,
    * after the frame that shows it, the index brought up to date and the selection described
-   * (tidemarkDescribePatched / tidemarkDescribeFull). `mode` 'patched': as the highlighter does now, the
-   * kept index is patched with the changes; 'full': the page is indexed again, as before; 'none': no
+   * (tidemarkDescribePatched / tidemarkDescribeFull). `mode` 'patched': as the highlighter does, the
+   * kept index is patched with the changes; 'full': the page is indexed again; 'none': no
    * highlight is made (the page's change alone: what its next frame costs without the extension).
    * Each highlight: the command's script ms, ms to the next frame (wall), and to the description.
    */

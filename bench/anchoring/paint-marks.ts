@@ -8,7 +8,7 @@
  *   npx tsx bench/anchoring/paint-marks.ts [rounds]
  *
  * Versions: `hint` (the built file as it ships), `no-hint` (the same without its first line) and
- * `bundled` (no script of its own: the bench bundle's copy of the marks, the bench before 2026-11-26 17:00).
+ * `bundled` (no script of its own: the bench bundle's copy of the marks).
  * VERSIONS=hint,no-hint picks some. BASE=<git ref>[,<ref>...] compares commits' lib/ instead: each
  * version's bench script and its marks script bundled here as the build makes it (minified, with the
  * hint), this tree as `tree` (VERSIONS=tree by default then; it may be combined with the others). DETAIL=1 adds V8's compile events to the trace and prints, per version,

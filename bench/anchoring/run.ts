@@ -131,7 +131,7 @@ async function tasksOf<T>(
     const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
     const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
     // Tasks, and the continuations of sliced work after scheduler.yield(), which the trace records as
-    // microtask checkpoints outside any task (before 2026-11-26 09:30 they were left out of the CPU sums).
+    // microtask checkpoints outside any task (counted in the CPU sums, as the page pays for them).
     const outermost = outermostTasks(
       events.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask' || e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint') && e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid && typeof e.tdur === 'number'),
     );
@@ -297,11 +297,11 @@ async function main(): Promise<void> {
     // The same commands with no trace recorded (a trace makes every frame dearer), on 40 other spans.
     const untracedSpans = api.highlights.filter((_, i) => i % 6 === 1 || i % 6 === 5).map(spanOf);
     const createdUntraced = await page.evaluate(([spans, s]) => window.tidemarkLongPage.create(spans, 'any', s), [untracedSpans, seed + 1] as const);
-    // The same without the first-frame overlay (the painter paints in the command's task, as before it), on 40 other spans.
+    // The same without the first-frame overlay (the painter paints in the command's task), on 40 other spans.
     const plainSpans = api.highlights.filter((_, i) => i % 6 === 2 || i % 6 === 4).map(spanOf);
     const createdPlain = await page.evaluate(([spans, s]) => window.tidemarkLongPage.create(spans, 'any', s, false), [plainSpans, seed + 2] as const);
     // The same on a live page: a small change (a clock ticks, a comment is added) before each new
-    // highlight; the kept index patched (now) or the page indexed again (before).
+    // highlight; the kept index patched (as the highlighter does) or the page indexed again.
     const { value: changedFull, calls: changedFullCalls } = await tasksOf(browser, page, () => page.evaluate((spans) => window.tidemarkLongPage.createAfterChange(spans, 'full'), createSpans));
     const { value: changedPatched, calls: changedPatchedCalls } = await tasksOf(browser, page, () => page.evaluate((spans) => window.tidemarkLongPage.createAfterChange(spans, 'patched'), createSpans));
     // The same changes with no highlight made: the page's own next frame.
@@ -327,7 +327,7 @@ async function main(): Promise<void> {
     };
     const apiUntraced = await untraced(apiHtml);
     const apiEdUntraced = await untraced(apiEditedHtml);
-    // Highlights stored before #17 kept 32 characters of context a side: the same descriptors cut to that,
+    // Older stored highlights keep 32 characters of context a side: the same descriptors cut to that,
     // on the edited page (still on it), judged the same way. Nothing but the stored position then tells
     // identical-context occurrences apart, and on an edited page that position may be stale.
     const shortContext = apiDescriptors.map((d) => ({ ...d, prefix: d.prefix?.slice(-32), suffix: d.suffix?.slice(0, 32) }));
@@ -336,8 +336,7 @@ async function main(): Promise<void> {
     const apiEdShortJ = await judge((await page.evaluate((d) => window.tidemarkLongPage.paintAll(d), shortContext)).results, api.truth as unknown[]);
     // The same in an isolated world, where the extension's content scripts run: Chromium keeps a node's
     // JavaScript wrapper for the page's own world in the node itself and for any other world in a map, so
-    // every node a walk touches costs more there (the long page's TextIndex took about twice as long in an
-    // isolated world, 2026-11-27 06:28). Traced, then once more without a trace.
+    // every node a walk touches costs more there. Traced, then once more without a trace.
     const inIsolatedWorld = async (html: string) => {
       // The page's own world gets the script too, only for judging the results (judge()).
       await load(page, html, script);

@@ -4,8 +4,7 @@
 //
 //   npx tsx bench/extension/long-page-load.ts [extension dir]     # ROUNDS=n (default 5)
 //
-// This is the measure #17 started from ("everything is painted 0.9-1.1 s after load"): the user's way,
-// nothing of lib/ driven by hand. The test site is on loopback, a host the extension may read (the
+// The user's way, nothing of lib/ driven by hand. The test site is on loopback, a host the extension may read (the
 // server's), so its loader and style sheet are registered content scripts: the loader runs at
 // document_idle, asks the background whether the page is saved, and the background injects the
 // highlighter, which indexes the page in slices, anchors in slices and paints. Each round opens the page
@@ -13,9 +12,9 @@
 // entries inserted: 13 highlights' text gone, the approximate anchoring injected) alternating. A script
 // added before the page's own watches CSS.highlights at every frame start and records when the frame
 // that shows a new count is done (the task after it), and a PerformanceObserver records long tasks
-// (over 50 ms, wall time; the page's own parsing comes before its load and is left out). #17's target
-// counts from the page's idle, so the trace also gives that time less the page's own work after its load
-// event (its first frames after it: 25-35 ms on this page, before or between the highlighter's slices).
+// (over 50 ms, wall time; the page's own parsing comes before its load and is left out). The target
+// (bench/README.md) counts from the page's idle, so the trace also gives that time less the page's own
+// work after its load event (its first frames, before or between the highlighter's slices).
 // Figures only; nothing here asserts timings.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -85,7 +84,7 @@ interface Sample {
   otherCpu: number[];
   /**
    * ms from the load event to the frame that showed the final count, less the page's own main-thread
-   * work in between (from the trace): #17 counts from the page's idle.
+   * work in between (from the trace): the target counts from the page's idle.
    */
   afterIdle: number;
   /** Wall ms of the page's own tasks after its load event, up to that frame. */

@@ -4,6 +4,7 @@
 // back to back from this one, printing the latencies of those calls (idle, and during the import).
 //
 //   npx tsx bench/import/responsive.ts [--bookmarks 260000]
+//   npx tsx bench/import/responsive.ts --nested 40000   (one bookmark in folders nested that deep: refused, after parsing)
 //
 // Prints figures only; it asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,6 +18,8 @@ import { generateNetscape } from './generate.js';
 const args = process.argv.slice(2);
 const at = args.indexOf('--bookmarks');
 const count = at >= 0 ? Number(args[at + 1]) : 260_000;
+const nestedAt = args.indexOf('--nested');
+const depth = nestedAt >= 0 ? Number(args[nestedAt + 1]) : 0;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-import-responsive-'));
@@ -34,8 +37,15 @@ const importer = tokenFor('importer@example.test');
 const bystander = tokenFor('bystander@example.test');
 
 const file = join(dataDir, 'bookmarks.html');
-writeFileSync(file, generateNetscape(count));
-console.log(`file: ${count} bookmarks, ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`);
+/** One bookmark inside `levels` nested folders. */
+const nestedNetscape = (levels: number) =>
+  '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n' +
+  '<DT><H3>f</H3>\n<DL><p>\n'.repeat(levels) +
+  '<DT><A HREF="https://deep.example/">deep</A>\n' +
+  '</DL><p>\n'.repeat(levels) +
+  '</DL>\n';
+writeFileSync(file, depth ? nestedNetscape(depth) : generateNetscape(count));
+console.log(`file: ${depth ? `1 bookmark in folders nested ${depth} deep` : `${count} bookmarks`}, ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`);
 
 const server = spawn(tsx, ['server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', '1000000'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 let origin = '';

@@ -45,16 +45,16 @@ export function BookmarkList(p: Props) {
     document.getElementById(`bm-${p.focused}`)?.scrollIntoView({ block: 'nearest' });
   }, [p.focused]);
 
+  // A list, not a listbox: each row holds a checkbox and a link, which an option may not contain;
+  // the checkbox says whether the row is selected.
   return (
-    <ul class={`bookmarks ${p.view}`} role="listbox" aria-multiselectable="true" aria-label={t('libBookmarks')}>
+    <ul class={`bookmarks ${p.view}`} aria-label={t('libBookmarks')}>
       {p.items.map((b) => {
         const selected = p.selected.has(b._id);
         return (
           <li
             key={b._id}
             id={`bm-${b._id}`}
-            role="option"
-            aria-selected={selected}
             class={`bookmark${selected ? ' selected' : ''}${p.focused === b._id ? ' focused' : ''}${p.open === b._id ? ' opened' : ''}`}
             draggable={p.editable}
             onDragStart={(e) => {

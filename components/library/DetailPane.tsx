@@ -84,6 +84,8 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
   return (
     <aside class="detail" aria-label={t('libDetails')}>
       <div class="detail-head">
+        {/* Shown on a narrow screen, where the pane covers the list (library.css). */}
+        <button type="button" class="back-button" onClick={onClose}>‹ {t('libBack')}</button>
         <h2>{t('libDetails')}</h2>
         <span class={`save-state ${status}`} role="status">
           {status === 'saving' ? t('statusSaving') : status === 'saved' ? t('statusSaved') : status === 'queued' ? t('statusQueued') : status === 'error' ? error : ''}

@@ -2,6 +2,7 @@
 // into), emails and a role (share), or just a confirmation (delete, Empty Trash).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n.js';
+import { openModal } from '../shared/modal.js';
 
 export interface DialogSpec {
   title: string;
@@ -24,9 +25,7 @@ export function Dialog({ spec, onClose }: { spec: DialogSpec; onClose: () => voi
   const [role, setRole] = useState<'member' | 'viewer'>('viewer');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
+  useEffect(() => openModal(ref.current), []);
 
   const submit = async (e: Event) => {
     e.preventDefault();

@@ -1,6 +1,7 @@
 // The library page: sidebar, search, the list (paged), the detail pane, bulk changes with Undo,
 // all highlights, export. What is shown lives in the address (lib/library/url-state.ts); the data
 // comes from the host in context (lib/library/host.ts); state changes are in lib/library/library-state.ts.
+import type { ComponentChildren } from 'preact';
 import { memo } from 'preact/compat';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ALL_COLLECTIONS, TRASH, UNSORTED, type HighlightColor } from '../../lib/api/constants.js';
@@ -30,10 +31,18 @@ import { useStableActions } from './use-stable-actions.js';
 
 const MemoSidebar = memo(Sidebar);
 
+/** Where the detail pane covers the list (library.css, the phone layout). */
+const NARROW = '(max-width: 720px)';
+
 /** The pause in typing after which the list follows (a newer query cancels the older request on its way). */
 const SEARCH_DEBOUNCE_MS = 60;
 
-export function LibraryApp() {
+interface Props {
+  /** The host's own controls at the end of the top bar (the web app's Save button and account menu). */
+  actions?: ComponentChildren;
+}
+
+export function LibraryApp({ actions }: Props = {}) {
   const host = useHost();
   const [state, setState] = useState<LibraryState>(() => parseState(location.search));
   const [collections, setCollections] = useState<LibraryCollection[]>([]);
@@ -42,12 +51,15 @@ export function LibraryApp() {
   const [list, setList] = useState<PagerSnapshot<Bookmark>>(Pager.empty());
   const [selection, setSelection] = useState<Selection>(NO_SELECTION);
   const [focused, setFocused] = useState<number | null>(null);
-  const [openId, setOpenId] = useState<number | null>(null);
+  const [openId, setOpenShown] = useState<number | null>(null);
   const [undo, setUndo] = useState<UndoEntry | null>(null);
   const [toast, setToast] = useState<ToastSpec | null>(null);
   const [dialog, setDialog] = useState<DialogSpec | null>(null);
   const [signedOut, setSignedOut] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // On a narrow screen (library.css): the sidebar is a drawer, and rows are picked in a Select mode.
+  const [drawer, setDrawer] = useState(false);
+  const [selecting, setSelecting] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
   const pager = useMemo(() => new Pager<Bookmark>(async () => ({ items: [], count: 0 }), setList), []);
   const fail = (err: unknown) => setToast({ text: (err as Error).message, error: true });
@@ -60,8 +72,19 @@ export function LibraryApp() {
       return next;
     });
   }, []);
+  // On a phone the detail pane covers the list: opening it adds a history entry, so the phone's Back
+  // closes it (and the pane's Back button goes back through that entry).
+  const setOpenId = (id: number | null) => {
+    const covers = matchMedia(NARROW).matches;
+    if (id !== null && covers && !(history.state as { detail?: boolean } | null)?.detail) history.pushState({ detail: true }, '', location.href);
+    if (id === null && (history.state as { detail?: boolean } | null)?.detail) history.back();
+    else setOpenShown(id);
+  };
   useEffect(() => {
-    const onPop = () => setState(parseState(location.search));
+    const onPop = () => {
+      setState(parseState(location.search));
+      if (!(history.state as { detail?: boolean } | null)?.detail) setOpenShown(null);
+    };
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);
@@ -133,6 +156,7 @@ export function LibraryApp() {
   // --- selection ---
   const onRowClick = (b: Bookmark, e: MouseEvent) => {
     setFocused(b._id);
+    if (selecting && !readOnly) return setSelection(toggleRow(selection, b._id));
     const r = clickRow(selection, items, b._id, { shift: e.shiftKey, ctrl: e.ctrlKey || e.metaKey }, readOnly);
     setSelection(r.selection);
     if (r.open !== null) setOpenId(r.open);
@@ -194,6 +218,20 @@ export function LibraryApp() {
     }
   };
 
+  // The open drawer takes the focus (its current place first) and gives it back to the menu button when it closes.
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!drawer) return;
+    const nav = document.querySelector('.sidebar');
+    (nav?.querySelector<HTMLElement>('button.nav-item.current, .nav-row.current .nav-item') ?? nav?.querySelector<HTMLElement>('.nav-item'))?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawer(false);
+    addEventListener('keydown', onKey);
+    return () => {
+      removeEventListener('keydown', onKey);
+      if (document.activeElement === document.body || document.activeElement?.closest('.sidebar')) menuButton.current?.focus();
+    };
+  }, [drawer]);
+
   const focusedIndex = items.findIndex((b) => b._id === focused);
   useLibraryKeys({
     context: { dialogOpen: !!dialog, tab: state.tab, count: items.length, focused: focusedIndex, hasSelection: selection.ids.size > 0, readOnly },
@@ -228,8 +266,14 @@ export function LibraryApp() {
 
   // Stable functions calling the latest handlers: the (possibly 1000-collection) sidebar re-renders only when its data changes.
   const sidebarActions = useStableActions<SidebarActions>({
-    onSelect: (id) => go({ collectionId: id, tab: 'bookmarks' }),
-    onHighlights: () => go({ tab: 'highlights', collectionId: ALL_COLLECTIONS }),
+    onSelect: (id) => {
+      setDrawer(false);
+      go({ collectionId: id, tab: 'bookmarks' });
+    },
+    onHighlights: () => {
+      setDrawer(false);
+      go({ tab: 'highlights', collectionId: ALL_COLLECTIONS });
+    },
     onDropBookmarks: (to, dropped) => {
       const ids = new Set(dropped);
       const targets = items.filter((b) => ids.has(b._id)).map(targetOf);
@@ -256,8 +300,9 @@ export function LibraryApp() {
   }
 
   return (
-    <div class={`library${opened && state.tab === 'bookmarks' ? ' with-detail' : ''}`}>
+    <div class={`library${opened && state.tab === 'bookmarks' ? ' with-detail' : ''}${drawer ? ' drawer-open' : ''}${selecting ? ' selecting' : ''}`}>
       <header class="topbar">
+        <button ref={menuButton} type="button" class="icon menu-button" aria-label={t('libMenu')} aria-expanded={drawer} onClick={() => setDrawer(!drawer)}>☰</button>
         <h1 class="brand">Tidemark</h1>
         <SearchBox value={state.search} debounceMs={SEARCH_DEBOUNCE_MS} tags={tags} collections={collections} inputRef={searchRef} onSearch={searchNow} onCollection={(id) => go({ collectionId: id, tab: 'bookmarks' })} />
         {(list.offline || collectionsOffline) && (
@@ -265,7 +310,9 @@ export function LibraryApp() {
             {list.cachedAt ? t('libOfflineSince', new Date(list.cachedAt).toLocaleTimeString()) : t('libOffline')}
           </span>
         )}
+        {actions}
       </header>
+      {drawer && <div class="scrim" aria-hidden="true" onClick={() => setDrawer(false)} />}
       <MemoSidebar collections={collections} current={state.collectionId} tab={state.tab} {...sidebarActions} />
       <main class="main" aria-busy={list.loading || busy}>
         {state.tab === 'highlights' ? (
@@ -283,6 +330,19 @@ export function LibraryApp() {
         ) : (
           <>
             <ListHead state={state} title={title} current={current} inTrash={inTrash} loading={list.loading && !items.length} count={list.count} busy={busy} go={go} onExport={(f) => void exportAs(f)} onEmptyTrash={emptyTrash} />
+            {!readOnly && items.length > 0 && (
+              <button
+                type="button"
+                class="select-mode"
+                aria-pressed={selecting}
+                onClick={() => {
+                  if (selecting) setSelection(NO_SELECTION);
+                  setSelecting(!selecting);
+                }}
+              >
+                {selecting ? t('libSelectDone') : t('libSelectMode')}
+              </button>
+            )}
             {!readOnly && (selection.ids.size > 0 || (items.length > 0 && !list.done) || items.length > 1) && (
               <BulkBar
                 selection={selection}

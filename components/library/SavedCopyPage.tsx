@@ -19,7 +19,7 @@ export function SavedCopyPage() {
     host.savedCopy(id).then(setCopy, (err: Error) => setError(err.message));
   }, []);
   const title = useMemo(() => (copy ? copyTitle(copy.html) || copy.pageUrl : ''), [copy]);
-  const doc = useMemo(() => (copy ? copyDocument(copy.html, copy.csp) : ''), [copy]);
+  const doc = useMemo(() => (copy && !copy.frameUrl ? copyDocument(copy.html, copy.csp) : ''), [copy]);
   useEffect(() => {
     document.title = title ? `${t('copyTitle', title)} · Tidemark` : `${t('copyHeading')} · Tidemark`;
   }, [title]);
@@ -42,7 +42,7 @@ export function SavedCopyPage() {
           <p>{error}</p>
         </div>
       ) : (
-        copy && <iframe class="copy-frame" title={t('copyTitle', title)} sandbox={COPY_FRAME_SANDBOX} referrerpolicy="no-referrer" srcdoc={doc} />
+        copy && <iframe class="copy-frame" title={t('copyTitle', title)} sandbox={COPY_FRAME_SANDBOX} referrerpolicy="no-referrer" {...(copy.frameUrl ? { src: copy.frameUrl } : { srcdoc: doc })} />
       )}
     </div>
   );

@@ -105,6 +105,10 @@ export function SearchBox({ value: committed, debounceMs, tags, collections, inp
         }}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
         onKeyDown={(e) => {
+          // Chromium empties a search field on Escape without an input event, which left the box
+          // empty over the list of the old search. Escape here closes the suggestions, then (the
+          // page's keys) leaves the box; the text stays what the list shows.
+          if (e.key === 'Escape') e.preventDefault();
           if (!showList) return;
           if (e.key === 'ArrowDown') {
             e.preventDefault();

@@ -7,6 +7,9 @@ import type { LibraryCollection, LibraryCollectionOp } from '../../lib/library/t
 
 type CollectionSort = Extract<LibraryCollectionOp, { op: 'sort' }>['sort'];
 
+/** Ref callback of an opened menu: the focus goes to its first item. */
+const focusFirstItem = (el: HTMLDivElement | null) => el?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+
 export const DRAG_BOOKMARKS = 'application/x-tidemark-bookmarks';
 const DRAG_COLLECTION = 'application/x-tidemark-collection';
 
@@ -96,18 +99,42 @@ export function Sidebar(p: Props) {
     </li>
   );
 
+  // The collection menu by keyboard, as a menu button works: it opens on its first item, the arrows
+  // move through the items, Escape closes it and gives the focus back to its button.
+  const menuKey = (e: KeyboardEvent, id: number) => {
+    if (menu !== id) return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      setMenu(null);
+      document.getElementById(`more-${id}`)?.focus();
+      return;
+    }
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const items = [...document.querySelectorAll<HTMLElement>('.sidebar [role="menuitem"]')];
+    if (!items.length) return;
+    e.preventDefault();
+    e.stopPropagation(); // not the list's row movement too
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const next = e.key === 'ArrowDown' ? (at + 1) % items.length : (at <= 0 ? items.length : at) - 1;
+    items[next]!.focus();
+  };
+
   const node = (c: LibraryCollection, depth: number) => {
     const kids = children.get(c.id) ?? [];
     const open = !collapsed.has(c.id);
     const canEdit = c.level >= 3;
     const isOwner = c.level === 4;
+    // Nested lists of buttons rather than an ARIA tree: the rows hold several buttons each and Tab
+    // reaches them, where a tree promises arrow-key focus on the items and a name from all their text.
     return (
-      <li key={c.id} role="treeitem" aria-label={c.title} aria-expanded={kids.length ? open : undefined} aria-level={depth + 1}>
+      <li key={c.id} aria-label={c.title}>
         <div class={`nav-row${p.current === c.id ? ' current' : ''}${over === c.id ? ' drop' : ''}`} style={{ paddingLeft: `${depth * 14}px` }}>
           {kids.length ? (
             <button
               type="button"
               class="twisty"
+              aria-expanded={open}
               aria-label={open ? t('libCollapse', c.title) : t('libExpand', c.title)}
               onClick={() => setCollapsed((s) => {
                 const n = new Set(s);
@@ -150,13 +177,13 @@ export function Sidebar(p: Props) {
             <span class="count">{c.count}</span>
           </button>
           {canEdit && (
-            <button type="button" class="more" aria-label={t('libCollectionActions', c.title)} aria-expanded={menu === c.id} onClick={() => setMenu(menu === c.id ? null : c.id)}>
+            <button type="button" class="more" id={`more-${c.id}`} aria-label={t('libCollectionActions', c.title)} aria-haspopup="menu" aria-expanded={menu === c.id} onClick={() => setMenu(menu === c.id ? null : c.id)} onKeyDown={(e) => menuKey(e, c.id)}>
               ⋯
             </button>
           )}
         </div>
         {menu === c.id && (
-          <div class="menu" role="menu">
+          <div class="menu" role="menu" aria-label={t('libCollectionActions', c.title)} ref={focusFirstItem} onKeyDown={(e) => menuKey(e, c.id)}>
             <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onCreate(c.id); }}>{t('libNewInside')}</button>
             {isOwner && <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onRename(c); }}>{t('libRename')}</button>}
             <button type="button" role="menuitem" onClick={() => { setMenu(null); p.onShare(c); }}>{t('libShare')}</button>
@@ -165,7 +192,7 @@ export function Sidebar(p: Props) {
             {isOwner && <button type="button" role="menuitem" class="danger" onClick={() => { setMenu(null); p.onDelete(c); }}>{t('libDelete')}</button>}
           </div>
         )}
-        {kids.length > 0 && open && <ul role="group">{kids.map((k) => node(k, depth + 1))}</ul>}
+        {kids.length > 0 && open && <ul>{kids.map((k) => node(k, depth + 1))}</ul>}
       </li>
     );
   };
@@ -193,7 +220,7 @@ export function Sidebar(p: Props) {
         </select>
         <button type="button" class="icon" aria-label={t('libNewCollection')} title={t('libNewCollection')} onClick={() => p.onCreate(null)}>+</button>
       </div>
-      <ul class="nav-list tree" role="tree" aria-label={t('libCollections')} {...dropProps(-2, true)}>
+      <ul class="nav-list tree" aria-label={t('libCollections')} {...dropProps(-2, true)}>
         {(children.get(null) ?? []).map((c) => node(c, 0))}
       </ul>
       {p.collections.length === 0 && <p class="hint pad">{t('libNoCollections')}</p>}

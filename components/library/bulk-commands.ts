@@ -27,7 +27,7 @@ interface Context {
 }
 
 /** "1 bookmark", "N bookmarks". */
-export const bookmarksText = (count: number) => (count === 1 ? t('libOneBookmark') : t('libNBookmarks', count));
+const bookmarksText = (count: number) => (count === 1 ? t('libOneBookmark') : t('libNBookmarks', count));
 
 export function bulkCommands(c: Context) {
   const chosenText = bookmarksText(chosenCount(c.selection));

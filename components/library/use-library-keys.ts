@@ -28,6 +28,9 @@ export function useLibraryKeys(handlers: KeyHandlers): void {
       const h = latest.current;
       const target = e.target as HTMLElement;
       const typing = target.closest?.('input, textarea, select, [contenteditable="true"]') != null;
+      // Enter and Space belong to the button or link that has the focus (a keyboard user tabbed to
+      // it), not to the list's focused row.
+      if ((e.key === 'Enter' || e.key === ' ') && target.closest?.('button, a[href], summary, [role="menuitem"]')) return;
       const cmd = keyCommand(e.key, { ...h.context, typing, modifier: e.ctrlKey || e.metaKey || e.altKey });
       if (cmd.kind === 'none') return;
       if (cmd.kind === 'blur') return h.blur(target);

@@ -45,9 +45,17 @@ async function refresh() {
   }
 }
 
+/**
+ * The origin of the address typed. People type a server's address as they see it written, often
+ * without its scheme ("tidemark.example.com"): https:// is meant then, or http:// for this computer
+ * (localhost, 127.0.0.1), where a server usually runs without TLS.
+ */
 function validServerUrl(): string | null {
+  const typed = serverUrl.value.trim();
+  if (!typed) return null;
+  const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(typed) ? typed : `${/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(typed) ? 'http' : 'https'}://${typed}`;
   try {
-    const u = new URL(serverUrl.value.trim());
+    const u = new URL(withScheme);
     if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
   } catch {
     /* fall through */
@@ -223,13 +231,22 @@ export function OptionsApp() {
           <label for="server-url">{t('fieldServerUrl')}</label>
           <input
             id="server-url"
-            type="url"
+            type="text"
+            inputMode="url"
+            autoComplete="url"
+            spellcheck={false}
+            placeholder="https://tidemark.example.com"
+            aria-describedby="server-url-hint"
             value={serverUrl.value}
             disabled={busy.value || !!acc}
             onInput={(e) => (serverUrl.value = (e.target as HTMLInputElement).value)}
           />
         </div>
-        {askHost && !acc && <p class="hint">{t('hostPermissionExplain', origin!)}</p>}
+        {!acc && (
+          <p class="hint" id="server-url-hint">
+            {askHost ? t('hostPermissionExplain', origin!) : t('serverUrlHint')}
+          </p>
+        )}
         {acc && unsent.value > 0 ? (
           <div class="notice offline" role="alertdialog" aria-labelledby="unsent-text">
             <p id="unsent-text">{unsent.value === 1 ? t('signOutUnsentOne') : t('signOutUnsent', unsent.value)}</p>

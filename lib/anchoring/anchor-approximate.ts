@@ -3,7 +3,7 @@
  * (`options.approximate`): a verbatim pick whose context does not fully agree checked against approximate
  * matches next to its stored context, and, where the quote is not found verbatim, the quote with spaces
  * appearing or vanishing, then approximate matches. The injected highlighter loads them as a part of
- * their own (entrypoints/highlighter-approximate.ts) only when a highlight needs them; index.ts always
+ * their own (entrypoints/highlighter-approximate/index.ts) only when a highlight needs them; index.ts always
  * passes them.
  */
 import type { AnchorResult } from './types.js';

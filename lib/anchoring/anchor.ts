@@ -68,9 +68,8 @@ export const NEEDS_APPROXIMATE: UnanchoredResult = Object.freeze({ status: 'orph
 
 /**
  * Thrown inside anchor() when approximate search is needed and missing; anchor() answers NEEDS_APPROXIMATE.
- * Made when first needed, not while the script loads: an Error made then records where the script is,
- * which cost the script's load about 15 ms of CPU in the bench's pages (V8 collects the source positions of
- * the whole script for it).
+ * Made when first needed, not while the script loads: an Error made then makes V8 collect the source
+ * positions of the whole script, a cost every page's load would pay.
  */
 let missing: Error | null = null;
 

@@ -133,8 +133,8 @@ export function decide(text: string, q: Query, candidates: Candidate[], strategy
   } else if (rival && best.score - rival.score < CLEAR_MARGIN && (best.ctx.mean ?? 0) < 1) {
     // Unless its context agrees exactly, the winner must stand clearly above the next place: on pages
     // with much repeated wording a lost highlight's quote otherwise finds a look-alike. "Nearly intact"
-    // (95 %) was not enough: with 32 characters a side, as highlights were stored before the long
-    // context, the mirror-image twin of a removed entry ("Encodes"/"Decodes") agrees to 98 %.
+    // (95 %) is not enough: with the 32 characters a side that older stored highlights carry, the
+    // mirror-image twin of a removed entry ("Encodes"/"Decodes") agrees to 98 %.
     return { ok: false, status: 'ambiguous', reason: REASON_LOOKALIKE, score: best.score };
   }
   return { ok: true, start: best.cand.start, end: best.cand.end, score: round(best.score) };

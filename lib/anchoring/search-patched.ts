@@ -1,27 +1,18 @@
 /**
  * Searching a patched index's text through the search of the index it was patched from.
  *
- * A patch (text-index-patch.ts) changes the normalised text only in small windows; the rest is the old
- * text, shifted. The old index's TextSearch may have its word index (built in idle time, ~10 ms on a
- * 1M-character page) and cached occurrence lists, which a new TextSearch of the patched text would not
- * have: describing a highlight right after a page change would then scan the page for every search.
- * PatchedTextSearch answers from the old search instead: an occurrence lying wholly inside a piece of
- * the old text that the patch kept is found there and shifted; any other occurrence touches a changed
- * window (or the seam where text was removed) and is found by scanning near those windows only. The
- * answers are exactly those of a search of the new text (tests/anchoring/search-patched.test.ts).
+ * A patch (text-index-patch.ts) changes the normalised text only in small windows. The old index's
+ * TextSearch may have its word index and cached occurrences, which a new one would lack, so describing
+ * a highlight right after a page change would scan the page for every search. PatchedTextSearch answers
+ * from the old search, shifted, and scans only near the changed windows; its answers are exactly those
+ * of a search of the new text (tests/anchoring/search-patched.test.ts).
  *
  * Patches of a patched index compose (the pieces are kept relative to the first search), so chains do
  * not grow; past MAX_PIECES, or once prepare() is called (the highlighter prepares the current index's
  * word index in idle time), it searches its own text like any TextSearch.
  */
 import { TextSearch } from './search-text.js';
-
-/** A change of the text: old [from, to) became `len` characters. In ascending order, not overlapping. */
-export interface TextEdit {
-  from: number;
-  to: number;
-  len: number;
-}
+import type { TextEdit } from './types.js';
 
 /** Old text [from, to) is new text [at, at + to - from). */
 interface Piece {

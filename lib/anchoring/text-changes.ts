@@ -7,21 +7,16 @@
  * stretches of the normalised text it changed, as the text was before (text removed there may have
  * been a rival occurrence, or one that counted for the stored position) and after (text that arrived).
  *
- * Anchoring places a highlight on an approximate match of its quote (at most `k` errors, see anchor.ts)
- * judged by the text around it (its stored context, up to MAX_CONTEXT characters or the longer stored
- * context) and by its rivals. The outcome can only change where such a match, its context or a rival
- * touched a changed stretch: so the test searches the quote, with more errors than anchoring allows
- * (and with whitespace ignored, as the whitespace-insensitive search does), in each changed stretch
- * widened on both sides by the quote's length, the errors and the longest context. It never misses a
- * highlight whose text truly arrived (tests/anchoring/text-changes.test.ts); it may retry one whose
- * quote merely occurs near a change, which costs only that retry.
+ * Anchoring's outcome can only change where a match of the quote, its context or a rival touched a
+ * changed stretch, so the test searches the quote, with more errors than anchoring allows and
+ * whitespace ignored, in each stretch widened by the quote, the errors and the longest context. It
+ * never misses a highlight whose text arrived; a false alarm costs only one retry.
  */
 import { ApproxPattern } from './approximate-match.js';
 import { MAX_CONTEXT } from './context.js';
 import { FUZZY_MAX_ERROR_RATE, FUZZY_MIN_LENGTH, MAX_ERRORS_CAP } from './fuzzy-limits.js';
 import { normalizeFragment, normalizeText } from './normalize.js';
-import type { TextEdit } from './search-patched.js';
-import type { HighlightDescriptor } from './types.js';
+import type { HighlightDescriptor, TextEdit } from './types.js';
 
 /** A stretch [from, to) of one version of the page's normalised text that a change touched. */
 interface Touched {

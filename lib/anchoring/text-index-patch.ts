@@ -1,27 +1,18 @@
 /**
  * Patching a TextIndex after DOM mutations, instead of walking the whole page again.
  *
- * The index is a list of entries (text nodes, and plain elements indexed whole) in reading order with
- * their spans in the raw (walked) text, and the normalised text with the runs that map it back. A mutation
- * makes some of those entries stale (text nodes removed, or whose data changed; anything changed inside a
- * plain element) and adds text the index has never seen (nodes added).
- * The patch finds, for every mutation, the stretch of entries it can have touched, widens it to two
- * entries that are certainly unchanged (connected, non-empty, same text, in the plain light DOM), walks
- * the DOM again only between those two entries (IndexBuilder, resumed with the ancestors' decisions),
- * and splices the result in: node entries, raw text, and the normalised text and its runs, re-normalised
- * only in a window around each splice (between two kept characters, where normalisation cannot carry
- * across). The untouched rest is copied over with its offsets shifted: memory copies, no DOM work.
- *
- * What is walked between two unchanged text nodes is exactly what a full walk walks there, so the
- * patched index equals a freshly built one (tests/anchoring/text-index-patch.test.ts compares them after
- * random mutations). Whenever that cannot be ensured (a mutation inside a shadow tree's light children,
- * a node found twice, the end node not reached), the patch gives up and returns null: the caller
- * builds the index again, as it would have without a patch.
+ * For every mutation the patch widens the stretch of entries it can have touched to two entries that
+ * are certainly unchanged, walks the DOM again only between them (IndexBuilder, resumed with the
+ * ancestors' decisions), splices the result in and re-normalises only around the splice; the rest is
+ * copied with shifted offsets, with no DOM work. A walk between two unchanged nodes is exactly what a
+ * full walk does there, so the patched index equals a fresh one (text-index-patch.test.ts checks this
+ * after random mutations); where that cannot be ensured the patch returns null and the caller rebuilds.
  */
 import { CHAR_KEEP, classifyChar } from './normalize.js';
 import { firstCharFromRaw, nodeIdOf, wholeIdOf } from './range-offsets.js';
 import { SHOWING_ATTRIBUTES, STYLE_NONE, TAG_BLOCK, HidingRules, createStyleCheck, isSkippedTag, tagFlags } from './visibility.js';
-import { PatchedTextSearch, type TextEdit } from './search-patched.js';
+import { PatchedTextSearch } from './search-patched.js';
+import type { TextEdit } from './types.js';
 import { textSearchOf } from './search-text.js';
 import { TextChanges } from './text-changes.js';
 import { BREAK, F_DIRECT, F_ONE, F_SHOWN, IndexBuilder, Normaliser, TextIndex, type IndexedNode, type NormalisedText } from './text-index.js';

@@ -5,19 +5,12 @@
  * Offsets in `text` convert to DOM Ranges (`rangeFor`) and DOM points/Ranges convert back to offsets
  * (`offsetAt`, `offsetsOf`). Build one index per page state and reuse it for every highlight.
  *
- * The walk does as little per node as it can, because on a long page it is most of the cost of
- * anchoring: it only collects each visible text node's data (and a line break for each block
- * boundary or <br>) into the "raw" text, with every node's raw start and end in typed arrays. The
- * normalised text is then made from the raw text in one pass over its special runs (whitespace
- * other than a single space between characters, dropped characters), and those runs are all the
- * map needs: between two runs, raw and normalised text advance together. Converting an offset is two
- * binary searches (runs, then nodes), done only for the offsets that become ranges.
- *
- * An element whose whole text is plain (only text and bare inline elements such as <code> or <a> inside:
- * no break, nothing that can be hidden on its own) is one entry, its textContent read in one call: its
- * text nodes are not visited, and are looked for only for the few offsets that become ranges (on a long
- * page, a third of the nodes are visited). In a content script's isolated world every node the script
- * touches costs a wrapper object, and walking them all made single DOM calls stall in garbage collection.
+ * On a long page the walk is most of the cost of anchoring, so it does as little per node as it can:
+ * it collects visible text into a "raw" text with each node's span in typed arrays, and the normalised
+ * text keeps only the runs where it differs from the raw one (an offset converts by two binary
+ * searches). An element whose text is plain (only text and bare inline elements) is one entry read with
+ * textContent, because in a content script's isolated world every node touched costs a wrapper object
+ * and garbage collection.
  */
 import type { TextChanges } from './text-changes.js';
 import { CHAR_SPACE, DROPPED_CHARS, OTHER_SPACE_CHARS, classifyChar } from './normalize.js';

@@ -1,4 +1,4 @@
-/** Types of the anchoring module's public API. */
+/** Types of the anchoring module's public API, and types its modules share (here, so no two of them import each other). */
 
 /**
  * How a highlight is stored: the quote and enough context to find it again.
@@ -43,4 +43,11 @@ export interface AnchorOptions {
   fuzzyMinLength?: number;
   /** Maximum errors allowed in a fuzzy match as a fraction of the quote length. Default 0.2. */
   fuzzyMaxErrorRate?: number;
+}
+
+/** A change of the text: old [from, to) became `len` characters. In ascending order, not overlapping. */
+export interface TextEdit {
+  from: number;
+  to: number;
+  len: number;
 }

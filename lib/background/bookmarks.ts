@@ -7,18 +7,8 @@ import type { Bookmark, BookmarkCreate } from '../api/types.js';
 import { TRASH, UNSORTED } from '../api/constants.js';
 import { isHttpUrl, normalizeUrl } from '../api/url.js';
 import { t } from '../i18n.js';
-import {
-  draftOf,
-  isLocalRef,
-  refOf,
-  serverIdOf,
-  toUpdateBody,
-  type Account,
-  type AppendChanges,
-  type BookmarkChanges,
-  type BookmarkDraft,
-  type BookmarkRef,
-} from '../model.js';
+import { draftOf, toUpdateBody, type Account, type AppendChanges, type BookmarkChanges, type BookmarkDraft } from '../model.js';
+import { isLocalRef, refOf, serverIdOf, type BookmarkRef } from '../bookmark-ref.js';
 import type { PageInfo, PopupOpenResult, WriteResult } from '../messaging/protocol.js';
 import { UserFacingError } from '../messaging/router.js';
 import { defaultCollectionItem, lastCollectionItem, saveOnOpenItem, signedOutReasonItem } from '../storage/items.js';

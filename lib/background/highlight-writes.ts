@@ -2,7 +2,8 @@
 import type { TidemarkApi } from '../api/client/index.js';
 import type { Bookmark, HighlightChange } from '../api/types.js';
 import { t } from '../i18n.js';
-import { serverIdOf, type Account, type BookmarkRef } from '../model.js';
+import type { Account } from '../model.js';
+import { serverIdOf, type BookmarkRef } from '../bookmark-ref.js';
 import { UserFacingError } from '../messaging/router.js';
 import { isLocalKey, type QueuedHighlightChange, type WriteQueue } from './queue.js';
 import { isOffline, userError } from './server-answers.js';

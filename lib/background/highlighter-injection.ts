@@ -4,10 +4,10 @@ import type { HighlighterPart, TabCommand, TabCommandType, TabDataOf, TabResultO
 import { check } from '../messaging/check.js';
 import { TAB_COMMANDS } from '../messaging/schemas.js';
 
-/** Built by WXT from entrypoints/highlighter.ts. */
+/** Built by WXT from entrypoints/highlighter/index.ts. */
 const HIGHLIGHTER_FILE = '/highlighter.js' as const;
 
-/** The highlighter's parts injected when it asks for them (lib/highlighter/parts.ts), built from entrypoints/highlighter-<part>.ts. */
+/** The highlighter's parts injected when it asks for them (lib/highlighter/parts.ts), built from entrypoints/highlighter-<part>/index.ts. */
 const PART_FILES = {
   editor: '/highlighter-editor.js',
   approximate: '/highlighter-approximate.js',

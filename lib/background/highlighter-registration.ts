@@ -6,7 +6,7 @@
 import { browser } from 'wxt/browser';
 import { HIGHLIGHT_STYLES_FILE } from '../painting/highlight-css.js';
 
-/** Built by WXT from entrypoints/highlighter-loader.ts. */
+/** Built by WXT from entrypoints/highlighter-loader/index.ts. */
 const LOADER_FILE = '/highlighter-loader.js';
 const LOADER_SCRIPT_ID = 'tidemark-highlighter';
 /** What automatic painting asks for (optional host permission). */

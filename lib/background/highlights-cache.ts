@@ -1,6 +1,7 @@
 // The local copy of pages' highlights (storage.local), kept for the last CACHE_PAGES pages used:
 // what is painted and listed while the server cannot be reached.
-import type { BookmarkRef, HighlightsCacheEntry, StoredHighlight } from '../model.js';
+import type { HighlightsCacheEntry, StoredHighlight } from '../model.js';
+import type { BookmarkRef } from '../bookmark-ref.js';
 import { highlightsCacheItem } from '../storage/items.js';
 
 const CACHE_PAGES = 300;

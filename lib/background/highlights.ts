@@ -13,7 +13,8 @@ import { DEFAULT_HIGHLIGHT_COLOR, TRASH, type HighlightColor } from '../api/cons
 import type { Bookmark, HighlightChange } from '../api/types.js';
 import { normalizeUrl } from '../api/url.js';
 import { t } from '../i18n.js';
-import { serverIdOf, type Account, type BookmarkRef, type StoredHighlight } from '../model.js';
+import type { Account, StoredHighlight } from '../model.js';
+import { serverIdOf, type BookmarkRef } from '../bookmark-ref.js';
 import type { AnchorStatus, HighlightListItem, HighlightListView, PageHighlightsView, PopupOpenResult } from '../messaging/protocol.js';
 import { UserFacingError } from '../messaging/router.js';
 import { autoPaintAskedItem, highlightIdsItem } from '../storage/items.js';

@@ -14,6 +14,7 @@ import { bulkCalls, destinationOf, exactTagCalls, labelOf, queueForm, removeTagC
 import { applyToCounts, applyToPages, statesAfter, type BookmarkState } from '../library/offline-copy.js';
 import { EXPORT_PIECE_CHARS, pieces, type ExportPortMessage } from '../library/export-transfer.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from '../library/types.js';
+import { savedCopyFrom } from '../library/saved-copy.js';
 
 export type * from '../library/types.js';
 
@@ -323,19 +324,7 @@ export class LibraryService {
    */
   async savedCopy(bookmarkId: number): Promise<SavedCopy> {
     const { res, text } = await this.#fetchText(`/bookmark/${bookmarkId}/cache`, { offline: 'to open the saved copy', failed: 'The saved copy could not be opened' });
-    const modified = res.headers.get('last-modified');
-    let pageUrl = res.headers.get('x-copy-url') ?? '';
-    try {
-      pageUrl = decodeURI(pageUrl);
-    } catch {
-      // Not valid percent-encoding: show the address as the server sent it.
-    }
-    return {
-      html: text,
-      csp: res.headers.get('content-security-policy') ?? '',
-      pageUrl,
-      savedAt: modified ? new Date(modified).toISOString() : null,
-    };
+    return savedCopyFrom(res, text);
   }
 
   /** GET `path` of the API with the token, as text; a failure says what happened in the server's words. */

@@ -14,7 +14,8 @@
 import { ApiClientError, type TidemarkApi } from '../api/client/index.js';
 import type { Bookmark, BookmarkUpdate, HighlightChange } from '../api/types.js';
 import { appendedUpdate, isEmptyAppend, mergeAppend } from './append.js';
-import { EMPTY_QUEUE, type Account, type AppendChanges, type BookmarkRef, type FailedWrite, type QueuedWrite, type QueueState } from '../model.js';
+import { EMPTY_QUEUE, type Account, type AppendChanges, type FailedWrite, type QueuedWrite, type QueueState } from '../model.js';
+import type { BookmarkRef } from '../bookmark-ref.js';
 import type { QueueView } from '../messaging/protocol.js';
 import { highlightIdsItem, queueItem, type HighlightIdEntry } from '../storage/items.js';
 

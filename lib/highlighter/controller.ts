@@ -7,6 +7,7 @@
 import { browser } from '@wxt-dev/browser';
 import { NEEDS_APPROXIMATE, anchorAllSliced } from '../anchoring/anchor.js';
 import type { AnchorResult } from '../anchoring/types.js';
+import { SHOWING_ATTRIBUTES } from '../anchoring/visibility.js';
 import { PageIndex } from './page-index.js';
 import { send } from '../messaging/client.js';
 import type { HighlightColor } from '../api/constants.js';
@@ -15,7 +16,7 @@ import { framePainter } from '../painting/fallback-slot.js';
 import { supportsHighlightApi } from '../painting/highlight-api-painter.js';
 import type { Painter } from '../painting/types.js';
 import type { ScopeMarker } from '../painting/scope-marks.js';
-import { PageUi, type Marker } from '../../components/highlighter/page-ui.js';
+import { PageUi, type Marker } from './ui/page-ui.js';
 import type { Editor, EditorHost, HighlightOutcome, PlacedResult } from './editor-host.js';
 import { SELECTION_PENDING_GLOBAL, STYLES_REGISTERED_GLOBAL } from './loader.js';
 import { loadPart, loadedPart } from './parts.js';
@@ -315,11 +316,10 @@ export class Highlighter implements EditorHost {
    * Observes the page's text changes and, while some highlights are not found, the attributes that can
    * show hidden text (a <details> opened, a tab panel's class, `hidden`, `style`): the index patcher walks
    * such an element again once the changes settle (no style is read here), and the unfound are retried.
-   * The attributes are SHOWING_ATTRIBUTES (visibility.ts), written out: fewer bytes in highlighter.js.
    */
   private observe() {
     const unfound = [...this.results.values()].some((r) => r.status !== 'anchored');
-    this.observer?.observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributeFilter: unfound ? ['open', 'hidden', 'class', 'style'] : [] });
+    this.observer?.observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributeFilter: unfound ? SHOWING_ATTRIBUTES : [] });
   }
 
   private ours(r: MutationRecord): boolean {

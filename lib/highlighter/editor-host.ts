@@ -1,12 +1,12 @@
 // What the highlighter (controller.ts, always injected) shares with its editor (editor.ts, injected on
 // the first selection or highlight command; see parts.ts): the page's painted state and the means to
 // change it. Types only, so the editor's code stays out of the always-injected script.
+import type { TextIndex } from '../anchoring/text-index.js';
 import type { AnchorResult } from '../anchoring/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import type { HighlightOutcome, PageHighlight, PageHighlightsView } from '../messaging/protocol.js';
 import type { Painter } from '../painting/types.js';
-import type { PageUi } from '../../components/highlighter/page-ui.js';
-import type { PageIndex } from './page-index.js';
+import type { PageUi } from './ui/page-ui.js';
 
 export type { HighlightOutcome };
 
@@ -16,7 +16,8 @@ export type PlacedResult = AnchorResult & { start?: number; painted?: string };
 export interface EditorHost {
   readonly painter: Painter;
   readonly ui: PageUi;
-  readonly pageIndex: PageIndex;
+  /** The page's text index (page-index.ts), of which the editor needs only the index as the page is now. */
+  readonly pageIndex: { now(): TextIndex };
   /** The page's highlights by key (replaced by setView). */
   readonly items: ReadonlyMap<string, PageHighlight>;
   readonly view: PageHighlightsView | null;

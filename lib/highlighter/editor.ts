@@ -7,7 +7,7 @@ import type { HighlightColor } from '../api/constants.js';
 import { t } from '../i18n.js';
 import { send } from '../messaging/client.js';
 import type { PageHighlightsView } from '../messaging/protocol.js';
-import { Toolbar } from '../../components/highlighter/toolbar.js';
+import { Toolbar } from './ui/toolbar.js';
 import { FirstFrameOverlay } from '../painting/first-frame-overlay.js';
 import { afterNextFrame } from './after-frame.js';
 import { copyText } from './clipboard.js';

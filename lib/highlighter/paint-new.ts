@@ -1,5 +1,5 @@
 // Painting a highlight the user just made, as soon as the browser can show it: on the first-frame
-// overlay when it can draw it (a frame of about 1 ms instead of the page's whole repaint, see
+// overlay when it can draw it (a small frame instead of the page's whole repaint, see
 // lib/painting/first-frame-overlay.ts), then by the painter once that frame is rendered
 // (rubbing the overlay out in the same task, so the two show in one frame). The editor's
 // way of painting a new highlight, and bench/anchoring's.

@@ -1,6 +1,6 @@
 /**
  * The highlighter's parts that are not needed to paint a page's stored highlights, each its own
- * script (entrypoints/highlighter-<part>.ts) injected by the background into this frame only when
+ * script (entrypoints/highlighter-<part>/index.ts) injected by the background into this frame only when
  * needed: the editor (selection toolbar, creating and changing highlights) on the first selection or
  * highlight command, approximate anchoring when exact anchoring cannot place a highlight, the text
  * index's patcher once a long page has been indexed (page-index.ts), the painter's scope marks where

@@ -22,7 +22,7 @@ export function toLibraryCollection(c: Collection, userId: number): LibraryColle
 }
 
 /** Bookmarks grouped by the collection they are in (bulk calls are per source collection). */
-export function bySource(targets: BulkTarget[]): Map<number, BulkTarget[]> {
+function bySource(targets: BulkTarget[]): Map<number, BulkTarget[]> {
   const groups = new Map<number, BulkTarget[]>();
   for (const t of targets) {
     const list = groups.get(t.collectionId);
@@ -32,14 +32,14 @@ export function bySource(targets: BulkTarget[]): Map<number, BulkTarget[]> {
   return groups;
 }
 
-export function chunks<T>(list: T[], size: number): T[][] {
+function chunks<T>(list: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
 }
 
 /** A group smaller than this is cheaper (or as cheap) one bookmark at a time than with a pair of bulk calls. */
-export const MIN_GROUP = 3;
+const MIN_GROUP = 3;
 
 /** One bulk call: PUT or DELETE /bookmarks/{collectionId} on up to 100 ids. */
 export interface BulkCall {
@@ -55,7 +55,7 @@ export type Call =
   | { kind: 'set-tags'; id: number; collectionId: number; tags: string[] }
   | { kind: 'remove-tag'; collectionId: number; tag: string; targets: BulkTarget[] };
 
-export const hasTag = (tags: string[], tag: string) => tags.some((x) => x.toLowerCase() === tag.toLowerCase());
+const hasTag = (tags: string[], tag: string) => tags.some((x) => x.toLowerCase() === tag.toLowerCase());
 export const withoutTag = (tags: string[], tag: string) => tags.filter((x) => x.toLowerCase() !== tag.toLowerCase());
 
 /**

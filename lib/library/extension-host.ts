@@ -4,7 +4,7 @@
 import { browser } from '@wxt-dev/browser';
 import { t } from '../i18n.js';
 import { onEvent, receiveExport, send } from '../messaging/client.js';
-import { refOf } from '../model.js';
+import { refOf } from '../bookmark-ref.js';
 import type { LibraryHost } from './host.js';
 
 /** The list's pages, on their own for the page's early script (entrypoints/library-first-page.ts), which needs nothing else. */

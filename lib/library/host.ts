@@ -6,8 +6,6 @@ import type { HighlightListItem, Tag } from '../api/types.js';
 import type { BookmarkChanges, ExportRequest } from '../messaging/schemas.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from './types.js';
 
-export type { BookmarkChanges, ExportRequest };
-
 /** The library's collections as the sidebar shows them; `offline` when read from this device's last copy. */
 export interface LibraryCollections {
   items: LibraryCollection[];

@@ -1,7 +1,7 @@
 // The library page's requests for list pages, through its host. A first page can be asked
 // for before the page renders (when the page opens, or at the end of the typing pause) and taken
 // by the list when it starts over for the same query, instead of asking again. Two scripts of the
-// page use this file (the early one, entrypoints/library-first-page.ts, and the app), each with
+// page use this file (the early one, entrypoints/library-first-page/index.ts, and the app), each with
 // its own copy: what they share lives in one slot of the page's global object.
 import type { LibraryHost } from './host.js';
 import type { LibraryPage } from './types.js';

@@ -2,6 +2,7 @@
 // the server's Content-Security-Policy in front of it (as a <meta>, the form a srcdoc frame can
 // carry) and links opening in a new tab. The frame's `sandbox` attribute stands for the policy's
 // `sandbox` directive, which a <meta> cannot carry.
+import type { SavedCopy } from './types.js';
 
 /** Directives a <meta> policy ignores (and warns about): the frame's attributes and the page cover them. */
 const NOT_IN_META = new Set(['sandbox', 'frame-ancestors', 'report-uri', 'report-to']);
@@ -41,3 +42,25 @@ export function copyTitle(html: string): string {
   const doc = new DOMParser().parseFromString(`<p>${m[1]}</p>`, 'text/html');
   return (doc.body.textContent ?? '').trim();
 }
+
+/**
+ * What the saved-copy page shows, from the server's answer to GET /bookmark/{id}/cache and its text:
+ * the copy, the policy it is served with, the page's address and when it was kept. Both hosts read it
+ * the same way.
+ */
+export function savedCopyFrom(res: Response, html: string): SavedCopy {
+  const modified = res.headers.get('last-modified');
+  let pageUrl = res.headers.get('x-copy-url') ?? '';
+  try {
+    pageUrl = decodeURI(pageUrl);
+  } catch {
+    // Not valid percent-encoding: show the address as the server sent it.
+  }
+  return {
+    html,
+    csp: res.headers.get('content-security-policy') ?? '',
+    pageUrl,
+    savedAt: modified ? new Date(modified).toISOString() : null,
+  };
+}
+

@@ -49,4 +49,10 @@ export interface SavedCopy {
   pageUrl: string;
   /** When it was taken (ISO), when the server says. */
   savedAt: string | null;
+  /**
+   * Where the frame loads the copy itself from, when the page can (the web app: the API's address on
+   * its own origin, served with the server's policy). A srcdoc frame would take the embedding page's
+   * policy, and the web app's forbids the copy's own styles.
+   */
+  frameUrl?: string;
 }

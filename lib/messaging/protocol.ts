@@ -6,7 +6,8 @@ import type { Static } from '@sinclair/typebox';
 import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
 import type { BulkResult, LibraryCollection, LibraryPage, SavedCopy } from '../library/types.js';
 import type { HighlightColor } from '../api/constants.js';
-import type { Account, BookmarkDraft, BookmarkRef, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
+import type { Account, BookmarkDraft, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
+import type { BookmarkRef } from '../bookmark-ref.js';
 import type { MESSAGES, TAB_COMMANDS } from './schemas.js';
 
 export type { AnchorStatus, HighlighterPart, HighlightOutcome, SenderKind } from './schemas.js';

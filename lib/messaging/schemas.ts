@@ -8,7 +8,7 @@
 // TypeBox's `Type` namespace and compiler would add 12-16 KB gzipped to the background.
 import { Bool, Integer, List, Literal, Null, Obj, Optional, Str, Union, Unsafe, type Static, type TSchema } from './typebox-lite.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
-import type { BookmarkRef } from '../model.js';
+import type { BookmarkRef } from '../bookmark-ref.js';
 
 /** Who sent a message: one of the extension's own pages, or a content script in a web page. */
 export type SenderKind = 'page' | 'content';

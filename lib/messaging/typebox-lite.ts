@@ -1,8 +1,8 @@
 // The few TypeBox builders the message schemas use, giving exactly the schema TypeBox's own builders
 // give (same JSON, same Kind and Optional symbols, same TypeBox types, so `Static` and TypeBox's
 // `Value.Check` work on them; tests/extension/messaging.test.ts compares them with TypeBox's).
-// TypeBox's builders carry its clone-and-freeze machinery into the bundle (about 1.2 KB gzipped in the
-// background); these are a few hundred bytes.
+// TypeBox's builders would carry its clone-and-freeze machinery into the background, whose byte budget
+// is nearly full (bench/README.md); these are a few hundred bytes.
 import type {
   SchemaOptions,
   Static,

@@ -1,5 +1,5 @@
 /**
- * Where the separately injected fallback painter (entrypoints/highlighter-fallback-painter.ts, rangy's
+ * Where the separately injected fallback painter (entrypoints/highlighter-fallback-painter/index.ts, rangy's
  * class applier) hands itself to the highlighter. Both scripts run in the extension's isolated world
  * of the same frame, so a property of that world's global object connects them; the page's own
  * scripts cannot see it. It is one of the highlighter's on-demand parts (lib/highlighter/parts.ts,

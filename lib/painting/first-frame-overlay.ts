@@ -1,20 +1,14 @@
 /**
  * A new highlight's first frame, drawn on a canvas instead of by the painter.
  *
- * Why: once a page has highlights painted through the Highlight API, Chromium repaints the page's
- * whole layer after any change to a highlight or to the DOM (`HighlightRegistry` rebuilds its markers);
- * on a 1.1M-character page that frame costs 12-18 ms of CPU, so a new highlight showed up to 35 ms after
- * the command. Drawing on a canvas that is already in the page changes neither the DOM nor a highlight:
- * that frame costs about 1 ms (bench/anchoring/frame-costs.ts). The caller paints the highlight for real
- * right after that frame and releases the canvas in the same task, so both show in one frame.
+ * Once a page has Highlight API highlights, Chromium repaints the page's whole layer after any change
+ * to a highlight, which on a long page takes a frame past a person's notice; drawing on a canvas that
+ * is already in the page changes neither the DOM nor a highlight, so that frame stays small. The caller
+ * paints the highlight for real right after that frame (bench/README.md, "First-frame overlay").
  *
- * The canvas covers the viewport (fixed), ignores the pointer and is hidden from assistive technology.
- * It is sized to the view, and drawn on once, in a frame that renders anyway (prepare(), when the
- * selection toolbar is shown): the first drawing after a canvas is sized makes its frame the page's
- * whole repaint again (frame-costs.ts: 15-20 ms; sized and drawn on before: 1-4 ms). So it keeps its
- * size, and its bitmap, once prepared: half the view's CSS pixels in each direction, about 1 MB for a
- * 1200 x 900 view (its edges are a little soft, for that one frame). A scroll clears it at once: the
- * highlight is then shown by the painter's paint, a frame later.
+ * The canvas is sized and drawn on once, when the selection toolbar is shown, because the first drawing
+ * after sizing costs a whole repaint too; so it keeps its half-resolution bitmap (about 1 MB) while the
+ * page lives. It ignores the pointer, is hidden from assistive technology, and a scroll clears it.
  */
 import type { HighlightColor } from '../api/constants.js';
 import { COLOR_VALUES } from './highlight-css.js';

@@ -1,7 +1,7 @@
 /**
  * Painter on the CSS Custom Highlight API: one Highlight per colour (`tidemark-<colour>`), one for note
  * underlines (`tidemark-note`) and one for the flash effect. The page's text and elements are never
- * changed, so links and other controls inside highlights keep working as before; where the painter adds
+ * changed, so links and other controls inside highlights keep working; where the painter adds
  * its own style sheet, the parents of highlighted text get a scope mark naming their colours
  * (SCOPE_ATTRIBUTE, scope-marks.ts), taken off again by clear() (and destroy(): disposable-painter.ts).
  */
@@ -47,7 +47,7 @@ export interface HighlightApiPainterOptions {
   /**
    * Where the document is not styled: the scope marks (ScopeMarks, scope-marks.ts). Without them (their
    * script could not be loaded) the painter's sheet is unscoped: correct, but adding it restyles every
-   * element of the page once (0.2-0.5 s of CPU on a 48k-element page).
+   * element of the page once (bench/README.md, "Scoped highlight rules").
    */
   marks?: ScopeMarker;
 }
@@ -100,13 +100,10 @@ export class HighlightApiPainter implements Painter {
     this.registry.set(FLASH_HIGHLIGHT, this.flashing);
     this.ours.add(this.note).add(this.flashing);
     // The painter's own sheet, where the page did not have the rules from its start: its rules only
-    // style the elements marked (see SCOPE_ATTRIBUTE in highlight-css.ts), so adding it restyles no
-    // element. It is added now, not with the first highlights: taking a new sheet in costs Chromium a
-    // style update of its own (8-13 ms CPU on a 48k-element page) that would otherwise fall into the
-    // frame that restyles the marked elements and paints the highlights; and it is taken in now (a
-    // style read), in this task, not in the first slice of the page's indexing (the first style read
-    // after it), which it made the longest task on the click path. Shadow roots, which the document's
-    // rules do not reach, get it unscoped where the document is styled (nothing is marked).
+    // style marked elements (SCOPE_ATTRIBUTE in highlight-css.ts), so adding it restyles none. It is
+    // added and taken in (a style read) here, so that its own style update falls neither into the
+    // first painting frame nor into the page's first indexing slice. Shadow roots, which the
+    // document's rules do not reach, get it unscoped where the document is styled (nothing is marked).
     this.marks = options.documentStyled ? null : (options.marks ?? null);
     this.styles = new StyleInjector(doc, highlightApiCss(this.marks?.scope));
     if (!options.documentStyled) {
@@ -120,13 +117,10 @@ export class HighlightApiPainter implements Painter {
   }
 
   /**
-   * One frame shows them all: where the painter marks the highlighted text's parents, that frame also
-   * restyles the newly marked elements (with marks naming their colours, a few ms for 124 elements on
-   * the 48k-element page; the ranges used to wait for a frame of their own after that restyle, which
-   * cost a frame of wall time). Many highlights at once (over 200): only those in view are marked
-   * in this task, the others in idle slices after it (mark() of the scope marks, scope-marks.ts).
-   * One loop for all, without a call per highlight and without an allocation (the items are kept as
-   * given): 1,000 highlights run it before V8 has optimised it.
+   * One frame shows them all, and also restyles the newly marked parents of their text, so the ranges
+   * never wait a frame for that restyle. Many highlights at once (over 200): only those in view are
+   * marked in this task, the others in idle slices (scope-marks.ts). One loop without a call or an
+   * allocation per highlight, because 1,000 highlights run it before V8 has optimised it.
    */
   paintMany(items: readonly PaintItem[]): void {
     const { entries, doc, note } = this;

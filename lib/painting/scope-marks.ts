@@ -4,7 +4,7 @@
  * only style elements with SCOPE_ATTRIBUTE (see highlight-css.ts), and these marks put that attribute,
  * naming the colours of the highlights in the element's text, on the parent element of every text node
  * a highlight covers. Not needed where the page has the rules from its first style computation, so the
- * highlighter loads this as a part of its own (entrypoints/highlighter-scope-marks.ts) only on the
+ * highlighter loads this as a part of its own (entrypoints/highlighter-scope-marks/index.ts) only on the
  * click path.
  */
 import { HIGHLIGHT_COLORS } from '../api/constants.js';
@@ -28,12 +28,9 @@ export interface ScopeMarker {
 }
 
 /**
- * Highlights marked at once in one task whatever their place (a few ms); past these, their ranges wait
- * for the idle slices after the task (below) and the text in view is marked in the task instead:
- * marking the parents of 1,000 highlights' text costs some 8 ms of script, and even testing which of
- * 1,000 ranges are in view about 1 ms. Fewer than this are all marked at once, as one more frame
- * restyling the rest would cost more than marking them (on a long page every frame that changes
- * anything repaints its highlights: 15-28 ms).
+ * Highlights marked at once in one task whatever their place. Past this many, marking them all would
+ * lengthen the task noticeably, so only the text in view is marked in the task and the rest waits for
+ * idle slices; below it, one more restyling frame would cost more than marking them now.
  */
 const AT_ONCE = 200;
 /** Script time of one idle slice of the waiting marks, ms. */
@@ -149,9 +146,8 @@ export class ScopeMarks implements ScopeMarker {
 
   /**
    * Made before the page is painted (the highlighter makes its painter first). A page's first
-   * requestIdleCallback() costs 0.3-0.5 ms (measured, fresh pages, at load 15; later ones a tenth of
-   * that): it is asked for here, with nothing to do, so that the idle slices the paint's task asks for
-   * do not pay it there.
+   * requestIdleCallback() costs several times more than later ones, so it is asked for here, with
+   * nothing to do, and the paint's task does not pay for it.
    */
   constructor(private readonly doc: Document = document) {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(() => undefined);
@@ -173,7 +169,7 @@ export class ScopeMarks implements ScopeMarker {
    * of the text in view get the words of all the call's highlights now, and their own words once their
    * ranges are marked. The text in view is found before anything is painted, while the page's layout is
    * clean (once ranges are added to the highlights, the first hit test makes Chromium prepare their
-   * painting in the task: 28-40 ms for 1,000 ranges on the article page, measured). Each element's
+   * painting in the task, which is costly for many ranges). Each element's
    * attribute is written once per change of its words, and not at all where it already carries them.
    */
   mark(items: readonly PaintItem[]): void {

@@ -1,7 +1,7 @@
 // The popup's first requests: to the background, the page's bookmark (found or saved on open) and
 // the cached collection list; to the browser, what the Highlights section says about site access
 // (site-access-state.ts). They are asked for by a classic script in the popup's <head>
-// (entrypoints/popup-first-requests.ts), which runs while the popup's modules are still loading and
+// (entrypoints/popup-first-requests/index.ts), which runs while the popup's modules are still loading and
 // being compiled, so the background works on them meanwhile; the app takes the answers when it
 // starts (components/popup/PopupApp.tsx), and asks itself when there are none. Two scripts of the
 // page use this file, each with its own copy: what they share lives in one slot of the global object.
@@ -54,8 +54,8 @@ export function askFirstRequests(): void {
   // As above: the app takes it (the picker keeps what it shows when it fails).
   collections.catch(() => undefined);
   // Asked at once, not after the tab is looked up: the app's first render shows it only when its answer
-  // came before the app ran, and the popup is shown once the document loaded (asked after the bookmark's
-  // request left, the answer sometimes came after the load: the popup then grew by the hints, 626 -> 662 px).
+  // came before the app ran, and an answer arriving after the document loaded would make the popup grow
+  // by the hints once it is already shown.
   const siteAccess: EarlySiteAccess = { answer: siteAccessState(), known: null };
   // As above: the app takes it, and shows what the background says when it failed.
   siteAccess.answer.then((state) => (siteAccess.known = state), () => undefined);

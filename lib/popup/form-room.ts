@@ -52,7 +52,7 @@ export function rememberFormRoom(url: string, px: number): void {
     for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) delete rooms[old];
     localStorage.setItem(KEY, JSON.stringify(rooms));
   } catch (err) {
-    // The popup works as before without it: on this page it grows when the bookmark comes.
+    // The popup still works without it: on this page it grows when the bookmark comes.
     console.warn(`Tidemark could not keep the popup's room for this page's note: ${(err as Error).message}`);
   }
 }

@@ -45,7 +45,7 @@ export function rememberSiteAccess(state: SiteAccessState): void {
   try {
     localStorage.setItem(REMEMBERED, JSON.stringify({ granted: state.granted, ask: state.ask }));
   } catch (err) {
-    // The popup works as before without it: the next first render waits for the answer.
+    // The popup still works without it: the next first render waits for the answer.
     console.warn(`Tidemark could not keep the site-access state for the popup's next opening: ${(err as Error).message}`);
   }
 }
@@ -65,7 +65,7 @@ export function forgetSiteAccess(): void {
  */
 export function rememberSiteAccessNow(): void {
   siteAccessState().then(rememberSiteAccess, (err: Error) =>
-    // The popup works as before without it: its first render waits for the answer.
+    // The popup still works without it: its first render waits for the answer.
     console.warn(`Tidemark could not read the site-access state for the popup: ${err.message}`),
   );
 }

@@ -3,7 +3,7 @@
 // assignment becomes an error, as Tidemark never renders HTML from a string (no component uses
 // dangerouslySetInnerHTML). The rewrite fails the build when its pattern is not found exactly once, so
 // a Preact update cannot silently bring the warning (or an unexpected change of meaning) back.
-// (rangy's createContextualFragment lives only in entrypoints/highlighter-fallback-painter.ts, which
+// (rangy's createContextualFragment lives only in entrypoints/highlighter-fallback-painter/index.ts, which
 // the Firefox build leaves out.)
 import type { Plugin } from 'vite';
 

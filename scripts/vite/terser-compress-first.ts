@@ -1,10 +1,8 @@
 // A Vite plugin that runs terser's compressor (no renaming) on a chunk before the build's own minifier
-// (oxc), which then renames and compresses as usual. Used for the two scripts with a size target (see
-// wxt.config.ts): the injected highlighter (15 KB: 15,190 bytes gzipped, against 15,328 with terser
-// alone) and the background service worker (30 KB, and it cannot load code on demand: 31,448 -> 30,917
-// bytes on 2026-11-27, where either minifier alone gains at most 20: terser in oxc's place; oxc twice
-// nothing). terser's own renaming is left off: oxc renames better afterwards (terser renaming too:
-// 30,966). Costs the build a few seconds for each of the two.
+// (oxc), which then renames and compresses as usual: smaller code than either minifier alone. Used only
+// for the two scripts with a size budget (wxt.config.ts), the injected highlighter and the background
+// service worker, neither of which fits its budget without it. terser's own renaming is left off: oxc
+// renames better afterwards. Costs the build a few seconds for each of the two.
 import type { Plugin } from 'vite';
 import { minify } from 'terser';
 

@@ -17,7 +17,7 @@ interface Options {
 /**
  * Moves WAL checkpoints off the request path. By default SQLite copies the write-ahead log into
  * the database file inside whichever commit pushes the log past 1000 pages, fsync included, so one
- * write in a few paid for all of them (a 100-bookmark POST took twice as long then). Here the
+ * write in a few would pay for all of them. Here the
  * server's connection never checkpoints; a worker thread with its own connection does, every
  * `intervalMs`, in PASSIVE mode (it never blocks readers or the writer).
  * If the worker fails to start or dies, the connection checkpoints by itself again.

@@ -2,9 +2,12 @@ import type pg from 'pg';
 import type { Clock } from '../clock.js';
 import { createPostgresRepositories } from '../repositories/postgres/index.js';
 import { PgChangeFeed } from './postgres/change-feed.js';
-import { migratePostgres } from './postgres/migrate.js';
+import { migratePostgres, pendingMigrationPostgres } from './postgres/migrate.js';
 import { connectPool, isConnectionError } from './postgres/pool.js';
 import type { Store } from './store.js';
+
+/** How long GET /ready waits for the database. */
+const READY_TIMEOUT_MS = 3000;
 
 /** The scaled-out backend: a PostgreSQL database shared by every server instance. */
 export interface PostgresStore extends Store {
@@ -60,6 +63,28 @@ export async function openPostgresStore(url: string, clock: Clock, opts: Postgre
       changes.reportTo(onWarn);
     },
     isUnavailable: isConnectionError,
+    async checkReady() {
+      if (closed) return 'the database is closed (the server is shutting down)';
+      // A database that hangs instead of refusing must not hang the health check: load balancers
+      // give up after a few seconds, and then the reason would be lost.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve('the database does not answer within 3 s'), READY_TIMEOUT_MS);
+      });
+      try {
+        return await Promise.race([
+          pendingMigrationPostgres(pool).catch((err: unknown) => {
+            // A lost connection is logged once by the pool's error handler; anything else here.
+            if (isConnectionError(err)) return 'the database does not answer';
+            warn?.(`readiness check failed: ${(err as Error).message}`);
+            return 'the database answered with an error';
+          }),
+          timeout,
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

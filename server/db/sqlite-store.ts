@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { createSqliteRepositories } from '../repositories/sqlite/index.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { pendingMigration } from './migrate.js';
 import { openDatabase, type Db } from './open.js';
 import type { Store } from './store.js';
 
@@ -29,6 +30,14 @@ export function openSqliteStore(dataDir: string, clock: Clock): SqliteStore {
     },
     // The file is local: there is no connection to lose.
     isUnavailable: () => false,
+    async checkReady() {
+      if (!db.open) return 'the database is closed (the server is shutting down)';
+      try {
+        return pendingMigration(db);
+      } catch {
+        return 'the database file cannot be read';
+      }
+    },
     async close() {
       await checkpoints?.stop();
       checkpoints = undefined;

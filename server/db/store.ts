@@ -14,6 +14,11 @@ export interface Store {
    * restarting): the request is answered 503 and may be retried; the store reconnects by itself.
    */
   isUnavailable(err: unknown): boolean;
+  /**
+   * Whether requests can be served now: undefined when the database answers and its schema is
+   * this code's, else the reason in words for an operator (no address, path or credentials).
+   */
+  checkReady(): Promise<string | undefined>;
   /** Stops upkeep and closes the database. */
   close(): Promise<void>;
 }

@@ -24,6 +24,15 @@ function describeValidation(err: FastifyError): string {
   return `${field} ${first.message ?? 'is invalid'}`;
 }
 
+/**
+ * Whether the error is only the client going away mid-upload (its stream closed early): nothing
+ * went wrong on the server, and nobody is left to answer.
+ */
+function clientWentAway(err: FastifyError, request: FastifyRequest): boolean {
+  const cutOff = err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.message === 'Premature close' || err.message === 'Unexpected end of form';
+  return cutOff && (request.raw.destroyed || request.raw.socket?.destroyed === true);
+}
+
 /** Seconds a client is asked to wait when the database is away. */
 const DATABASE_RETRY_AFTER_S = 5;
 
@@ -53,6 +62,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.warn({ err }, 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
       return reply.status(503).send(envelope(503, 'The database is not reachable right now. Try again in a few seconds.'));
+    }
+    if (clientWentAway(err, request)) {
+      request.log.info('the client went away before its request had arrived');
+      return reply.status(400).send(envelope(400, 'The request was cut off before it was complete. Send it again.'));
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {

@@ -37,7 +37,7 @@ function fingerprint(request: FastifyRequest): string {
  *   `Idempotent-Replayed: true`, and changes nothing (no second bookmark, no second delete, which
  *   would remove a bookmark from Trash for good);
  * - a repeat while the first is still running gets 409; the same key on a different request gets 422.
- * Stored answers are kept for 30 days. Requests without the header behave as before.
+ * Stored answers are kept for 30 days. Requests without the header are not affected.
  */
 export function installIdempotency(app: FastifyInstance): void {
   const repo = app.repos.idempotency;

@@ -64,7 +64,7 @@ export function installRateLimit(app: FastifyInstance): void {
   // A callback hook, so the API's requests pass it without a promise.
   app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions;
-    if (route.config?.apiRoute || !route.url) return done();
+    if (route.config?.apiRoute || route.config?.unmetered || !route.url) return done();
     finishWith(() => app.rateLimit(request, reply, `ip${request.ip}`, route.config?.bucket ?? 'main'), done);
   });
 }

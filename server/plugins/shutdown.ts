@@ -9,9 +9,8 @@ import type { FastifyInstance } from 'fastify';
  *   `forceCloseConnections: 'idle'` closes the ones idle between requests;
  * - a connection that never sent a byte is closed too. A browser opens such connections ahead of need
  *   (preconnect); Node counts them as waiting for a request's headers, not as idle, so
- *   `closeIdleConnections` left them and `close()` waited for `headersTimeout` (60 s, checked every
- *   30 s): in the e2e tests `server.stop()` took up to 54 s, and `serve` would wait as long on SIGTERM.
- *   Closing it loses nothing: no request was on it, and one sent now would find the server closed anyway.
+ *   `closeIdleConnections` leaves them and `close()` would wait up to `headersTimeout` (60 s).
+ *   Closing it loses nothing: no request is on it, and one sent now would find the server closed anyway.
  * Costs one Set entry per connection (not per request) while serving.
  */
 export function installShutdown(app: FastifyInstance): void {

@@ -39,7 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return { result: true as const, items, removed, cursor, more, keyVersion: URL_KEY_VERSION };
       }
       // Cursor first: changes made while the client pages through the list are caught by `since`.
-      const cursor = await links.cursor();
+      const cursor = await links.cursor(userId);
       const items = await links.list(userId, request.query.after ?? 0, limit);
       return { result: true as const, items, cursor, more: items.length === limit, keyVersion: URL_KEY_VERSION };
     },

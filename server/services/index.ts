@@ -5,6 +5,7 @@ import { createFileStorage } from './files/create-storage.js';
 import type { FileStorage } from './files/storage.js';
 import { createJobRunner, type JobRunner } from './jobs/index.js';
 import { createMailer, type Mailer } from './mail/index.js';
+import { ParsePool } from './parse-pool/index.js';
 import { PasswordGate } from './password-gate.js';
 import type { Permissions } from './permissions.js';
 
@@ -18,13 +19,16 @@ export interface Services {
   mailer: Mailer;
   /** Every password check (sign-in, account changes, PUT /user) and its one throttle. */
   passwordGate: PasswordGate;
-  /** Called when the app closes: stop timers, flush queues. */
+  /** Where every parse of untrusted input runs: worker threads with limits, fair across users. */
+  parsePool: ParsePool;
+  /** Called when the app closes, after the requests in flight: stop jobs and timers, end workers, flush mail. */
   stop(): Promise<void>;
 }
 
 export function createServices(config: ServerConfig, repos: Repositories, permissions: Permissions): Services {
   const files = createFileStorage(config.files, config.dataDir);
-  const jobs = createJobRunner(config, repos, files);
+  const parsePool = new ParsePool();
+  const jobs = createJobRunner(config, repos, files, parsePool);
   const mailer = createMailer(config);
   return {
     bookmarkCreation: new BookmarkCreation(repos, permissions),
@@ -32,8 +36,10 @@ export function createServices(config: ServerConfig, repos: Repositories, permis
     files,
     mailer,
     passwordGate: new PasswordGate(config.clock, config.web, repos.signInFailures, config.passwordHashCost),
+    parsePool,
     async stop() {
       await jobs.stop();
+      await parsePool.close();
       await mailer.close();
     },
   };

@@ -13,8 +13,8 @@ type PasswordCheck = { kind: 'ok' } | { kind: 'wrong' } | ({ kind: 'blocked' } &
 /**
  * The one place a password is checked: web sign-in, the account page's email and password forms,
  * and `PUT /user` with `oldpassword`. Every check goes through the same throttle (failures counted
- * per account and per IP address in a sliding window); while either is at its limit the password
- * is not even looked at, so no form is a way around the sign-in limit.
+ * per account and address, per address, and per account, in a sliding window: see LoginThrottle);
+ * while one is at its limit the password is not even looked at, so no form is a way around it.
  */
 export class PasswordGate {
   private readonly throttle: LoginThrottle;
@@ -64,7 +64,7 @@ export class PasswordGate {
       await this.throttle.recordFailure(email, ip);
       return { kind: 'wrong' };
     }
-    await this.throttle.recordSuccess(email);
+    await this.throttle.recordSuccess(email, ip);
     return { kind: 'ok' };
   }
 

@@ -21,6 +21,10 @@ const CSS = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url
 /** Failures on pages are pages too, saying what happened and what to do. */
 function installPageErrors(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof ApiError && err.status === 429) {
+      reply.header('retry-after', String(err.extra.retryAfter ?? 60));
+      return errorPage(request, reply, 429, 'Too many requests', err.message);
+    }
     if (err instanceof ApiError && err.status < 500) return errorPage(request, reply, err.status, 'Something is wrong with this request', err.message);
     if (err instanceof SyntaxError || err.code?.startsWith('FST_ERR_CTP_')) err.statusCode ??= 400;
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from './html.js';
-import { CSRF_FIELD, csrfToken, webState } from './session.js';
+import { CSRF_FIELD, csrfToken, signedInUserOf, webState } from './session.js';
 
 /** The hidden CSRF field every form posts. */
 export function csrfField(request: FastifyRequest): SafeHtml {
@@ -17,7 +17,7 @@ export function notice(kind: 'error' | 'ok', message: string | undefined): SafeH
 
 /** The page shell: header with the signed-in user's links, main content; `head` adds to <head>. */
 export function layout(request: FastifyRequest, title: string, body: SafeHtml, head: SafeHtml = html``): SafeHtml {
-  const { user } = webState(request);
+  const user = signedInUserOf(request);
   const nav = user
     ? html`<nav aria-label="Account">
         <a href="/account">Account</a>

@@ -27,6 +27,14 @@ export function webState(request: FastifyRequest): WebState {
   return state;
 }
 
+/**
+ * The signed-in user when the web plugin has read this request's session, else null: a page request
+ * refused before that (over its rate limit) still gets an error page, signed out.
+ */
+export function signedInUserOf(request: FastifyRequest): UserRow | null {
+  return states.get(request)?.user ?? null;
+}
+
 function secureCookies(app: FastifyInstance, request: FastifyRequest): boolean {
   return request.protocol === 'https' || !!app.config.publicUrl?.startsWith('https:');
 }

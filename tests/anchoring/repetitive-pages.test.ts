@@ -115,7 +115,7 @@ describe('short-context descriptors (as stored before the long context)', () => 
   const stores = ['Vault63', 'Document16', 'Cache7', 'Queue21'];
   const quote = 'stored under the given key';
 
-  /** The descriptor as Tidemark stored it before #17: 32 characters of context a side. */
+  /** A descriptor as older stored highlights have it: 32 characters of context a side. */
   function shortDescriptor(index: TextIndex, nth: number): HighlightDescriptor {
     const d = describeNth(index, quote, nth);
     return { ...d, prefix: d.prefix!.slice(-32), suffix: d.suffix!.slice(0, 32) };

@@ -1,7 +1,8 @@
 // Searching a patched index's text through the old index's search (lib/anchoring/search-patched.ts):
 // after any sequence of edits, every answer must be the one a search of the new text gives.
 import { expect, test } from 'vitest';
-import { PatchedTextSearch, type TextEdit } from '../../lib/anchoring/search-patched.js';
+import { PatchedTextSearch } from '../../lib/anchoring/search-patched.js';
+import type { TextEdit } from '../../lib/anchoring/types.js';
 import { TextSearch } from '../../lib/anchoring/search-text.js';
 import { seededRandom } from './helpers.js';
 

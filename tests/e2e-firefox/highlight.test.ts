@@ -3,32 +3,26 @@
 // rangy in the Firefox build); a fresh profile signed in as the same user (another device) paints it
 // in the same place.
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
-import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
+import { expect } from 'vitest';
+import { waitFor } from './helpers/firefox-extension.js';
+import { launchSignedIn, signedInFirefoxTest } from './helpers/setup.js';
 import { dragAcross, firstFrames, framesSeenInPage, framesWatchedInPage, paintedInPage, phraseBoxInPage, scrollToPhraseInPage, watchFramesInPage } from '../e2e/helpers/page-reading.js';
 import { ARTICLE } from '../e2e/fixtures/highlight/article.js';
-import type { TestSite } from '../e2e/helpers/test-pages.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
 import type { Bookmark, Highlight } from '../../lib/api/types.js';
 import { decodePng, shareOf } from '../e2e/fixtures/anchoring/harness.js';
 
-let server: TidemarkServer;
-let site: TestSite;
-let token: string;
-let ff: FirefoxExtension;
 let tab: Page;
 let url: string;
 
-beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'marker@example.test', name: 'Mara Marker' }));
-  ff = await launchSignedIn(server, token);
+const test = signedInFirefoxTest({ email: 'marker@example.test', name: 'Mara Marker' });
+
+// Asking for the fixtures here starts them under the hook's time limit.
+test.beforeAll(async ({ ff }) => {
   tab = await ff.browser.newPage();
 });
 
-afterAll(() => closeAll(ff, site, server));
-
-async function highlightsOf(link: string): Promise<Highlight[]> {
+async function highlightsOf(server: TidemarkServer, token: string, link: string): Promise<Highlight[]> {
   const items = (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Bookmark[];
   const mine = items.filter((i) => i.link === link);
   if (mine.length > 1) throw new Error(`${link} is saved ${mine.length} times`);
@@ -53,7 +47,7 @@ async function clickToolbarButton(page: Page, name: string): Promise<void> {
   await page.mouse.click(button.x, button.y);
 }
 
-test('a mouse-drag selection shows the toolbar; a colour click stores the highlight and paints it', async () => {
+test('a mouse-drag selection shows the toolbar; a colour click stores the highlight and paints it', async ({ server, site, token, ff }) => {
   url = site.add('/firefox-tides', { title: 'Tides', body: ARTICLE.body });
   // The highlighter's loader is registered for the pages the extension may read (here: localhost).
   await waitFor('the highlighter loader to be registered', async () => {
@@ -76,7 +70,7 @@ test('a mouse-drag selection shows the toolbar; a colour click stores the highli
   await clickToolbarButton(tab, 'Green');
 
   const [h] = await waitFor('the highlight on the server', async () => {
-    const hs = await highlightsOf(url);
+    const hs = await highlightsOf(server, token, url);
     return hs.length ? hs : undefined;
   });
   expect(h).toMatchObject({ text: quote, color: 'green', position: 0 });
@@ -90,7 +84,7 @@ test('a mouse-drag selection shows the toolbar; a colour click stores the highli
   expect(dom).not.toContain('tidemark-hl-');
 });
 
-test('a fresh profile signed in as the same user (another device) paints the highlight in the same place', async () => {
+test('a fresh profile signed in as the same user (another device) paints the highlight in the same place', async ({ server, token }) => {
   const other = await launchSignedIn(server, token);
   try {
     await waitFor('the highlighter loader to be registered', async () =>
@@ -108,7 +102,7 @@ test('a fresh profile signed in as the same user (another device) paints the hig
   }
 });
 
-test('the keyboard command after a mouse selection: its first frame drawn on the overlay, then painted through the Highlight API', async () => {
+test('the keyboard command after a mouse selection: its first frame drawn on the overlay, then painted through the Highlight API', async ({ server, token, ff }) => {
   const quote = ARTICLE.quotes.spring;
   await tab.bringToFront();
   await tab.evaluate(scrollToPhraseInPage, quote);
@@ -122,7 +116,7 @@ test('the keyboard command after a mouse selection: its first frame drawn on the
     const tabs = await (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ url?: string }[]> } } }).browser.tabs.query({});
     await tidemark.onCommand('highlight-selection', tabs.find((t) => t.url === u));
   }, url);
-  await waitFor('the new highlight on the server', async () => ((await highlightsOf(url)).some((h) => h.text === quote) ? true : undefined));
+  await waitFor('the new highlight on the server', async () => ((await highlightsOf(server, token, url)).some((h) => h.text === quote) ? true : undefined));
   await waitFor('the new highlight painted', async () => ((await tab.evaluate(paintedInPage, false)).green?.includes(quote) ? true : undefined));
   const frames = await tab.evaluate(framesWatchedInPage);
   // Nothing painted in the frame before the command; then a frame with the overlay's colour under the phrase
@@ -130,7 +124,7 @@ test('the keyboard command after a mouse selection: its first frame drawn on the
   expect(firstFrames(frames), JSON.stringify(frames)).toEqual({ blankBefore: true, overlayFirst: true, overlayGoneOnceApi: true });
 });
 
-test('on a site the extension may not read by itself, the toolbar button paints the saved highlights: scoped to marked paragraphs, in colour', async () => {
+test('on a site the extension may not read by itself, the toolbar button paints the saved highlights: scoped to marked paragraphs, in colour', async ({ server, site, token, ff }) => {
   // 127.0.0.1 is not among the extension's hosts (localhost is): nothing runs there until the press,
   // which grants activeTab. The page then has no ::highlight() rules of the extension's: the painter
   // adds its own, scoped to the elements it marks (the scope-marks part), as in Chromium.

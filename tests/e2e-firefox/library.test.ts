@@ -85,7 +85,7 @@ const collectionOf = async (id: number) => (await server.api('GET', `/bookmark/$
 
 /** The count a collection's row in the sidebar's tree shows. */
 const treeCount = (title: string) =>
-  library.$eval(`[role="tree"] [role="treeitem"][aria-label="${title}"] .count`, (el) => el.textContent?.trim() ?? '');
+  library.$eval(`.tree li[aria-label="${title}"] .count`, (el) => el.textContent?.trim() ?? '');
 
 /** Clicks the sidebar's button (system collection or tree item) whose title is `title`. */
 async function openInSidebar(title: string): Promise<void> {
@@ -185,7 +185,7 @@ test('drag and drop in Firefox: a bookmark onto a collection moves it, Undo puts
   await waitFor('the loose note in the list', async () => ((await shownTitles()).includes('Loose note') ? true : undefined));
   const looseRow = await library.$$eval('.bookmark', (rows) => rows.findIndex((r) => r.querySelector('.title')?.textContent === 'Loose note'));
   expect(looseRow).toBeGreaterThanOrEqual(0);
-  const research = '[role="tree"] [role="treeitem"][aria-label="Research"] .nav-item';
+  const research = '.tree li[aria-label="Research"] .nav-item';
   expect(await drag(`.bookmark:nth-of-type(${looseRow + 1})`, research)).toBe(true);
   await waitFor('the note in Research on the server', async () => ((await collectionOf(ids['Loose note']!)) === ids.Research ? true : undefined));
   await waitFor('the row to leave Unsorted', async () => (!(await shownTitles()).includes('Loose note') ? true : undefined));
@@ -194,15 +194,15 @@ test('drag and drop in Firefox: a bookmark onto a collection moves it, Undo puts
   await waitFor('the row back in Unsorted', async () => ((await shownTitles()).includes('Loose note') ? true : undefined));
 
   // A collection onto another: nested under it (the server has the parent), then back to the top.
-  const recipes = '[role="tree"] [role="treeitem"][aria-label="Recipes"] .nav-item';
+  const recipes = '.tree li[aria-label="Recipes"] .nav-item';
   expect(await drag(recipes, research)).toBe(true);
   const parentOf = async (id: number) => (await server.api('GET', `/collection/${id}`, token)).body.item.parent?.$id ?? null;
   await waitFor('Recipes inside Research on the server', async () => ((await parentOf(ids.Recipes!)) === ids.Research ? true : undefined));
   await waitFor('Recipes shown inside Research', () =>
-    library.evaluate(() => (document.querySelector('[role="treeitem"][aria-label="Research"] [role="treeitem"][aria-label="Recipes"]') ? true : undefined)),
+    library.evaluate(() => (document.querySelector('li[aria-label="Research"] li[aria-label="Recipes"]') ? true : undefined)),
   );
   await library.screenshot({ path: path.join(SHOTS, 'library-nested-by-drag.png') });
-  expect(await drag(recipes, '[role="tree"]')).toBe(true);
+  expect(await drag(recipes, '.tree')).toBe(true);
   await waitFor('Recipes back at the top on the server', async () => ((await parentOf(ids.Recipes!)) === null ? true : undefined));
 });
 

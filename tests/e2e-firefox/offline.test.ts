@@ -3,31 +3,25 @@
 // reloaded, as about:debugging's Reload does) while the server is down, and is delivered exactly once
 // when the server is back (and not again after another restart).
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
-import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
-import type { TestSite } from '../e2e/helpers/test-pages.js';
+import { expect } from 'vitest';
+import { waitFor } from './helpers/firefox-extension.js';
+import { signedInFirefoxTest } from './helpers/setup.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
 import type { Bookmark } from '../../lib/api/types.js';
 
-let server: TidemarkServer;
-let site: TestSite;
-let token: string;
-let ff: FirefoxExtension;
 let tab: Page;
 
-beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'offline-fox@example.test', name: 'Otto Fox' }));
-  ff = await launchSignedIn(server, token);
+const test = signedInFirefoxTest({ email: 'offline-fox@example.test', name: 'Otto Fox' });
+
+// Asking for the fixtures here starts them under the hook's time limit.
+test.beforeAll(async ({ ff }) => {
   tab = await ff.browser.newPage();
 });
 
-afterAll(() => closeAll(ff, site, server));
-
-const saved = async (link: string) =>
+const saved = async (server: TidemarkServer, token: string, link: string) =>
   ((await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Bookmark[]).filter((i) => i.link === link);
 
-test('a save made offline is queued, survives a background restart, and is delivered once when the server is back', async () => {
+test('a save made offline is queued, survives a background restart, and is delivered once when the server is back', async ({ server, site, token, ff }) => {
   const url = site.add('/offline-fox', { title: 'Read later, offline', ogTitle: 'Offline foxes' });
   await tab.goto(url);
   await server.stop();
@@ -48,15 +42,15 @@ test('a save made offline is queued, survives a background restart, and is deliv
   await server.start();
   // The drain alarm's handler (the same function the alarm listener calls) delivers it.
   await ff.fireAlarm('queue-drain');
-  await waitFor('the queued save on the server', async () => ((await saved(url)).length ? true : undefined), 15_000);
-  expect(await saved(url)).toMatchObject([{ link: url, title: 'Offline foxes' }]);
+  await waitFor('the queued save on the server', async () => ((await saved(server, token, url)).length ? true : undefined), 15_000);
+  expect(await saved(server, token, url)).toMatchObject([{ link: url, title: 'Offline foxes' }]);
 
   // Draining again sends nothing more, no retry alarm is left, and another restart re-sends nothing.
   await ff.fireAlarm('queue-drain');
   await waitFor('the drain alarm to be cleared', async () => ((await ff.inExtension((ext) => ext.alarms.get('queue-drain'))) ? undefined : true));
   await ff.reloadExtension();
   await ff.fireAlarm('queue-drain');
-  expect(await saved(url)).toHaveLength(1);
+  expect(await saved(server, token, url)).toHaveLength(1);
   // Still signed in after the restart, and the page shows as saved.
   const again = await ff.pressToolbarButton(tab);
   await again.waitForStatus('Already saved: editing it');

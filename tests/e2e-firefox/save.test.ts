@@ -4,34 +4,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { waitFor, type FirefoxExtension } from './helpers/firefox-extension.js';
-import { closeAll, launchSignedIn, startBackend } from './helpers/setup.js';
-import type { TestSite } from '../e2e/helpers/test-pages.js';
+import { expect } from 'vitest';
+import { waitFor } from './helpers/firefox-extension.js';
+import { signedInFirefoxTest } from './helpers/setup.js';
 import type { TidemarkServer } from '../e2e/helpers/tidemark-server.js';
 import type { Bookmark } from '../../lib/api/types.js';
 import { ROOT } from '../../scripts/build-extension.js';
 
 const SHOTS = path.join(ROOT, 'test-results', 'firefox');
 
-let server: TidemarkServer;
-let site: TestSite;
-let token: string;
-let ff: FirefoxExtension;
 let tab: Page;
 let url: string;
 
-beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'fox@example.test', name: 'Fern Fox' }));
-  ff = await launchSignedIn(server, token);
+const test = signedInFirefoxTest({ email: 'fox@example.test', name: 'Fern Fox' });
+
+// Asking for the fixtures here starts them under the hook's time limit.
+test.beforeAll(async ({ ff }) => {
   tab = await ff.browser.newPage();
 });
 
-afterAll(() => closeAll(ff, site, server));
+const bookmarks = async (server: TidemarkServer, token: string) => (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Bookmark[];
 
-const bookmarks = async () => (await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Bookmark[];
-
-test('the options page says who is signed in, on which server', async () => {
+test('the options page says who is signed in, on which server', async ({ server, token, ff }) => {
   const options = await ff.openExtensionPage('options.html');
   const account = await options.$eval('[data-testid="account"]', (el) => el.textContent);
   expect(account).toContain('Fern Fox');
@@ -48,7 +42,7 @@ test('the options page says who is signed in, on which server', async () => {
   expect(JSON.stringify(local)).not.toContain(token);
 });
 
-test('"Open shortcut settings" on the options page opens Firefox\'s shortcut settings (about:addons)', async () => {
+test('"Open shortcut settings" on the options page opens Firefox\'s shortcut settings (about:addons)', async ({ ff }) => {
   const options = await ff.openExtensionPage('options.html');
   await options.click('::-p-text(Open shortcut settings)');
   await waitFor('about:addons', async () => ((await ff.browser.pages()).some((p) => p.url().startsWith('about:addons')) ? true : undefined));
@@ -57,7 +51,7 @@ test('"Open shortcut settings" on the options page opens Firefox\'s shortcut set
   await options.close();
 });
 
-test('pressing the toolbar button on a page saves it once, with its title, description and image', async () => {
+test('pressing the toolbar button on a page saves it once, with its title, description and image', async ({ server, site, token, ff }) => {
   url = site.add('/firefox-article', {
     title: 'Plain title',
     ogTitle: 'Foxes at the Shore',
@@ -67,7 +61,7 @@ test('pressing the toolbar button on a page saves it once, with its title, descr
   await tab.goto(url);
   const popup = await ff.pressToolbarButton(tab);
   await popup.waitForStatus('Saved');
-  const items = await bookmarks();
+  const items = await bookmarks(server, token);
   expect(items).toHaveLength(1);
   expect(items[0]).toMatchObject({
     link: url,
@@ -78,7 +72,7 @@ test('pressing the toolbar button on a page saves it once, with its title, descr
   });
   expect(await popup.value('Title')).toBe('Foxes at the Shore');
   // The editing form is taller than Firefox's popup (600 px): the popup scrolls up and down only, and
-  // nothing is under the scrollbar (it was: the scrollbar took 12 px of the page's 360, which scrolled sideways).
+  // nothing is under the scrollbar (Firefox puts it inside the page's width, see components/popup/popup.css).
   const fit = await popup.eval((doc) => {
     const root = doc.documentElement;
     const win = doc.defaultView!;
@@ -103,7 +97,7 @@ test('pressing the toolbar button on a page saves it once, with its title, descr
   await waitFor('the saved badge', async () => ((await ff.badgeOfActiveTab()).text === '✓' ? true : undefined));
 });
 
-test('in the popup, a collection and a tag are picked; they reach the server and nothing is duplicated', async () => {
+test('in the popup, a collection and a tag are picked; they reach the server and nothing is duplicated', async ({ server, token, ff }) => {
   const reading = (await server.api('POST', '/collection', token, { title: 'Reading' })).body.item._id as number;
   const shore = (await server.api('POST', '/collection', token, { title: 'Shore', parent: { $id: reading } })).body.item._id as number;
   await server.api('POST', '/bookmark', token, { link: 'https://elsewhere.example/', tags: ['tides'] });
@@ -119,17 +113,17 @@ test('in the popup, a collection and a tag are picked; they reach the server and
   await popup.press('#tags-input', 'Enter');
   await popup.waitForStatus('Saved');
 
-  const mine = (await bookmarks()).find((b) => b.link === url)!;
+  const mine = (await bookmarks(server, token)).find((b) => b.link === url)!;
   await waitFor('the edits on the server', async () => {
     const item = (await server.api('GET', `/bookmark/${mine._id}`, token)).body.item as Bookmark;
     return item.collectionId === shore && JSON.stringify([...item.tags].sort()) === '["foxes","tides"]' ? item : undefined;
   });
-  expect((await bookmarks()).filter((b) => b.link === url)).toHaveLength(1);
+  expect((await bookmarks(server, token)).filter((b) => b.link === url)).toHaveLength(1);
   await ff.closePopup();
   expect((await ff.badgeOfActiveTab()).text).toBe('✓');
 });
 
-test('a saved page\'s note shows whole in the popup: a 6-line note in a 6-line box, a 40-line note in 8 whole lines that scroll', async () => {
+test('a saved page\'s note shows whole in the popup: a 6-line note in a 6-line box, a 40-line note in 8 whole lines that scroll', async ({ server, site, token, ff }) => {
   const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join('\n');
   const seen: Record<number, { scrollHeight: number; clientHeight: number; lines: number }> = {};
   for (const n of [6, 40]) {

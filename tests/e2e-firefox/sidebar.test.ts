@@ -69,8 +69,8 @@ test('the sidebar lists the active page\'s highlights in page order, the missing
   expect(seen.found[0]).toContain(Q.first);
   expect(seen.found[1]).toContain(Q.second);
   expect(seen.notFound[0]).toContain(Q.gone);
-  // Firefox's sidebar header names the panel; the page's own heading is there for screen readers only
-  // (it was a second "Highlights and notes" right under Firefox's).
+  // Firefox's sidebar header names the panel; the page's own heading is there for screen readers only,
+  // so "Highlights and notes" is not shown twice.
   const firefoxTitle = await ff.inBrowserWindow(`document.getElementById('sidebar-title')?.checkVisibility() ? document.getElementById('sidebar-title').value : ''`);
   expect(firefoxTitle).toBe('Highlights and notes');
   const heading = await sidebar.eval((doc) => {

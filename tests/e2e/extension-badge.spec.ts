@@ -1,30 +1,19 @@
 // The saved-page badge in Chromium against the real server: synced index, no request per
 // navigation, SPA URL changes, updates right after a save or remove; the context menu and keyboard
 // command handlers; the test-token sign-in path.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './helpers/extension-test.js';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
-import { closeAll, launchExtension, startBackend } from './helpers/extension-setup.js';
-import type { TestSite } from './helpers/test-pages.js';
-import type { TidemarkServer } from './helpers/tidemark-server.js';
+import type { Page } from '@playwright/test';
 
-let server: TidemarkServer;
-let site: TestSite;
-let browser: ExtensionBrowser;
-let token: string;
 let tab: Page;
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'badge@example.test', name: 'Bea Badge' }));
-  browser = await launchExtension();
-});
+test.use({ account: { email: 'badge@example.test', name: 'Bea Badge' }, launch: { signedIn: false } });
 
-test.afterAll(() => closeAll(browser, site, server));
+const badge = (browser: ExtensionBrowser, url: string) => browser.badgeOf(url);
 
-const badge = (url: string) => browser.badgeOf(url);
-
-test('a wrong test token is refused with a clear message; the right one signs in', async () => {
+test('a wrong test token is refused with a clear message; the right one signs in', async ({ server, site, token, extension: browser }) => {
   const options = await browser.options();
   await options.getByLabel('Server URL').fill(server.origin);
   await options.getByText('Advanced: paste a test token').click();
@@ -40,24 +29,24 @@ test('a wrong test token is refused with a clear message; the right one signs in
   await expect.poll(() => browser.inWorker(() => (globalThis as any).tidemark.indexState())).toEqual({ state: 'ready', size: 1 });
 });
 
-test('shows a check mark on saved pages, naming the collection, with no request per navigation', async () => {
+test('shows a check mark on saved pages, naming the collection, with no request per navigation', async ({ server, site, extension: browser }) => {
   const saved = site.add('/saved-elsewhere', { title: 'Saved elsewhere' });
   const other = site.add('/not-saved', { title: 'Not saved' });
   tab = await browser.context.newPage();
   const before = server.requests.length;
   await tab.goto(saved);
-  await expect.poll(() => badge(saved)).toEqual({ text: '✓', title: 'Tidemark: saved in Reading' });
+  await expect.poll(() => badge(browser, saved)).toEqual({ text: '✓', title: 'Tidemark: saved in Reading' });
   await tab.goto(other);
-  await expect.poll(() => badge(other)).toEqual({ text: '', title: 'Save to Tidemark' });
+  await expect.poll(() => badge(browser, other)).toEqual({ text: '', title: 'Save to Tidemark' });
   // A single-page app changing its URL (history.pushState) updates the badge too.
   await tab.evaluate(() => (window as any).goTo('/saved-elsewhere?utm_source=newsletter'));
-  await expect.poll(() => badge(`${saved}?utm_source=newsletter`)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, `${saved}?utm_source=newsletter`)).toMatchObject({ text: '✓' });
   await tab.goto(other);
-  await expect.poll(() => badge(other)).toMatchObject({ text: '' });
+  await expect.poll(() => badge(browser, other)).toMatchObject({ text: '' });
   // Tab switches: back to a saved page in another tab.
   const second = await browser.context.newPage();
   await second.goto(saved);
-  await expect.poll(() => badge(saved)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, saved)).toMatchObject({ text: '✓' });
   await second.close();
   // The saved check itself asks nothing: no url/exists and no index sync per navigation. (Other
   // features may fetch for a saved page, e.g. its highlights; that is not the check.)
@@ -65,37 +54,37 @@ test('shows a check mark on saved pages, naming the collection, with no request 
   expect(checks).toEqual([]);
 });
 
-test('the badge turns on right after a save from the popup and off after Remove; Undo brings it back', async () => {
+test('the badge turns on right after a save from the popup and off after Remove; Undo brings it back', async ({ server, site, token, extension: browser }) => {
   const url = site.add('/to-save', { title: 'To save' });
   await tab.goto(url);
-  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '' });
   const popup = await browser.openPopup(tab);
   await expect(popup.getByRole('status')).toHaveText('Saved');
-  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '✓' });
   await popup.getByRole('button', { name: 'Remove' }).click();
   await expect(popup.getByRole('status')).toHaveText('Moved to Trash');
-  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '' });
   const [trashed] = (await server.api('GET', '/bookmarks/-99', token)).body.items;
   expect(trashed.link).toBe(url);
   await popup.getByRole('button', { name: 'Undo' }).click();
   await expect(popup.getByRole('status')).toHaveText('Saved');
-  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '✓' });
   expect((await server.api('GET', '/bookmarks/-99', token)).body.items).toEqual([]);
 });
 
-test('the badge follows a save and a remove made elsewhere after the next sync', async () => {
+test('the badge follows a save and a remove made elsewhere after the next sync', async ({ server, site, token, extension: browser }) => {
   const url = site.add('/remote', { title: 'Remote' });
   await tab.goto(url);
-  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '' });
   const created = (await server.api('POST', '/bookmark', token, { link: url })).body.item;
   await browser.fireAlarm('index-sync');
-  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '✓' });
   await server.api('DELETE', `/bookmark/${created._id}`, token);
   await browser.fireAlarm('index-sync');
-  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '' });
 });
 
-test('context menu "Save link" and "Save image", and the keyboard command, save through the same handlers', async () => {
+test('context menu "Save link" and "Save image", and the keyboard command, save through the same handlers', async ({ server, site, token, extension: browser }) => {
   const pageUrl = site.add('/with-links', { title: 'With links', body: '<a href="/linked">a link</a>' });
   await tab.goto(pageUrl);
   const tabId = await browser.inWorker(async (url) => (await (globalThis as any).chrome.tabs.query({})).find((t: any) => t.url === url).id, pageUrl);
@@ -113,7 +102,7 @@ test('context menu "Save link" and "Save image", and the keyboard command, save 
   expect(items.find((i) => i.link === linked)).toBeTruthy();
   expect(items.find((i) => i.link === 'https://images.example/sea.jpg')).toMatchObject({ type: 'image', cover: 'https://images.example/sea.jpg' });
   expect(items.filter((i) => i.link === pageUrl)).toHaveLength(1);
-  await expect.poll(() => badge(pageUrl)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, pageUrl)).toMatchObject({ text: '✓' });
   // Saving the same link again does not make a duplicate.
   await browser.inWorker(
     ({ id, link, page }) => (globalThis as any).tidemark.onMenuClicked({ menuItemId: 'save-link', linkUrl: link, pageUrl: page, editable: false }, { id, url: page }),
@@ -123,13 +112,13 @@ test('context menu "Save link" and "Save image", and the keyboard command, save 
   expect(again.filter((i) => i.link === linked)).toHaveLength(1);
 });
 
-test('turning the badge off in the options clears it', async () => {
+test('turning the badge off in the options clears it', async ({ site, extension: browser }) => {
   const url = `${site.origin}/with-links`;
-  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '✓' });
   const options = await browser.options();
   await options.getByLabel('Show a check mark on the toolbar button for pages you have saved').uncheck();
-  await expect.poll(() => badge(url)).toMatchObject({ text: '' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '' });
   await options.getByLabel('Show a check mark on the toolbar button for pages you have saved').check();
-  await expect.poll(() => badge(url)).toMatchObject({ text: '✓' });
+  await expect.poll(() => badge(browser, url)).toMatchObject({ text: '✓' });
   await options.close();
 });

@@ -1,35 +1,27 @@
-// The two ways the extension used to lose data, in Chromium against the real server:
+// Two ways the extension could lose data, in Chromium against the real server:
 // 1. editing an already-saved page while the server is down must add to its tags and note, never
 //    replace them with what the popup never saw;
 // 2. signing out while writes wait must warn, and keep them for that account: signing in to it
 //    again sends them.
-import { expect, test, type Page } from '@playwright/test';
-import type { ExtensionBrowser } from './helpers/extension-browser.js';
-import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
-import type { TestSite } from './helpers/test-pages.js';
+import { expect, test } from './helpers/extension-test.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
+import type { Page } from '@playwright/test';
 
-let server: TidemarkServer;
-let site: TestSite;
-let browser: ExtensionBrowser;
-let token: string;
 let tab: Page;
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'dataloss@example.test', name: 'Dana Dataloss' }));
-  browser = await launchSignedIn(server, token);
+test.use({ account: { email: 'dataloss@example.test', name: 'Dana Dataloss' } });
+
+test.beforeAll(async ({ extension: browser }) => {
   tab = await browser.context.newPage();
 });
 
-test.afterAll(() => closeAll(browser, site, server));
-
 type Saved = { _id: number; link: string; note: string; tags: string[]; title: string; important: boolean };
-const saved = async (link: string) =>
+const saved = async (server: TidemarkServer, token: string, link: string) =>
   ((await server.api('GET', '/bookmarks/0?perpage=50', token)).body.items as Saved[]).filter((i) => i.link === link);
 
-test('an offline edit of an already-saved page adds its tag and note to the stored ones; nothing is wiped', async () => {
+test('an offline edit of an already-saved page adds its tag and note to the stored ones; nothing is wiped', async ({ server, site, token, extension: browser }) => {
   const url = site.add('/data-loss-tags', { title: 'Page with tags', ogTitle: 'Page with tags' });
   await tab.goto(url);
   // Saved (online) with tags and a note, as a user would in the popup.
@@ -40,8 +32,8 @@ test('an offline edit of an already-saved page adds its tag and note to the stor
   await first.getByLabel('Tags').fill('beta');
   await first.getByLabel('Tags').press('Enter');
   await first.getByLabel('Note', { exact: true }).fill('kept from before');
-  await expect.poll(async () => (await saved(url))[0]?.tags).toEqual(['alpha', 'beta']);
-  await expect.poll(async () => (await saved(url))[0]?.note).toBe('kept from before');
+  await expect.poll(async () => (await saved(server, token, url))[0]?.tags).toEqual(['alpha', 'beta']);
+  await expect.poll(async () => (await saved(server, token, url))[0]?.note).toBe('kept from before');
   await first.close();
 
   await server.stop();
@@ -64,16 +56,16 @@ test('an offline edit of an already-saved page adds its tag and note to the stor
 
   await server.start();
   await browser.fireAlarm('queue-drain');
-  await expect.poll(async () => (await saved(url))[0]?.tags).toEqual(['alpha', 'beta', 'gamma']);
-  const [b] = await saved(url);
+  await expect.poll(async () => (await saved(server, token, url))[0]?.tags).toEqual(['alpha', 'beta', 'gamma']);
+  const [b] = await saved(server, token, url);
   expect(b.note).toBe('kept from before\n\nadded on the train');
   expect(b.title).toBe('Page with tags');
   // Delivered once: draining again adds nothing.
   await browser.fireAlarm('queue-drain');
-  expect((await saved(url))[0]).toMatchObject({ tags: ['alpha', 'beta', 'gamma'], note: 'kept from before\n\nadded on the train' });
+  expect((await saved(server, token, url))[0]).toMatchObject({ tags: ['alpha', 'beta', 'gamma'], note: 'kept from before\n\nadded on the train' });
 });
 
-test('signing out with unsent writes warns; "sign out anyway" keeps them for the account, and signing back in sends them', async () => {
+test('signing out with unsent writes warns; "sign out anyway" keeps them for the account, and signing back in sends them', async ({ server, site, token, extension: browser }) => {
   const url = site.add('/data-loss-signout', { title: 'Written before signing out' });
   await tab.goto(url);
   await server.stop();
@@ -98,13 +90,13 @@ test('signing out with unsent writes warns; "sign out anyway" keeps them for the
   await options.close();
 
   await server.start();
-  expect(await saved(url)).toHaveLength(0);
+  expect(await saved(server, token, url)).toHaveLength(0);
   await browser.signInWithTestToken(server.origin, token);
   // Signing in to the same account sends what waited.
-  await expect.poll(async () => (await saved(url)).map((b) => b.note), { timeout: 15_000 }).toEqual(['must not be lost']);
+  await expect.poll(async () => (await saved(server, token, url)).map((b) => b.note), { timeout: 15_000 }).toEqual(['must not be lost']);
 });
 
-test('with nothing waiting, Sign out signs out at once', async () => {
+test('with nothing waiting, Sign out signs out at once', async ({ server, token, extension: browser }) => {
   const options = await browser.options();
   await expect(options.getByTestId('account')).toContainText('Dana Dataloss');
   await options.getByRole('button', { name: 'Sign out' }).click();

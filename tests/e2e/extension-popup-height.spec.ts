@@ -45,7 +45,7 @@ test('a new page on a slow server, without site access: the popup keeps the heig
   const shown = await shownUntil(async (popup) => {
     await expect(popup.getByRole('status')).toHaveText('Saved');
     await expect(popup.getByTestId('highlight-summary')).toHaveText('No highlights yet');
-    // The settled popup is the one that grew before: the hint on highlighting without access, and the question.
+    // The settled popup has everything that could make it grow: the hint on highlighting without access, and the question.
     await expect(popup.getByText('On this site: select text, then right-click it')).toBeVisible();
     await expect(popup.getByText(ASK)).toBeVisible();
   });

@@ -3,8 +3,7 @@
 // a 40-line note in 8 whole lines that scroll, a long excerpt in 6; the box has its grown height from the
 // first frame it is in (never 3 rows first, then grown), and typing a new line grows it. Opened again on the
 // page, the popup holds the grown form's room while it finds the bookmark (lib/popup/form-room.ts), so it keeps
-// the height it opens at; the first time on a device the form comes taller than the room (897 -> 1042 px).
-// Before: 3-row boxes (a 6-line note scrolled inside them).
+// the height it opens at; the first time on a device the form may come taller than that room.
 import { expect, test, type Page } from '@playwright/test';
 import { noteBox } from './helpers/note-box.js';
 import { shownHeights } from './helpers/popup-heights.js';

@@ -1,27 +1,18 @@
 // What the popup and the options page tell a person, in Chromium against the real server: a server
 // address that is not Tidemark, pages no extension may read, signed out, a cut title, and text at a
 // readable size (Chrome's stylesheet for extension pages shrinks body text to 75 %).
-import { expect, test, type Page } from '@playwright/test';
-import type { ExtensionBrowser } from './helpers/extension-browser.js';
-import { closeAll, launchExtension, startBackend } from './helpers/extension-setup.js';
-import type { TestSite } from './helpers/test-pages.js';
-import type { TidemarkServer } from './helpers/tidemark-server.js';
+import { expect, test } from './helpers/extension-test.js';
+import type { Page } from '@playwright/test';
 
-let server: TidemarkServer;
-let site: TestSite;
-let browser: ExtensionBrowser;
-let token: string;
 let tab: Page;
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'states@example.test', name: 'Stella States' }));
-  browser = await launchExtension({ toolbarButton: true });
+test.use({ account: { email: 'states@example.test', name: 'Stella States' }, launch: { signedIn: false, toolbarButton: true } });
+
+test.beforeAll(async ({ extension: browser }) => {
   tab = await browser.context.newPage();
 });
-
-test.afterAll(() => closeAll(browser, site, server));
 
 /** The computed font size (px) of body text and of the form controls on an extension page. */
 const fontSizes = (page: Page) =>
@@ -31,7 +22,7 @@ const fontSizes = (page: Page) =>
     return { body: px(document.body), smallest: Math.min(...controls.map(px)) };
   });
 
-test('signed out: the popup offers "Sign in" and one Options control; text is at least 13 px', async () => {
+test('signed out: the popup offers "Sign in" and one Options control; text is at least 13 px', async ({ site, extension: browser }) => {
   const url = site.add('/states-signed-out', { title: 'Signed out page' });
   await tab.goto(url);
   const popup = await browser.openPopup(tab);
@@ -44,7 +35,7 @@ test('signed out: the popup offers "Sign in" and one Options control; text is at
   await popup.close();
 });
 
-test('options: an address that is not a Tidemark server says so; a later success clears the error and closes the token section', async () => {
+test('options: an address that is not a Tidemark server says so; a later success clears the error and closes the token section', async ({ server, site, token, extension: browser }) => {
   const options = await browser.options();
   const sizes = await fontSizes(options);
   expect(sizes.body).toBeGreaterThanOrEqual(13);
@@ -67,7 +58,7 @@ test('options: an address that is not a Tidemark server says so; a later success
   await options.close();
 });
 
-test('chrome:// pages: after a click on the toolbar button the popup says this kind of page cannot be saved', async () => {
+test('chrome:// pages: after a click on the toolbar button the popup says this kind of page cannot be saved', async ({ extension: browser }) => {
   await tab.goto('chrome://version');
   const popup = await browser.clickToolbarButton(tab);
   await expect(popup.getByText('This kind of page cannot be saved')).toBeVisible();
@@ -75,7 +66,7 @@ test('chrome:// pages: after a click on the toolbar button the popup says this k
   await popup.close();
 });
 
-test('a page title longer than Tidemark keeps is cut, and the popup says so next to it', async () => {
+test('a page title longer than Tidemark keeps is cut, and the popup says so next to it', async ({ site, extension: browser }) => {
   const long = `A very long title ${'that goes on '.repeat(60)}and ends here`;
   const url = site.add('/states-long-title', { title: long });
   await tab.goto(url);
@@ -91,7 +82,7 @@ test('a page title longer than Tidemark keeps is cut, and the popup says so next
   await popup.close();
 });
 
-test('the library uses the same type scale: no text under 13 px', async () => {
+test('the library uses the same type scale: no text under 13 px', async ({ extension: browser }) => {
   const library = await browser.context.newPage();
   await library.goto(browser.url('library.html'));
   await expect(library.locator('.bookmark').first()).toBeVisible();
@@ -105,7 +96,7 @@ test('the library uses the same type scale: no text under 13 px', async () => {
   await library.close();
 });
 
-test('options: a Highlights section says what site access does, and reflects whether it is granted', async () => {
+test('options: a Highlights section says what site access does, and reflects whether it is granted', async ({ extension: browser }) => {
   const options = await browser.options();
   const section = options.getByRole('region', { name: 'Highlights' });
   await expect(section.getByLabel('Let Tidemark read the sites you visit')).not.toBeChecked();
@@ -114,7 +105,7 @@ test('options: a Highlights section says what site access does, and reflects whe
   await options.close();
 });
 
-test('while the bookmark is found or saved, the popup holds the room of the form that comes next (the Highlights section is shown already)', async () => {
+test('while the bookmark is found or saved, the popup holds the room of the form that comes next (the Highlights section is shown already)', async ({ site, extension: browser }) => {
   const url = site.add('/states-room', { title: 'Room to edit', body: '<p>How the sea keeps time.</p>' });
   await tab.goto(url);
   const popup = await browser.clickToolbarButton(tab);

@@ -16,7 +16,7 @@ test.beforeAll(async () => {
     source: `
       import { FirstFrameOverlay } from './lib/painting/first-frame-overlay.ts';
       import { paintNew } from './lib/highlighter/paint-new.ts';
-      import { PageUi } from './components/highlighter/page-ui.ts';
+      import { PageUi } from './lib/highlighter/ui/page-ui.ts';
       window.overlayTest = { FirstFrameOverlay, paintNew, PageUi };`,
     resolveDir: fileURLToPath(new URL('../..', import.meta.url)),
   });
@@ -29,7 +29,7 @@ type OverlayWindow = Window & {
   overlayTest: {
     FirstFrameOverlay: typeof import('../../lib/painting/first-frame-overlay.js').FirstFrameOverlay;
     paintNew: typeof import('../../lib/highlighter/paint-new.js').paintNew;
-    PageUi: typeof import('../../components/highlighter/page-ui.js').PageUi;
+    PageUi: typeof import('../../lib/highlighter/ui/page-ui.js').PageUi;
   };
   overlay: Overlay;
   /** The range of `text` in element #`within`. */

@@ -3,33 +3,26 @@
 // all before anything was delivered; the page shows the current state after the service worker
 // stopped and the page was reloaded (still offline); once the server is back it holds exactly the
 // final state (one highlight, the new colour and the note, nothing duplicated, nothing refused).
-import { expect, test, type Page } from '@playwright/test';
-import type { ExtensionBrowser } from './helpers/extension-browser.js';
-import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
-import { bookmarksOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
-import type { TestSite } from './helpers/test-pages.js';
+import { expect, test } from './helpers/extension-test.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
+import type { ExtensionBrowser } from './helpers/extension-browser.js';
+import type { Page } from '@playwright/test';
+import { bookmarksOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
 import { openSidePanel } from './helpers/side-panel.js';
 import { ARTICLE } from './fixtures/highlight/article.js';
 
-let server: TidemarkServer;
-let site: TestSite;
-let browser: ExtensionBrowser;
-let token: string;
 let tab: Page;
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async () => {
-  ({ server, site, token } = await startBackend({ email: 'offline-highlights@example.test', name: 'Olive Offline' }));
-  browser = await launchSignedIn(server, token);
+test.use({ account: { email: 'offline-highlights@example.test', name: 'Olive Offline' } });
+
+test.beforeAll(async ({ extension: browser }) => {
   await expect.poll(() => browser.registeredScripts()).toHaveLength(1);
   tab = await browser.context.newPage();
 });
 
-test.afterAll(() => closeAll(browser, site, server));
-
-const bookmarks = (link: string) => bookmarksOf(server, token, link);
+const bookmarks = (server: TidemarkServer, token: string, link: string) => bookmarksOf(server, token, link);
 
 /** How many highlights the page marks as having a note (never the note itself). */
 const noteMarks = (page: Page) => page.evaluate(() => (CSS as any).highlights.get('tidemark-note')?.size ?? 0);
@@ -42,29 +35,29 @@ async function pickColour(page: Page, name: string): Promise<void> {
 }
 
 /** The offline queue as stored by the extension. */
-const storedQueue = () =>
+const storedQueue = (browser: ExtensionBrowser) =>
   browser.inWorker(async () => (await (globalThis as any).chrome.storage.local.get('queue')).queue as { entries: unknown[]; failures: { message: string }[] });
 
 /** Drains the offline queue (its alarm's handler) until it is empty. */
-const deliverQueue = () =>
+const deliverQueue = (browser: ExtensionBrowser) =>
   expect
     .poll(
       async () => {
         await browser.fireAlarm('queue-drain');
-        return (await storedQueue()).entries.length;
+        return (await storedQueue(browser)).entries.length;
       },
       { timeout: 15_000 },
     )
     .toBe(0);
 
-test('highlights edited while offline (recolour, note, a second one made and deleted), across a worker restart and a reload, reach the server as exactly the final state', async () => {
+test('highlights edited while offline (recolour, note, a second one made and deleted), across a worker restart and a reload, reach the server as exactly the final state', async ({ server, site, token, extension: browser }) => {
   const quote = ARTICLE.quotes.harbour;
   const other = ARTICLE.quotes.spring;
   const url = site.add('/offline-edits', { title: 'Tides, edited offline', body: ARTICLE.body });
   await tab.goto(url);
   // The page was saved earlier (the popup saves it on open).
   const saving = await browser.openPopup(tab);
-  await expect.poll(async () => (await bookmarks(url)).length).toBe(1);
+  await expect.poll(async () => (await bookmarks(server, token, url)).length).toBe(1);
   await saving.close();
 
   await server.stop();
@@ -97,7 +90,7 @@ test('highlights edited while offline (recolour, note, a second one made and del
   await expect.poll(() => painted(tab)).toEqual({ purple: [quote] });
 
   // Nothing has reached the server yet.
-  expect((await storedQueue()).entries.length).toBeGreaterThan(0);
+  expect((await storedQueue(browser)).entries.length).toBeGreaterThan(0);
 
   // 5. The browser stops the idle service worker; the reader reloads the page, still offline: the
   //    current state is painted from the local copy.
@@ -108,23 +101,23 @@ test('highlights edited while offline (recolour, note, a second one made and del
 
   // 6. The server is back: the queue (drained by its alarm's handler) delivers the final state.
   await server.start();
-  await deliverQueue();
-  const [bookmark, ...duplicates] = await bookmarks(url);
+  await deliverQueue(browser);
+  const [bookmark, ...duplicates] = await bookmarks(server, token, url);
   expect(duplicates).toEqual([]);
   expect(bookmark.highlights.map(({ text, color, note }) => ({ text, color, note }))).toEqual([
     { text: quote, color: 'purple', note: 'ask the harbour master at low tide' },
   ]);
-  expect((await storedQueue()).failures).toEqual([]);
+  expect((await storedQueue(browser)).failures).toEqual([]);
 
   // 7. Back online, the highlight painted with its offline key can still be changed from the page.
   await clickPhrase(tab, quote);
   await pickColour(tab, 'Blue');
-  await expect.poll(async () => (await bookmarks(url))[0].highlights.map((h) => h.color)).toEqual(['blue']);
+  await expect.poll(async () => (await bookmarks(server, token, url))[0].highlights.map((h) => h.color)).toEqual(['blue']);
   await expect.poll(() => painted(tab)).toEqual({ blue: [quote] });
-  expect((await bookmarks(url))[0].highlights).toHaveLength(1);
+  expect((await bookmarks(server, token, url))[0].highlights).toHaveLength(1);
 });
 
-test('on a page never saved, a highlight made offline saves the page too; edits before delivery arrive as one bookmark with the final highlight', async () => {
+test('on a page never saved, a highlight made offline saves the page too; edits before delivery arrive as one bookmark with the final highlight', async ({ server, site, token, extension: browser }) => {
   const quote = ARTICLE.quotes.mark;
   const url = site.add('/offline-unsaved', { title: 'Tides, never saved', body: ARTICLE.body });
   await tab.goto(url);
@@ -147,9 +140,9 @@ test('on a page never saved, a highlight made offline saves the page too; edits 
   await expect.poll(() => painted(tab), { timeout: 10_000 }).toEqual({ red: [quote] });
 
   await server.start();
-  await deliverQueue();
-  const saved = await bookmarks(url);
+  await deliverQueue(browser);
+  const saved = await bookmarks(server, token, url);
   expect(saved).toHaveLength(1);
   expect(saved[0].highlights.map(({ text, color }) => ({ text, color }))).toEqual([{ text: quote, color: 'red' }]);
-  expect((await storedQueue()).failures).toEqual([]);
+  expect((await storedQueue(browser)).failures).toEqual([]);
 });

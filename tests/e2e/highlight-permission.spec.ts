@@ -27,8 +27,6 @@ const BODY = `<style>body { font: 20px/1.6 sans-serif; margin: 24px; }</style>
 <p>Inside the harbour ${Q.second} for the last mile.</p>`;
 const EXPLANATION = 'Allow Tidemark to read the sites you visit?';
 const EXPECTED = { green: [Q.first], orange: [Q.second] };
-const SETTLE_MS = 1500;
-
 let server: TidemarkServer;
 let site: TestSite;
 let token: string;
@@ -51,11 +49,15 @@ async function popupWithList(b: ExtensionBrowser, tab: Page): Promise<Page> {
   return popup;
 }
 
-/** Loads the page and waits long enough for any automatic painting to have happened. */
+/**
+ * Loads the page (on 127.0.0.1, a host the extension may not read by itself). What would paint it
+ * without a click is the loader, registered for the hosts the extension may read: it is not registered
+ * for this one, so nothing of the extension's runs in the page.
+ */
 async function openSaved(b: ExtensionBrowser, tab?: Page): Promise<Page> {
   const page = tab ?? (await b.context.newPage());
   await page.goto(url);
-  await page.waitForTimeout(SETTLE_MS);
+  expect(await registeredFor(b)).toEqual(['http://localhost/*']);
   return page;
 }
 

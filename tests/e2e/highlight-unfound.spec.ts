@@ -6,6 +6,7 @@ import { expect, test, type CDPSession } from '@playwright/test';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
 import { painted } from './helpers/highlighting.js';
+import { pageChangesHandled, watchPageChanges } from './helpers/page-changes.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 
@@ -137,16 +138,18 @@ test('on a long live page, a clock ticking does not re-anchor the unfound highli
   await tab.goto(url);
   await expect.poll(() => painted(tab), { timeout: 15_000 }).toEqual({ green: [INTRO] });
   const tick = (s: number) => tab.evaluate((t) => void (document.getElementById('clock')!.textContent = t), `12:00:${String(s).padStart(2, '0')}`);
+  await watchPageChanges(browser, url);
   // The first change after the page was indexed retries every unfound highlight (its index was built, not patched).
   await tick(1);
-  await tab.waitForTimeout(1500);
+  await expect.poll(() => pageChangesHandled(browser, url), { timeout: 10_000 }).toBe(1);
   const cdp = await browser.context.newCDPSession(tab);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
   await approximateCalls(cdp);
   for (let s = 2; s < 5; s++) {
     await tick(s);
-    await tab.waitForTimeout(800); // past the highlighter's 400 ms wait, and its work
+    // The highlighter has checked the change (after its 400 ms wait) and done what it does for it.
+    await expect.poll(() => pageChangesHandled(browser, url), { timeout: 10_000 }).toBe(s);
   }
   expect(await approximateCalls(cdp)).toBe(0);
   expect(await painted(tab)).toEqual({ green: [INTRO] });

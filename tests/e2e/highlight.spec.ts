@@ -204,8 +204,11 @@ test('an edited version of the page: highlights still there are repainted, the r
     purple: [ARTICLE.quotes.harbour],
     blue: [ARTICLE.quotes.spring],
   });
-  // Nothing painted anywhere else after the page settles.
-  await tab.waitForTimeout(600);
+  // Nothing painted anywhere else once the highlighter has placed all three: the popup's summary is
+  // its answer, with the removed one not found.
+  const summary = await browser.openPopup(tab);
+  await expect(summary.getByTestId('highlight-summary')).toHaveText('3 highlights, 1 not found');
+  await summary.close();
   expect(await painted(tab)).toEqual({ purple: [ARTICLE.quotes.harbour], blue: [ARTICLE.quotes.spring] });
 });
 

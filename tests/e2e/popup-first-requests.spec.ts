@@ -2,7 +2,7 @@
 // before its app is loaded and run, and the app takes their answers instead of asking again: in
 // Chromium against the real server, one check and one create per opening of an unsaved page, none on
 // the saved page, and the form shows the bookmark and the cached collections. The app itself is one
-// script and one style sheet (entrypoints/popup-app.tsx), not a module graph of shared chunks.
+// script and one style sheet (entrypoints/popup-app/index.tsx), not a module graph of shared chunks.
 import { expect, test, type Page } from '@playwright/test';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';

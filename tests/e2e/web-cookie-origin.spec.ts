@@ -40,6 +40,23 @@ function otherPage(target: string): string {
 </script>`;
 }
 
+/**
+ * A form elsewhere posting to the API as soon as it loads: a top-level navigation, which carries the
+ * cookie (the two ports are one site, so SameSite=Lax sends it) and needs no CORS. text/plain lets
+ * the body be JSON: the field's name and value join as `{"title":"From a form","x":"="}`.
+ */
+function apiForm(target: string): string {
+  return `<!doctype html><form method="post" action="${target}/rest/v1/collection" enctype="text/plain">
+<input type="hidden" name='{"title":"From a form","x":"' value='"}'></form>
+<script>document.forms[0].submit();</script>`;
+}
+
+/** A form elsewhere posting to the account page's "Sign out everywhere" (it cannot know the page's form token). */
+function accountForm(target: string): string {
+  return `<!doctype html><form method="post" action="${target}/account/signout-everywhere"></form>
+<script>document.forms[0].submit();</script>`;
+}
+
 test.beforeAll(async () => {
   build = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-web-build-'));
   fs.mkdirSync(path.join(build, 'assets'));
@@ -47,9 +64,9 @@ test.beforeAll(async () => {
   fs.writeFileSync(path.join(build, 'assets', 'app-1a2b3c.js'), APP_JS);
   s = await startServer({ webAppDir: build });
   await s.createUser(email, { password });
-  other = http.createServer((_req, res) => {
+  other = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(otherPage(s.origin));
+    res.end(req.url === '/form-api' ? apiForm(s.origin) : req.url === '/form-account' ? accountForm(s.origin) : otherPage(s.origin));
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
@@ -89,4 +106,32 @@ test('the cookie works from the app and is refused from a page on another port',
   expect(fromOther).toContainEqual({ from: otherOrigin, method: 'POST', path: '/rest/v1/collection', status: 403 });
   for (const a of fromOther) expect(a.status).toBeGreaterThanOrEqual(400);
   expect(answers.filter((a) => a.from === s.origin).map((a) => a.status)).toEqual([200, 200]);
+});
+
+test('forms on a page on another port cannot post with the cookie: the API refuses, the account pages refuse', async ({ page }) => {
+  await page.goto(`${s.origin}/signin`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await page.click('button[type=submit]');
+  await expect(page).toHaveURL(`${s.origin}/`);
+  await expect(page).toHaveTitle('app 200 200');
+  const collectionsBefore = (await s.sql<{ title: string }>('SELECT title FROM collections')).map((r) => r.title);
+
+  // A form posting JSON-looking text to the API: 403 with the error envelope, nothing created.
+  const apiAnswer = page.waitForResponse((r) => r.url() === `${s.origin}/rest/v1/collection` && r.request().method() === 'POST');
+  await page.goto(`${otherOrigin}/form-api`);
+  const api = await apiAnswer;
+  expect(api.status()).toBe(403);
+  expect(await api.json()).toMatchObject({ result: false, errorMessage: expect.any(String) });
+  expect((await s.sql<{ title: string }>('SELECT title FROM collections')).map((r) => r.title)).toEqual(collectionsBefore);
+
+  // A form posting to "Sign out everywhere": refused without the page's own form token ...
+  const accountAnswer = page.waitForResponse((r) => r.url() === `${s.origin}/account/signout-everywhere`);
+  await page.goto(`${otherOrigin}/form-account`);
+  expect((await accountAnswer).status()).toBe(403);
+  await expect(page.getByRole('heading', { name: 'Form expired' })).toBeVisible();
+  // ... and the session still works.
+  await page.goto(`${s.origin}/`);
+  await expect(page).toHaveURL(`${s.origin}/`);
+  await expect(page).toHaveTitle('app 200 200');
 });

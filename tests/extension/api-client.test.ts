@@ -267,3 +267,16 @@ describe('idempotent writes: retried only when repeating them is safe', () => {
     expect(listed.body.items.map((i: { _id: number }) => i._id)).toEqual([b._id]);
   });
 });
+
+describe('cookie mode (the web app: no token source)', () => {
+  it('sends no Authorization header, and a 401 means the session ended: no refresh, no retry', async () => {
+    scripted.script('GET /rest/v1/user', { status: 200, body: USER }, { status: 401, body: { result: false, errorMessage: 'Sign in first.' } });
+    const api = new TidemarkApi({ serverUrl: () => scripted.origin, retry: { retries: 3, baseDelayMs: 1 } });
+    expect((await api.getUser())._id).toBe(7);
+    expect(scripted.requests('GET /rest/v1/user')[0]!.headers.authorization).toBeUndefined();
+    const err = await api.getUser().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiClientError);
+    expect(err).toMatchObject({ kind: 'unauthorized', status: 401, message: expect.stringMatching(/^You are signed out: your session has ended\./) });
+    expect(scripted.requests('GET /rest/v1/user')).toHaveLength(2);
+  });
+});

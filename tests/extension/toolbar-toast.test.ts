@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('wxt/browser', () => import('./helpers/jsdom-browser.js'));
 
-import { PageUi } from '../../components/highlighter/page-ui.js';
-import { Toolbar } from '../../components/highlighter/toolbar.js';
+import { PageUi } from '../../lib/highlighter/ui/page-ui.js';
+import { Toolbar } from '../../lib/highlighter/ui/toolbar.js';
 
 const noop = () => undefined;
 

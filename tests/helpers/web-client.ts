@@ -16,7 +16,11 @@ export class WebClient {
   /** The HTML of the last page fetched, where forms are read from. */
   lastPage = '';
 
-  constructor(readonly origin: string) {}
+  /** `headers` go with every request (an X-Forwarded-For to come from another address). */
+  constructor(
+    readonly origin: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -27,7 +31,7 @@ export class WebClient {
     const res = await fetch(url, {
       method,
       redirect: 'manual',
-      headers: { ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}), ...headers },
+      headers: { ...this.headers, ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}), ...headers },
       body,
     });
     for (const line of res.headers.getSetCookie()) {

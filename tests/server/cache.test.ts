@@ -113,8 +113,8 @@ describe('permanent copies made in the background', () => {
   });
 
   // The copy job is queued by the insert's trigger; pleaseParse must join it in the same transaction.
-  // Queued by a later statement, a runner that claimed the copy job in between left pleaseParse a
-  // second job, and the page was read twice (CI, PostgreSQL lane, 2026-11-26 18:58). Here another
+  // Queued by a later statement, a runner that claimed the copy job in between would leave pleaseParse
+  // a second job, and the page would be read twice. Here another
   // connection holds the users table, so the request stops right after its insert commits (at the
   // owner's change date) while the runner claims the new job; PostgreSQL only, where that can be done.
   it.skipIf(!onPostgres)('with pleaseParse, a job the runner takes at once already carries the parse', async () => {

@@ -43,8 +43,8 @@ describe('command line', () => {
     expect(runCli(['token:create', '--email', 'nobody@example.test', '--data', dataDir]).stderr).toMatch(/No account/);
   });
 
-  // These two start `serve` and run the command line beside it (three or four processes): about 8 s on a
-  // quiet machine, over 30 s when every core is busy (one CLI process took 9 s at load 13).
+  // These two start `serve` and run the command line beside it (three or four processes), which can
+  // take over 30 s when every core is busy.
   it('token:create makes a token that works against a running server on the same data directory', { timeout: PROCESSES_TIMEOUT }, async () => {
     const serve = await startServe(['--port', '0', '--data', dataDir]);
     try {

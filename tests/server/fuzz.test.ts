@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { upload } from './upload-client.js';
 
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 2000);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
@@ -211,3 +212,49 @@ describe('schema-driven fuzzing', () => {
     expect(validated).toBeGreaterThan(sent / 2);
   });
 });
+
+// The shapes of the hostile-user probe: pages and bookmark files nested from a few levels to tens
+// of thousands, closed or not, in the tags parsers treat specially. Every one is answered (200, or
+// a refusal that says why), none is a 5xx, the limit falls where it is documented, and another
+// user is answered throughout. Bounded: DEEP_RUNS shapes of each kind.
+const DEEP_RUNS = Number(process.env.FUZZ_DEEP_RUNS ?? 12);
+const depths = fc.constantFrom(1, 40, 300, 511, 512, 513, 3_000, 50_000);
+const nestingTags = fc.constantFrom('div', 'span', 'table', 'ul', 'b', 'font', 'section', 'dl', 'blockquote');
+
+describe('deep nesting in pages and bookmark files', () => {
+  it(`${DEEP_RUNS} pages and ${DEEP_RUNS} bookmark files: answered with 200 or a clear refusal, never 5xx`, { timeout: 240_000 }, async () => {
+    const pro = await s.createUser(undefined, { pro: true });
+    const bookmark = (await s.createItem('/bookmark', pro.token, { link: 'https://fuzz.example/deep' }))._id;
+    const pages = fc.record({ depth: depths, tag: nestingTags, closed: fc.boolean(), text: fc.string({ maxLength: 20 }) });
+    await fc.assert(
+      fc.asyncProperty(pages, async ({ depth, tag, closed, text }) => {
+        const page = `<html><body>${`<${tag}>`.repeat(depth)}${text.replace(/[<&]/g, ' ')}${closed ? `</${tag}>`.repeat(depth) : ''}</body></html>`;
+        const res = await upload(s, 'PUT', `/bookmark/${bookmark}/cache`, [{ name: 'cache', filename: 'page.html', content: page, type: 'text/html' }], pro.token);
+        // html and body are two levels: the page's own nesting may reach 510.
+        if (depth + 2 > 512) {
+          expect(res.status).toBe(422);
+          expect(res.body.errorMessage).toBe('The page is nested too deeply to read (more than 512 levels).');
+        } else {
+          expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBe(200);
+        }
+        expect((await s.api('GET', '/user', { token })).status).toBe(200);
+      }),
+      { numRuns: DEEP_RUNS, seed: SEED },
+    );
+    const files = fc.record({ depth: depths, folders: fc.boolean(), closed: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(files, async ({ depth, folders, closed }) => {
+        const open = folders ? '<DT><H3>f</H3>\n<DL><p>\n' : '<DL><p>\n';
+        const file = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<H1>B</H1>\n<DL><p>\n${open.repeat(depth)}<DT><A HREF="https://deep.example/">x</A>\n${closed ? '</DL><p>\n'.repeat(depth) : ''}</DL>\n`;
+        const res = await upload(s, 'POST', '/import/file', [{ name: 'import', filename: 'b.html', content: file, type: 'text/html' }], token);
+        expect([200, 400]).toContain(res.status);
+        if (res.status === 400) expect(res.body.errorMessage).toMatch(/nested (more than 100 deep|too deeply to read)/);
+        if (depth <= 40) expect(res.status).toBe(200);
+        if (depth >= 3_000) expect(res.status).toBe(400);
+        expect((await s.api('GET', '/user', { token })).status).toBe(200);
+      }),
+      { numRuns: DEEP_RUNS, seed: SEED },
+    );
+  });
+});
+

@@ -10,10 +10,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 // through that server's API.
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-/**
- * Each test runs 3-8 CLI processes one after another (about 1 s each on PostgreSQL on a quiet
- * machine); at load 15-20 two of them took over 30 s (2026-11-26 20:45), so they get the file's 120 s.
- */
+/** Each test runs 3-8 CLI processes one after another, which can take over 30 s on a busy machine. */
 const CLI_TESTS = 120_000;
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'import');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-import-cli-'));

@@ -63,20 +63,17 @@ describe('import file limits', () => {
     void pending.finally(() => {
       done = true;
     });
-    // While it converts, another user's requests are answered (generously timed: the machine may be busy).
-    let slowest = 0;
+    // While it converts, another user's requests are answered (how fast: npx tsx bench/import/responsive.ts --nested 40000).
     let answered = 0;
     while (!done && answered < 200) {
-      const t = performance.now();
       const me = await s.api('GET', '/user', { token: bystander.token });
-      slowest = Math.max(slowest, performance.now() - t);
       expect(me.status).toBe(200);
       answered++;
     }
+    expect(answered).toBeGreaterThan(0);
     const res = await pending;
     expect(res.status).toBe(400);
     expect(res.body.errorMessage).toContain('nested more than 100 deep');
-    expect(slowest).toBeLessThan(3000);
   });
 
   it('a file with more entries than the server takes: 400 saying to split it', async () => {

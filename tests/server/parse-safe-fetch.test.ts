@@ -133,9 +133,8 @@ describe('fetchPage on a local server (allowPrivateNetwork)', () => {
   });
 
   it('gives up on a body that never finishes after the timeout', async () => {
-    const started = Date.now();
+    // The body never ends: without the timeout this would not settle at all (the test's own limit fails it).
     const error = await expectCode(fetchPage(`${server.origin}/slow-body`, { ...local, timeoutMs: 500 }), 'timeout');
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(error.message).toContain('500 ms');
   });
 

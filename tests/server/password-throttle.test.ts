@@ -1,5 +1,5 @@
 // Every password check shares the sign-in throttle: PUT /user with `oldpassword` and the account
-// page's email and password forms can no longer be used to guess a password without limit.
+// page's email and password forms cannot be used to guess a password without limit.
 // Failures count per account (and per IP) across all of them; once blocked, even the right
 // password is refused with 429 and Retry-After until the window has passed, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,5 +80,35 @@ describe('one throttle for every password check', () => {
     expect(res.status).toBe(429);
     clock.advance(WINDOW + 1000);
     expect((await s.api('PUT', '/user', { token: u.token, body: { oldpassword: password, newpassword: 'new-password-3' } })).status).toBe(200);
+  });
+});
+
+describe('nobody can lock an owner out', () => {
+  let proxied: TestServer;
+  beforeAll(async () => {
+    // Behind a proxy, so each client below comes from the address it names.
+    proxied = await startServer({ clock, trustProxy: true });
+  });
+  afterAll(async () => proxied.close());
+  const from = (ip: string) => new WebClient(proxied.origin, { 'x-forwarded-for': ip });
+
+  it('five wrong passwords from one address block that address only; the right one from another still signs in', async () => {
+    const u = await proxied.createUser(`owner-${Date.now()}@example.test`, { password });
+    const attacker = from('203.0.113.7');
+    for (let i = 0; i < 5; i++) expect((await attacker.signIn(u.email, `guess-${i}`)).status).toBe(401);
+    expect((await attacker.signIn(u.email, password)).status).toBe(429);
+    expect((await from('198.51.100.20').signIn(u.email, password)).status).toBe(303);
+  });
+
+  it('past the account-wide ceiling (100 from many addresses) a fresh address still gets its check', async () => {
+    const u = await proxied.createUser(`crowd-${Date.now()}@example.test`, { password });
+    for (let n = 0; n < 25; n++) {
+      const guesser = from(`203.0.113.${n + 10}`);
+      for (let i = 0; i < 4; i++) expect((await guesser.signIn(u.email, `guess-${n}-${i}`)).status).toBe(401);
+    }
+    // An address that guessed is refused now, at its fifth try, by the ceiling...
+    expect((await from('203.0.113.10').signIn(u.email, password)).status).toBe(429);
+    // ...while the owner, from an address with no failures, signs in.
+    expect((await from('192.0.2.1').signIn(u.email, password)).status).toBe(303);
   });
 });

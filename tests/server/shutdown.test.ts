@@ -1,7 +1,7 @@
 // Closing the server (SIGTERM on `serve`, app.close() in tests) is not held open by client connections:
 // neither one kept alive after its request nor one a browser opened ahead of need and never used
-// (Chromium preconnects; Node times such a connection by headersTimeout, 60 s, so it held the close
-// that long: the e2e offline tests' server.stop() took up to 54 s, see README Known issues).
+// (Chromium preconnects; Node times such a connection by headersTimeout, 60 s, and would hold the
+// close that long).
 import net from 'node:net';
 import { expect, it } from 'vitest';
 import { startServer } from '../helpers/server.js';

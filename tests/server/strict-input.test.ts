@@ -1,4 +1,4 @@
-// The smaller holes (issue #14, defect 8): path ids are decimal digits only; integers that do not
+// Smaller input holes: path ids are decimal digits only; integers that do not
 // fit are refused, not rounded; web sign-up takes only addresses the API takes, and is throttled
 // per IP; an OAuth code is used up only by a correct exchange by its own client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

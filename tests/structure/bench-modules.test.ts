@@ -1,8 +1,7 @@
 // The benches run parts of the extension in plain Node through tsx (bench/extension/index-sync.ts runs
 // the saved-link index against a real server), outside WXT's build, where `import.meta.env` does not
 // exist. A module those parts import that reads it unguarded breaks the bench at load, long after the
-// change that did it (bench:extension stopped with "Cannot read properties of undefined (reading
-// 'FIREFOX')" until 2026-11-27). This runs that part of the bench, on 2,000 links.
+// change that did it. This runs that part of the bench, on 2,000 links.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';

@@ -3,7 +3,7 @@
 // that are safe to repeat are retried after a network error or a 5xx: reads, and writes that carry an
 // Idempotency-Key (the server runs those once however often they arrive). A 429 is retried always:
 // the server refused it without running it.
-// Pure: fetch only, no extension APIs. The token comes from a callback.
+// Pure: fetch only, no extension APIs. The token comes from a callback (none: the session cookie).
 import { ApiClientError, isTemporaryStatus, messageOf } from './errors.js';
 
 export interface TokenSource {
@@ -27,7 +27,12 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDel
 export interface HttpOptions {
   /** Origin of the service, e.g. `http://localhost:8787` (the API is under /rest/v1). */
   serverUrl: () => string | Promise<string>;
-  tokens: TokenSource;
+  /**
+   * Where bearer tokens come from. Without one the client runs in cookie mode (the web app served
+   * by the server): same-origin requests carry the session cookie, no Authorization header, and a
+   * 401 means the session has ended.
+   */
+  tokens?: TokenSource;
   fetch?: typeof fetch;
   retry?: Partial<RetryPolicy>;
   /** Per-attempt timeout. */
@@ -54,6 +59,7 @@ export interface RequestOptions {
 export type Http = <T>(method: string, path: string, opts?: RequestOptions) => Promise<T>;
 
 const SIGN_IN_EXPIRED = 'Your sign-in has expired. Open Tidemark\'s options and sign in again.';
+const SESSION_ENDED = 'You are signed out: your session has ended. Sign in again to see your library.';
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -84,7 +90,8 @@ export function createHttp(options: HttpOptions): Http {
 
   return async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     // Both usually read extension storage: read at once, not one after the other.
-    const [serverUrl, firstToken] = await Promise.all([options.serverUrl(), opts.token ?? options.tokens.getAccessToken()]);
+    const tokens = options.tokens;
+    const [serverUrl, firstToken] = await Promise.all([options.serverUrl(), opts.token ?? tokens?.getAccessToken() ?? null]);
     const base = apiBase(serverUrl);
     const url = new URL(base + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -92,11 +99,12 @@ export function createHttp(options: HttpOptions): Http {
     // Whether a request whose answer was lost may be sent again without doing its work twice.
     const repeatable = method === 'GET' || method === 'HEAD' || opts.read === true || !!opts.idempotencyKey;
     let token = firstToken;
-    if (!token) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
-    let refreshed = opts.token !== undefined;
+    if (!token && tokens) throw new ApiClientError('unauthorized', 'You are signed out. Open Tidemark\'s options and sign in.');
+    let refreshed = opts.token !== undefined || !tokens;
 
     for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (token) headers.authorization = `Bearer ${token}`;
       if (opts.body !== undefined) headers['content-type'] = 'application/json';
       if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
       let res: Response;
@@ -105,6 +113,8 @@ export function createHttp(options: HttpOptions): Http {
           method,
           headers,
           body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+          // Cookie mode relies on the browser's default; said here so nobody changes it unknowingly.
+          ...(tokens ? {} : { credentials: 'same-origin' as const }),
           signal: opts.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]) : AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
@@ -124,7 +134,7 @@ export function createHttp(options: HttpOptions): Http {
 
       if (res.status === 401 && !refreshed) {
         refreshed = true;
-        const fresh = await options.tokens.refreshAfterUnauthorized(token);
+        const fresh = await tokens!.refreshAfterUnauthorized(token!);
         if (!fresh) throw new ApiClientError('unauthorized', SIGN_IN_EXPIRED, 401);
         token = fresh;
         attempt--; // the refresh is not a retry
@@ -141,7 +151,7 @@ export function createHttp(options: HttpOptions): Http {
       }
 
       if (res.status === 401) {
-        throw new ApiClientError('unauthorized', SIGN_IN_EXPIRED, 401, body);
+        throw new ApiClientError('unauthorized', tokens ? SIGN_IN_EXPIRED : SESSION_ENDED, 401, body);
       }
       // A 409 is repeated only with an idempotency key: then it means "the same write is still running".
       // A 5xx may come after the work was done: repeated only when that is safe.

@@ -1,6 +1,6 @@
-// Typed client for the Tidemark API, used by the extension's background only (it holds the tokens).
+// Typed client for the Tidemark API, used by the extension's background (it holds the tokens) and by the web app (cookie mode).
 // Types come from lib/api (`import type`: no schema library in the bundle).
-import type { Bookmark, BookmarkCreate, BookmarkList, BookmarksBulkUpdate, BookmarkUpdate, Collection, CollectionCreate, CollectionUpdate, HighlightListItem, LinksQuery, LinksResponse, ShareInvite, ShareInviteResult, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
+import type { Bookmark, BookmarkCreate, BookmarkList, BookmarksBulkUpdate, BookmarkUpdate, Collection, CollectionCreate, CollectionUpdate, HighlightListItem, LinksQuery, ParsedItem, LinksResponse, ShareInvite, ShareInviteResult, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
 export { ApiClientError, type ApiErrorKind } from './errors.js';
@@ -67,6 +67,11 @@ export class TidemarkApi {
   /** Which of up to 100 URLs are saved. `result: false` means none is (not an error). */
   async urlExists(urls: string[], opts: Pick<RequestOptions, 'retries'> = {}): Promise<UrlExistsResponse> {
     return this.#http<UrlExistsResponse>('POST', '/import/url/exists', { body: { urls }, read: true, ...opts });
+  }
+
+  /** GET /import/url/parse: the server reads the page (title, excerpt, cover) without saving it. */
+  async parseUrl(url: string): Promise<ParsedItem> {
+    return (await this.#http<{ item: ParsedItem }>('GET', '/import/url/parse', { query: { url }, retries: 0 })).item;
   }
 
   /** All the user's tags with their counts. */

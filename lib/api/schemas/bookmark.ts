@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { BOOKMARK_SORTS, BOOKMARK_TYPES, LIMITS, type BookmarkType } from '../constants.js';
 import { IdList, Ref, Timestamp } from './common.js';
+import { ARTICLE_STATUSES, type ArticleStatus } from './article.js';
 import { Highlight, HighlightChange } from './highlight.js';
+
+const ArticleStatusSchema = Type.Unsafe<ArticleStatus>({ type: 'string', enum: [...ARTICLE_STATUSES] });
 
 // A string enum so a wrong type is reported as "must be one of link, article, ...".
 export const BookmarkTypeSchema = Type.Unsafe<BookmarkType>({
@@ -41,6 +44,13 @@ export const Bookmark = Type.Object({
   creatorRef: Type.Integer(),
   file: Type.Optional(Type.Object({ name: Type.String(), size: Type.Integer(), type: Type.String() })),
   cache: Type.Optional(Type.Object({ status: Type.String(), size: Type.Optional(Type.Integer()) })),
+  /** beyond the spec: the state of the page's text (GET /bookmark/{id}/article has the text itself) */
+  article: Type.Optional(Type.Object({ status: ArticleStatusSchema, error: Type.String() })),
+  /**
+   * beyond the spec, in search answers only: when the bookmark matched in its page text, a short
+   * extract of that text, HTML-escaped, with the matched words inside <mark>
+   */
+  snippet: Type.Optional(Type.String()),
 });
 
 const BookmarkFields = {

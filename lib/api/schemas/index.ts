@@ -8,3 +8,4 @@ export * from './collaborator.js';
 export * from './import.js';
 export * from './oauth.js';
 export * from './links.js';
+export * from './article.js';

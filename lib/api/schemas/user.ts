@@ -44,13 +44,13 @@ export const User = Type.Object({
   registered: Timestamp,
 });
 
-/** What anyone may see of another user: never email or config. */
+/**
+ * What any signed-in user may see of another: the name. Nothing that identifies an email (an
+ * unsalted hash of one is looked up in seconds), nor the plan or the date of sign-up.
+ */
 export const PublicUser = Type.Object({
   _id: Type.Integer(),
   fullName: Type.String(),
-  email_MD5: Type.String(),
-  pro: Type.Boolean(),
-  registered: Timestamp,
 });
 
 /** Answer of GET/PUT /user. */

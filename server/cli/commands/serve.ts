@@ -3,40 +3,47 @@ import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
 import { lowPasswordCostWarning } from '../../services/passwords.js';
 import { FileStorageError } from '../../services/files/storage.js';
+import { DEFAULT_MAIL_FROM } from '../../services/mail/settings.js';
 import { ensureExtensionClient } from '../../services/oauth/extension-client.js';
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
-import { CliError, dataDirOf, databaseUrlOf, parseFlags } from '../args.js';
+import { CliError } from '../args.js';
+import { readServeSettings, serveHelp } from '../serve-options.js';
 import { openStoreForCommand } from '../store.js';
 
 /**
- * `serve [--port 8787] [--host 127.0.0.1] [--data ./data] [--database postgres://...] [--files DIR] [--allow-private-network]`.
- * With `--database` (or TIDEMARK_DATABASE_URL) the database is PostgreSQL, migrated on start.
+ * `serve`: every flag and its TIDEMARK_* variable are listed in cli/serve-options.ts (`serve --help`).
+ * With a database URL the database is PostgreSQL, migrated on start; else SQLite under the data directory.
  */
 export async function run(args: string[]): Promise<void> {
-  const flags = parseFlags(args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'allow-private-network': { type: 'boolean' },
-    'trust-proxy': { type: 'boolean' },
-    'rate-limit': { type: 'string' },
-    files: { type: 'string' },
-  });
-  const port = flags.port === undefined ? 8787 : Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, got "${flags.port}".`);
-  const perMinute = flags['rate-limit'] === undefined ? 120 : Number(flags['rate-limit']);
-  if (!Number.isInteger(perMinute) || perMinute < 1) throw new CliError('--rate-limit must be a positive whole number.');
+  const { help, settings } = readServeSettings(args, process.env);
+  if (help) {
+    process.stdout.write(serveHelp());
+    return;
+  }
+  const perMinute = settings.rateLimit ?? 120;
   const config = defaultConfig({
-    port,
-    host: (flags.host as string | undefined) ?? '127.0.0.1',
-    dataDir: dataDirOf(flags),
-    databaseUrl: databaseUrlOf(flags),
-    allowPrivateNetwork: !!flags['allow-private-network'],
-    trustProxy: !!flags['trust-proxy'],
+    port: settings.port ?? 8787,
+    host: settings.host ?? '127.0.0.1',
+    dataDir: settings.data ?? path.resolve('data'),
+    databaseUrl: settings.database,
+    allowPrivateNetwork: settings.allowPrivateNetwork ?? false,
+    trustProxy: settings.trustProxy ?? false,
     rateLimit: { perMinute, smallPerMinute: Math.max(1, Math.floor(perMinute / 2)) },
+    logFormat: settings.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json'),
   });
-  if (typeof flags.files === 'string') {
+  if (settings.publicUrl) config.publicUrl = settings.publicUrl;
+  if (settings.logLevel) config.logLevel = settings.logLevel;
+  if (settings.uploadMaxMb) config.uploads.maxBytes = Math.floor(settings.uploadMaxMb * 1024 * 1024);
+  if (settings.invitationTtlDays) config.invitationTtlDays = settings.invitationTtlDays;
+  if (settings.smtpUrl) {
+    if (config.smtp) throw new CliError('--smtp-url (TIDEMARK_SMTP_URL) and TIDEMARK_SMTP_HOST both name the mail server. Use one of them.');
+    config.smtp = { ...settings.smtpUrl, from: DEFAULT_MAIL_FROM };
+  }
+  if (settings.mailFrom && config.smtp) config.smtp.from = settings.mailFrom;
+  // A files setting the environment already found wrong (TIDEMARK_FILES_DIR with TIDEMARK_S3_*) keeps its message.
+  if (settings.files && config.files?.kind !== 'invalid') {
     if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
-    config.files = { kind: 'directory', dir: path.resolve(flags.files) };
+    config.files = { kind: 'directory', dir: settings.files };
   }
   const store = await openStoreForCommand(config);
   const app = await buildApp(config, store).catch(async (error: unknown) => {

@@ -51,7 +51,7 @@ async function follow(since: number, seen: Map<number, number>): Promise<number>
 
 describe('PgLinksRepository', () => {
   it('lists saved bookmarks and reports new ones after the cursor', async () => {
-    const start = await links.cursor();
+    const start = await links.cursor(userId);
     const a = await addBookmark(pool, 1);
     expect(await links.list(userId, 0, 10)).toEqual([[a, 'https://example.com/1', -1]]);
     const page = await links.changes(userId, start, 10);

@@ -10,8 +10,13 @@ import type { LinksRepository } from '../types/index.js';
 export class PgLinksRepository implements LinksRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  async cursor(): Promise<number> {
-    return (await this.pool.query<{ seq: number }>('SELECT coalesce(max(seq), 0)::bigint AS seq FROM link_changes WHERE tx IS NULL')).rows[0].seq;
+  /** The newest of the user's own committed change numbers (see the SQLite twin). */
+  async cursor(userId: number): Promise<number> {
+    const { rows } = await this.pool.query<{ seq: number }>(
+      'SELECT coalesce(max(seq), 0)::bigint AS seq FROM link_changes WHERE user_id = $1 AND tx IS NULL',
+      [userId],
+    );
+    return rows[0].seq;
   }
 
   async list(userId: number, afterId: number, limit: number): Promise<LinkEntry[]> {
@@ -41,9 +46,9 @@ export class PgLinksRepository implements LinksRepository {
                 (b.id IS NOT NULL AND b.user_id = c.user_id AND b.removed = 0) AS present
            FROM link_changes c LEFT JOIN bookmarks b ON b.id = c.bookmark_id
           WHERE c.user_id = $1 AND c.seq > $2 AND c.tx IS NULL ORDER BY c.seq LIMIT $3)
-       SELECT page.*, (SELECT coalesce(max(seq), 0)::bigint FROM link_changes WHERE tx IS NULL) AS newest FROM page
+       SELECT page.*, (SELECT coalesce(max(seq), 0)::bigint FROM link_changes WHERE user_id = $1 AND tx IS NULL) AS newest FROM page
        UNION ALL
-       SELECT NULL, NULL, NULL, NULL, NULL, (SELECT coalesce(max(seq), 0)::bigint FROM link_changes WHERE tx IS NULL)
+       SELECT NULL, NULL, NULL, NULL, NULL, (SELECT coalesce(max(seq), 0)::bigint FROM link_changes WHERE user_id = $1 AND tx IS NULL)
         WHERE NOT EXISTS (SELECT 1 FROM page)
        ORDER BY 1 NULLS LAST`,
       [userId, since, limit],

@@ -25,18 +25,13 @@ interface Block {
  * Rate-limit windows shared by every instance, in the `rate_windows` table.
  *
  * Every request gets a number in its window's count, and a number over the limit is refused. To
- * spare a locked-row update per request, an instance takes its numbers in blocks: one update adds
- * `granted = clamp(floor((limit - count) / SHARE_OF_REMAINING), 1, MAX_BLOCK)` to the row's count
- * and the instance hands those numbers out from memory. Near the limit the block is 1, so counting
- * there is exact (one update per request), and with `limit < 2 * SHARE_OF_REMAINING` (the default
- * 120 and 60 a minute) every block is 1: such limits are counted exactly, as before.
+ * spare a locked-row update per request, an instance reserves numbers in blocks of
+ * `clamp(floor((limit - count) / SHARE_OF_REMAINING), 1, MAX_BLOCK)` and hands them out from memory;
+ * near the limit, and for the default limits, the block is 1, so counting there is exact.
  *
- * Error bound: numbers are never handed out twice, so no more than `limit` requests a window are
- * ever let through. Numbers an instance reserved and did not use before the window ends are lost,
- * so fewer may be: at most `instances * min(MAX_BLOCK, floor(limit / SHARE_OF_REMAINING))` a
- * window (2 instances at 10,000 a minute: 128, 1.3 %). Once a window's count is over the limit,
- * the instance refuses the rest of that window without asking the database (it can only grow).
- * Requests of one caller on one instance wait for one update at a time.
+ * No more than `limit` requests a window are ever let through; numbers reserved and unused when the
+ * window ends are lost, at most `instances * min(MAX_BLOCK, floor(limit / SHARE_OF_REMAINING))` a
+ * window. Once a window's count is over the limit, the instance refuses the rest without asking.
  */
 export class PgRateWindowsRepository implements RateWindowsRepository {
   private readonly blocks = new Map<string, Block>();

@@ -12,7 +12,7 @@ export class SqliteLinksRepository implements LinksRepository {
   private readonly changesStmt;
 
   constructor(db: Db) {
-    this.cursorStmt = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM link_changes');
+    this.cursorStmt = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM link_changes WHERE user_id = ?');
     this.listStmt = db
       .prepare(
         `SELECT id, link_key, collection_id FROM bookmarks
@@ -27,9 +27,12 @@ export class SqliteLinksRepository implements LinksRepository {
     );
   }
 
-  /** The newest change sequence number: a cursor that sees every later change. */
-  async cursor(): Promise<number> {
-    return (this.cursorStmt.get() as { seq: number }).seq;
+  /**
+   * The newest of the user's own change numbers: every later change gets a higher one, so it sees
+   * them all, and a stranger's saves do not move it.
+   */
+  async cursor(userId: number): Promise<number> {
+    return (this.cursorStmt.get(userId) as { seq: number }).seq;
   }
 
   /** Saved (not removed) bookmarks of `userId` with an id above `afterId`, by id. */
@@ -40,7 +43,7 @@ export class SqliteLinksRepository implements LinksRepository {
   /**
    * Changes after `since`, oldest first: present ones as entries, the others as removed ids, and the
    * cursor to continue from. Read in one synchronous step, so no write can fall between the rows and
-   * the cursor: when nothing is left for this user the cursor jumps to the newest change overall.
+   * the cursor: when nothing is left for this user the cursor is their newest change.
    */
   async changes(userId: number, since: number, limit: number): Promise<{ items: LinkEntry[]; removed: number[]; cursor: number; more: boolean }> {
     const rows = this.changesStmt.all(userId, since, limit) as {
@@ -57,7 +60,7 @@ export class SqliteLinksRepository implements LinksRepository {
       else removed.push(r.id);
     }
     const more = rows.length === limit;
-    const cursor = more ? rows[rows.length - 1].seq : Math.max(since, (this.cursorStmt.get() as { seq: number }).seq);
+    const cursor = more ? rows[rows.length - 1].seq : Math.max(since, (this.cursorStmt.get(userId) as { seq: number }).seq);
     return { items, removed, cursor, more };
   }
 }

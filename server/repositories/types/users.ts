@@ -54,7 +54,7 @@ export function toUser(row: UserRow): User {
 }
 
 export function toPublicUser(row: UserRow): PublicUser {
-  return { _id: row.id, fullName: row.full_name, email_MD5: md5(row.email), pro: !!row.pro, registered: row.registered };
+  return { _id: row.id, fullName: row.full_name };
 }
 
 export class DuplicateEmailError extends Error {

@@ -6,17 +6,17 @@ import { ApiError, badRequest, notFound } from '../../errors.js';
 import { contentDisposition } from '../../services/files/names.js';
 import { storePageCopy } from '../../services/files/page-copies.js';
 import { sniffFile } from '../../services/files/sniff.js';
-import { decodeHtml, sanitizeForArchive } from '../../services/parse/index.js';
 import { fileContext, secureFileHeaders } from './context.js';
 import { readMultipart } from './multipart.js';
 import { errorReplies } from '../error-replies.js';
+import { clientGone, refusalAsApiError } from '../parse-pool-replies.js';
 
 // A copy runs nothing (the sanitiser removed scripts; the sandbox forbids them again) and may load
 // the page's images, styles and fonts from the web, as the original did.
 const COPY_CSP =
   "sandbox; default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline' http: https:; font-src data: http: https:; media-src http: https:";
 
-const errors = errorReplies(400, 403, 404, 413);
+const errors = errorReplies(400, 403, 404, 413, 422);
 
 const notPro = () =>
   new ApiError(
@@ -86,9 +86,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ItemEnvelope(Bookmark), ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       const userId = request.userId!;
+      const signal = clientGone(request, reply);
       const access = await app.permissions.requireBookmark(userId, id, 'write');
       await requirePro(userId);
       const limit = app.config.uploads.cacheMaxBytes;
@@ -105,7 +106,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const bookmark = await app.repos.bookmarks.get(id);
       if (!bookmark) throw notFound();
       const pageUrl = fields.url && parseHttpUrl(fields.url) ? fields.url.trim() : bookmark.link;
-      const html = await sanitizeForArchive(decodeHtml(file.content, file.mimetype), pageUrl);
+      // Decoded, checked for depth and sanitised in the parse pool; the bytes move there uncopied.
+      const bytes = new Uint8Array(file.content.byteLength);
+      bytes.set(file.content);
+      const html = await app.services.parsePool
+        .run(userId, 'archive-copy', { html: { bytes, contentType: file.mimetype }, baseUrl: pageUrl }, { signal, transfer: [bytes.buffer] })
+        .catch((error: unknown) => {
+          throw refusalAsApiError(error);
+        });
       const saved = await storePageCopy(store, files, { bookmarkId: id, userId: access.ownerId, html, pageUrl, source: 'upload' });
       if (!saved) throw notFound();
       return { result: true as const, item: { ...bookmark, cache: { status: 'ready', size: saved.size } } };

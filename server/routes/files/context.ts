@@ -21,10 +21,23 @@ export function fileContext(app: FastifyInstance): FileContext {
     files,
     store,
     fileUrl(request, row) {
-      const origin = app.config.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
+      const origin = app.config.publicUrl?.replace(/\/+$/, '') ?? listeningOrigin(request);
       return `${origin}${prefix}/files/${row.id}/${encodeURIComponent(row.name)}`;
     },
   };
+}
+
+/**
+ * Without a configured public URL, links are built from the address the connection arrived at,
+ * never from the Host header: a client can name any host there, and the link is stored and shown
+ * to others. Behind a proxy or under a domain name, set the public URL.
+ */
+function listeningOrigin(request: FastifyRequest): string {
+  const socket = request.raw.socket;
+  const address = (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
+  const host = address.includes(':') ? `[${address}]` : address;
+  const scheme = (socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return `${scheme}://${host}:${socket.localPort}`;
 }
 
 /** The envelope for an upload that does not fit the owner's storage. */

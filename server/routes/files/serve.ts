@@ -6,9 +6,9 @@ import { servedInline } from '../../services/files/sniff.js';
 import { fileContext, secureFileHeaders } from './context.js';
 
 // Nothing in a stored file may run: no scripts, no plugins, no forms, and a sandboxed origin.
-// PDFs keep the browser's own viewer, which a sandbox would block.
+// PDFs are sandboxed too: Chromium's own viewer still shows a top-level sandboxed PDF.
 const FILE_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
-const PDF_CSP = "default-src 'none'; object-src 'self'; plugin-types application/pdf";
+const PDF_CSP = "sandbox; default-src 'none'; object-src 'self'; plugin-types application/pdf";
 
 const FileParams = Type.Object({
   fileId: Type.String({ pattern: '^[0-9a-f]{32}$', description: 'the id in the file URL' }),

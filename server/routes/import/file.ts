@@ -5,11 +5,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../../lib/api/constants.js';
 import { ImportFileResponse } from '../../../lib/api/schemas/import.js';
 import { ApiError, badRequest } from '../../errors.js';
-import { convertOffThread } from '../../services/import/convert-off-thread.js';
+import { ParseRefused } from '../../services/parse-pool/index.js';
 import { readMultipart } from '../files/multipart.js';
 import { errorReplies } from '../error-replies.js';
+import { clientGone, refusalAsApiError } from '../parse-pool-replies.js';
 
-const errors = errorReplies(400, 413);
+const errors = errorReplies(400, 413, 422);
 
 /** Keys looked up per query while counting duplicates; the request thread yields between batches. */
 const DUPLICATE_BATCH = 250;
@@ -43,16 +44,25 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const limit = app.config.uploads.importMaxBytes;
+    const signal = clientGone(request, reply);
     const { file } = await readMultipart<Buffer>(request, { partName: 'import', what: 'bookmark export file', maxBytes: limit });
     const limits = { maxDepth: LIMITS.importFolderDepthMax, maxEntries: app.config.uploads.importMaxEntries };
+    // The bytes move into the parse pool's worker uncopied; a client that goes away stops the conversion.
+    const content = new Uint8Array(file.content.byteLength);
+    content.set(file.content);
     let result;
     try {
-      result = await convertOffThread(file.content, file.filename || undefined, limits);
+      result = await app.services.parsePool.run(
+        request.userId!,
+        'import-convert',
+        { content, filename: file.filename || undefined, limits },
+        { signal, transfer: [content.buffer] },
+      );
     } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      if (error instanceof ParseRefused && error.code === 'too_much_memory') {
         throw new ApiError(413, 'The file is too large to convert in one go. Split it into smaller files and import them one by one.');
       }
-      throw error;
+      throw refusalAsApiError(error);
     }
     if (result.kind === 'format-error') throw badRequest(result.message);
     const keys = Buffer.from(result.linkKeys.buffer, result.linkKeys.byteOffset, result.linkKeys.byteLength);

@@ -4,12 +4,18 @@ import type { ExportEvent } from './walk.js';
 const CSV_COLUMNS = ['id', 'title', 'note', 'excerpt', 'url', 'folder path', 'tags', 'created', 'cover', 'highlights', 'favourite'] as const;
 
 /**
- * One CSV field, always quoted (quotes doubled). A value a spreadsheet would run as a formula
- * (starting with `=`, `+`, `-`, `@`, tab or carriage return) gets a leading `'`, the usual guard
- * against CSV formula injection; numbers we write ourselves are left alone.
+ * Starts a value a spreadsheet may run as a formula: `=`, `+`, `-`, `@` (or their fullwidth forms,
+ * which some spreadsheets read as the same), tab or a line break, also after leading spaces.
+ */
+const FORMULA_START = /^[\s\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r\n]/;
+
+/**
+ * One CSV field, always quoted (quotes doubled). A value a spreadsheet would run as a formula gets
+ * a leading `'`, the usual guard against CSV formula injection; numbers we write ourselves are
+ * left alone.
  */
 function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 

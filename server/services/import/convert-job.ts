@@ -20,8 +20,8 @@ export type ConvertJobResult =
   | { kind: 'format-error'; message: string };
 
 /**
- * Converts an uploaded export for POST/PUT /import/file. Runs in a worker thread (see
- * convert-off-thread.ts), so it is pure work on its inputs: no database, no server state.
+ * Converts an uploaded export for POST/PUT /import/file. Runs in the parse pool's workers (see
+ * services/parse-pool), so it is pure work on its inputs: no database, no server state.
  */
 export function runConvertJob(content: Uint8Array, filename: string | undefined, limits: Partial<ImportLimits>): ConvertJobResult {
   try {

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { NestingGuard } from '../parse/nesting-depth.js';
 import { readCsvHeader } from './csv-table.js';
 import { UNSUPPORTED_FILE } from './decode-text.js';
 import { ImportFormatError, type ImportFormat } from './types.js';
@@ -29,6 +30,9 @@ function detectHtmlFormat(prefix: string): ImportFormat {
   let dlDepth = 0;
   let entryInList = false;
   let pocketAnchor = false;
+  // Past the nesting limit the sniff stops: what it saw decides, and the reader then refuses the file.
+  const stop = new Error('deep enough');
+  const nesting = new NestingGuard(() => stop);
 
   const parser = new Parser(
     {
@@ -38,6 +42,7 @@ function detectHtmlFormat(prefix: string): ImportFormat {
         }
       },
       onopentag(name, attribs) {
+        nesting.enter();
         if (name === 'title') inTitle = true;
         else if (name === 'dl') dlDepth++;
         else if (name === 'a') {
@@ -49,14 +54,19 @@ function detectHtmlFormat(prefix: string): ImportFormat {
         if (inTitle) title += data;
       },
       onclosetag(name) {
+        nesting.leave();
         if (name === 'title') inTitle = false;
         else if (name === 'dl') dlDepth = Math.max(0, dlDepth - 1);
       },
     },
     { decodeEntities: true },
   );
-  parser.write(prefix);
-  parser.end();
+  try {
+    parser.write(prefix);
+    parser.end();
+  } catch (error) {
+    if (error !== stop) throw error;
+  }
 
   if (netscapeDoctype) return 'netscape';
   if (pocketAnchor || title.trim().toLowerCase() === 'pocket export') return 'pocket-html';

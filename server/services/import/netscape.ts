@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
+import { NestingGuard, tooDeepMessage } from '../parse/nesting-depth.js';
 import { epochToIso, splitTagList, type ImportBuilder } from './import-builder.js';
-import type { ImportBookmark, ImportFolder } from './types.js';
+import { ImportFormatError, type ImportBookmark, type ImportFolder } from './types.js';
 
 const DEFAULT_ROOT_TITLE = 'Imported bookmarks';
 
@@ -57,9 +58,12 @@ export function readNetscape(text: string, builder: ImportBuilder): void {
     description = null;
   };
 
+  // Refused past the nesting limit as it streams: a deep file costs milliseconds, not minutes.
+  const nesting = new NestingGuard(() => new ImportFormatError(tooDeepMessage('file')));
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        nesting.enter();
         switch (name) {
           case 'h1':
             if (!h1Seen) inH1 = true;
@@ -105,6 +109,7 @@ export function readNetscape(text: string, builder: ImportBuilder): void {
         else if (inH1) rootTitle += data;
       },
       onclosetag(name) {
+        nesting.leave();
         switch (name) {
           case 'h1':
             if (inH1) {

@@ -1,4 +1,6 @@
 import { Parser } from 'htmlparser2';
+import { ImportFormatError } from './types.js';
+import { NestingGuard, tooDeepMessage } from '../parse/nesting-depth.js';
 import { epochToIso, splitTagList, type ImportBuilder } from './import-builder.js';
 
 const DEFAULT_FOLDER = 'Pocket';
@@ -14,9 +16,12 @@ export function readPocketHtml(text: string, builder: ImportBuilder): void {
   let anchor: { attribs: Record<string, string>; text: string } | null = null;
 
 
+  // Refused past the nesting limit as it streams: a deep file costs milliseconds, not minutes.
+  const nesting = new NestingGuard(() => new ImportFormatError(tooDeepMessage('file')));
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        nesting.enter();
         if (name === 'h1' || name === 'h2') heading = '';
         else if (name === 'a' && 'href' in attribs) anchor = { attribs, text: '' };
       },
@@ -25,6 +30,7 @@ export function readPocketHtml(text: string, builder: ImportBuilder): void {
         else if (heading !== null) heading += data;
       },
       onclosetag(name) {
+        nesting.leave();
         if ((name === 'h1' || name === 'h2') && heading !== null) {
           section = heading.replace(/\s+/g, ' ').trim() || DEFAULT_FOLDER;
           heading = null;

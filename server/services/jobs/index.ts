@@ -3,6 +3,7 @@ import type { ServerConfig } from '../../config.js';
 import type { Repositories } from '../../repositories/index.js';
 import type { JobRow, PageJobPayload } from '../../repositories/index.js';
 import type { FileStorage } from '../files/storage.js';
+import type { ParsePool } from '../parse-pool/index.js';
 import { runPageJob, type JobOutcome } from './page-job.js';
 
 /** Background work (page parsing for `pleaseParse`, permanent copies): durable, retried, survives restarts. */
@@ -29,11 +30,19 @@ function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
  * mid-run is taken up again once its lease expires. Timers are unref'd: the runner never keeps
  * a process alive on its own. Also deletes the bytes of removed files from the file storage.
  */
-export function createJobRunner(config: ServerConfig, repos: Repositories, store: FileStorage, log?: Logger): JobRunner {
+export function createJobRunner(config: ServerConfig, repos: Repositories, store: FileStorage, parsePool: ParsePool, log?: Logger): JobRunner {
   const settings = config.jobs;
   const logger = log ?? pino({ level: config.logLevel, name: 'jobs' });
   const { jobs, files } = repos;
-  const deps = { jobs, files, users: repos.users, store, allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.fetchTimeoutMs };
+  const deps = {
+    jobs,
+    files,
+    users: repos.users,
+    store,
+    parsePool,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    timeoutMs: config.fetchTimeoutMs,
+  };
 
   let started = false;
   let stopping = false;

@@ -5,7 +5,8 @@ import type { JobsRepository, PageFill, PageJobPayload } from '../../repositorie
 import type { UsersRepository } from '../../repositories/index.js';
 import { storePageCopy } from '../files/page-copies.js';
 import type { FileStorage } from '../files/storage.js';
-import { createArchiveImageFetcher, createArchiveStylesheetFetcher, readPage, sanitizeForArchive, type ParsedPageItem } from '../parse/index.js';
+import { ParseRefused, type ParsePool } from '../parse-pool/index.js';
+import { readPage, type ParsedPageItem } from '../parse/index.js';
 
 /** How a job ended: done (with a note for the record), or failed with a reason and whether retrying can help. */
 export type JobOutcome = { ok: true; note?: string } | { ok: false; error: string; retry: boolean };
@@ -15,12 +16,18 @@ interface PageJobDeps {
   files: FilesRepository;
   users: UsersRepository;
   store: FileStorage;
+  parsePool: ParsePool;
   allowPrivateNetwork: boolean;
   timeoutMs: number;
 }
 
 /** Failures a later try may not have: the site was slow, down or overloaded. */
 const TRANSIENT = new Set(['timeout', 'dns_failure', 'connection_failed', 'tls_failure', 'bad_response', 'aborted']);
+
+/** A permanent copy the parse pool refused: too deep or too big stays so; too slow (its images, its stylesheets) may pass later. */
+function refusedCopy(error: ParseRefused): JobOutcome {
+  return { ok: false, error: `${error.code}: ${error.message}`, retry: error.code === 'too_slow' || error.code === 'cancelled' || error.code === 'closed' };
+}
 
 function retryable(code: string): boolean {
   if (TRANSIENT.has(code)) return true;
@@ -59,8 +66,13 @@ export async function runPageJob(deps: PageJobDeps, payload: PageJobPayload, sig
   const wantCopy = !!owner?.pro && existing?.source !== 'upload';
   if (!payload.parse && !wantCopy) return { ok: true, note: 'nothing to do: no parse asked and no permanent copy needed' };
 
-  const fetchOptions = { allowPrivateNetwork: deps.allowPrivateNetwork, timeoutMs: deps.timeoutMs, signal };
-  const reading = await readPage(bookmark.link, fetchOptions);
+  const ownerId = bookmark.user_id;
+  const fetchOptions = { allowPrivateNetwork: deps.allowPrivateNetwork, timeoutMs: deps.timeoutMs };
+  const reading = await readPage(bookmark.link, {
+    ...fetchOptions,
+    signal,
+    extract: (html, url, contentType) => deps.parsePool.run(ownerId, 'page-metadata', { html, url, contentType }, { signal }),
+  });
   const { result } = reading;
   if (result.error) {
     const code = result.errorMessage ?? 'failed';
@@ -76,10 +88,14 @@ export async function runPageJob(deps: PageJobDeps, payload: PageJobPayload, sig
   }
   if (wantCopy) {
     if (reading.html && reading.page) {
-      const html = await sanitizeForArchive(reading.html, reading.page.finalUrl, {
-        fetchImage: createArchiveImageFetcher(fetchOptions),
-        fetchStylesheet: createArchiveStylesheetFetcher(fetchOptions),
-      });
+      let html: string;
+      try {
+        // The copy's images and stylesheets are fetched from the worker, under the same address policy.
+        html = await deps.parsePool.run(ownerId, 'archive-copy', { html: reading.html, baseUrl: reading.page.finalUrl, fetch: fetchOptions }, { signal });
+      } catch (error) {
+        if (error instanceof ParseRefused) return refusedCopy(error);
+        throw error;
+      }
       if (signal.aborted) return { ok: false, error: 'aborted: the runner stopped', retry: true };
       const saved = await storePageCopy(deps.store, deps.files, {
         bookmarkId: bookmark.id,

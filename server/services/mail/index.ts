@@ -4,7 +4,7 @@ import { createOutboxMailer } from './outbox.js';
 import { createSmtpMailer } from './smtp.js';
 import type { Mailer } from './mailer.js';
 
-export type { Mailer, MailMessage, MailReceipt } from './mailer.js';
+export type { Mailer } from './mailer.js';
 
 /** SMTP when the config has SMTP settings; else the outbox folder `<dataDir>/outbox/`. */
 export function createMailer(config: ServerConfig): Mailer {

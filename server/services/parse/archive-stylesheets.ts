@@ -44,7 +44,7 @@ function appliedStylesheets(document: Document, base: URL): { link: Element; url
 /**
  * Puts each applied stylesheet's CSS in place of its `<link>`, as `<style>` (with the link's `media`),
  * so the cascade keeps its order. Sheets that cannot be fetched, or past the limits, are left as
- * links, which the sanitiser drops as before. The CSS is not cleaned here: the sanitiser does it.
+ * links, which the sanitiser drops. The CSS is not cleaned here: the sanitiser does it.
  */
 export async function inlineStylesheets(document: Document, base: URL, fetchSheet: ArchiveStylesheetFetcher, limits: StylesheetLimits = {}): Promise<void> {
   const sheets = appliedStylesheets(document, base).slice(0, limits.maxSheets ?? DEFAULT_MAX_SHEETS);

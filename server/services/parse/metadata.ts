@@ -58,7 +58,7 @@ export function isHtmlContentType(contentType: string): boolean {
  * response's Content-Type. For non-HTML types `html` is ignored and the type comes from the
  * Content-Type alone (application/pdf -> document, image/* -> image, ...).
  */
-export function extractMetadata(html: string, url: string, contentType: string): PageMetadata {
+export function extractMetadata(html: string, url: string, contentType: string, options: { readArticle?: boolean } = {}): PageMetadata {
   const pageUrl = new URL(url);
   if (!isHtmlContentType(contentType)) return fileMetadata(pageUrl, mediaType(contentType));
 
@@ -106,7 +106,9 @@ export function extractMetadata(html: string, url: string, contentType: string):
   ]);
 
   let excerpt = first('og:description', 'description', 'twitter:description');
-  if (!excerpt) {
+  if (!excerpt && options.readArticle === false) {
+    excerpt = firstParagraph(document);
+  } else if (!excerpt) {
     // Readability rewrites the document, so it runs after everything else has been read from it.
     excerpt = safely(() => clean(new Readability(document).parse()?.excerpt ?? ''), '');
   }
@@ -123,6 +125,15 @@ export function extractMetadata(html: string, url: string, contentType: string):
       tags,
     },
   };
+}
+
+/** The first paragraph with words in it: the excerpt of a page too deeply nested for Readability. */
+function firstParagraph(document: Document): string {
+  for (const p of document.querySelectorAll('p')) {
+    const text = clean(p.textContent ?? '');
+    if (text) return text;
+  }
+  return '';
 }
 
 /** Metadata of a file that is not HTML: a PDF, an image, a video... */

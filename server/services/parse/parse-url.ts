@@ -1,5 +1,6 @@
 import { decodeHtml } from './decode-html.js';
 import { extractMetadata, isHtmlContentType, type PageMedia, type PageMetadata, type PageType } from './metadata.js';
+import { ParseRefused } from '../parse-pool/refusal.js';
 import { FetchError, fetchPage, type FetchedPage, type FetchPageOptions } from './safe-fetch.js';
 
 /** `item` of GET /import/url/parse. `parser` is present on the fallback item only. */
@@ -19,7 +20,7 @@ export interface ParsedPageItem {
 
 /**
  * The GET /import/url/parse answer. Failures still have `result: true`, with `error`,
- * `errorMessage` (invalid_url, url_status_404, url_status_503, timeout, too_large,
+ * `errorMessage` (invalid_url, url_status_404, url_status_503, timeout, too_large, too_deep,
  * blocked_address, dns_failure, too_many_redirects, ...) and the fallback item.
  */
 interface ParseResult {
@@ -31,7 +32,16 @@ interface ParseResult {
   detail?: string;
 }
 
-type ParseUrlOptions = Omit<FetchPageOptions, 'wantBody' | 'onTooLarge'>;
+/** Reads a fetched page's metadata; the server's runs in its parse pool (see services/parse-pool). */
+type MetadataReader = (html: string, url: string, contentType: string) => Promise<PageMetadata>;
+
+type ParseUrlOptions = Omit<FetchPageOptions, 'wantBody' | 'onTooLarge'> & {
+  /** where the fetched page is read; default: on this thread (for tools and tests, never the server) */
+  extract?: MetadataReader;
+};
+
+/** A refused parse as the answer's errorMessage: the fetch codes where they mean the same. */
+const REFUSAL_CODES = { too_deep: 'too_deep', too_slow: 'timeout', too_much_memory: 'too_large' } as const;
 
 /**
  * Fetches `url` safely (see fetchPage) and reads its title, excerpt, media, type and meta.
@@ -57,10 +67,11 @@ export async function readPage(url: string, options: ParseUrlOptions = {}): Prom
   const input = typeof url === 'string' ? url.trim() : '';
   if (!isHttpUrl(input)) return { result: failure(input, 'invalid_url', `"${input}" is not a web address (http or https)`) };
 
+  const { extract = async (html, pageUrl, contentType) => extractMetadata(html, pageUrl, contentType), ...fetchOptions } = options;
   let page;
   try {
     page = await fetchPage(input, {
-      ...options,
+      ...fetchOptions,
       // only a successful HTML answer is worth reading; for a PDF or an image the type is enough
       wantBody: ({ status, contentType }) => status >= 200 && status < 300 && isHtmlContentType(contentType),
     });
@@ -72,7 +83,15 @@ export async function readPage(url: string, options: ParseUrlOptions = {}): Prom
     return { result: failure(input, `url_status_${page.status}`, `${page.finalUrl} answered with HTTP status ${page.status}`), page };
   }
   const html = page.body.length ? decodeHtml(page.body, page.contentTypeHeader) : '';
-  const metadata: PageMetadata = extractMetadata(html, page.finalUrl, page.contentType);
+  let metadata: PageMetadata;
+  try {
+    metadata = await extract(html, page.finalUrl, page.contentType);
+  } catch (error) {
+    // Cancelled (the caller went away) or closing: nobody is waiting for a fallback answer.
+    if (!(error instanceof ParseRefused) || !(error.code in REFUSAL_CODES)) throw error;
+    const code = REFUSAL_CODES[error.code as keyof typeof REFUSAL_CODES];
+    return { result: failure(input, code, error.message), page };
+  }
   return { result: { result: true, item: metadata }, page, html };
 }
 

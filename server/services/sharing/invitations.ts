@@ -59,8 +59,9 @@ export async function deliverInvitations(
       await deps.repos.sharing.markSent(invitation.id);
       outcome.sent.push(invitation.email);
       if (receipt.via === 'outbox') {
-        // No mail server configured: the link is in the .eml file and here, so a developer can follow it.
-        deps.log.info({ to: invitation.email, file: receipt.file, joinUrl: url }, `invitation for ${invitation.email} written to the outbox; join link: ${url}`);
+        // No mail server configured: the .eml file holds the join link. The link itself stays out of
+        // the log: its token lets anyone join the collection, and logs travel further than files.
+        deps.log.info({ to: invitation.email, file: receipt.file }, `invitation for ${invitation.email} written to the outbox: ${receipt.file}`);
       }
     } catch (err) {
       const reason = (err as Error).message;

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
  * site (no inline script, no eval), API calls only to this site, covers from any https site or
  * data: URLs, frames only of this site's own saved copies, and no framing of the app by others.
  */
-export const WEB_APP_CSP = [
+const WEB_APP_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -6,7 +6,7 @@ import { webState } from '../session.js';
 import { secureHeaders } from './security.js';
 
 /** Longest address the share target passes on (it must fit, encoded, into a sign-in `next`). */
-export const SHARE_URL_MAX = 4096;
+const SHARE_URL_MAX = 4096;
 const TITLE_MAX = 500;
 
 /** An http(s) address as given, or null when it is not one. */
@@ -35,7 +35,7 @@ function firstAddressIn(text: string): { url: string; rest: string } | null {
  * What a share carries: the address from `url`, else the first one in `text` (Android's share sheet
  * often sends the link there), else in `title`; the title given, else the text around the address.
  */
-export function pickShared(params: { url: string; title: string; text: string }): { url: string; title: string } | null {
+function pickShared(params: { url: string; title: string; text: string }): { url: string; title: string } | null {
   const direct = webAddress(params.url);
   const found = direct ? { url: direct, rest: '' } : (firstAddressIn(params.text) ?? firstAddressIn(params.title));
   if (!found) return null;
@@ -44,7 +44,7 @@ export function pickShared(params: { url: string; title: string; text: string })
 }
 
 /** The web app's save form for a shared page. */
-export function saveFormPath(shared: { url: string; title: string }): string {
+function saveFormPath(shared: { url: string; title: string }): string {
   const query = new URLSearchParams({ save: shared.url });
   if (shared.title) query.set('title', shared.title);
   return `/?${query}`;

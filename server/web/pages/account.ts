@@ -13,7 +13,7 @@ import { csrfOk, signOut, webState } from '../session.js';
  * window. The origin is written as a JSON string literal, and `%` is escaped because browsers
  * percent-decode a javascript: URL before running it.
  */
-export function bookmarkletHref(origin: string): string {
+function bookmarkletHref(origin: string): string {
   const code = `(function(){window.open(${JSON.stringify(`${origin}/share?url=`)}+encodeURIComponent(location.href)+'&title='+encodeURIComponent(document.title),'_blank')})()`;
   return `javascript:${code.replace(/%/g, '%25')}`;
 }

@@ -5,7 +5,7 @@
 const SLUG_MAX = 60;
 
 /** The title as a link-friendly word list: "Reading list: 2024!" -> "reading-list-2024". */
-export function slugOf(title: string): string {
+function slugOf(title: string): string {
   return title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

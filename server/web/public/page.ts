@@ -24,7 +24,7 @@ export function isWebAddress(link: string): boolean {
 }
 
 /** A cover this page may show: an https image or one of this server's own (uploaded covers). */
-export function safeImage(src: string | undefined): string | undefined {
+function safeImage(src: string | undefined): string | undefined {
   return src && (/^https:\/\//i.test(src) || /^\/(?!\/)/.test(src)) ? src : undefined;
 }
 

@@ -264,7 +264,7 @@ export class FirefoxExtension {
   }
 }
 
-/** The background page's test hooks (entrypoints/background.ts). */
+/** The background page's test hooks (entrypoints/background/index.ts). */
 export interface BackgroundHooks {
   onMenuClicked(info: object, tab?: object): Promise<void>;
   onCommand(command: string, tab?: object): Promise<void>;

@@ -46,7 +46,7 @@ export class ExtensionBrowser {
         `--load-extension=${extensions}`,
         // Port 0: Chromium takes a free port itself and writes it to DevToolsActivePort (read below).
         // A port picked beforehand could be taken by another process before Chromium binds it; Chromium
-        // then listens on [::1] instead, and connecting to 127.0.0.1 was refused (the offline tests' flake).
+        // then listens on [::1] instead, and connecting to 127.0.0.1 is refused.
         '--remote-debugging-port=0',
         ...(opts.toolbarButton ? ['--enable-unsafe-extension-debugging'] : []),
         ...(opts.args ?? []),

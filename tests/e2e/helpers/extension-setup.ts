@@ -16,8 +16,8 @@ export interface Backend {
 }
 
 /** Starts the server and the test site, creates the user, and builds the extension meanwhile. */
-export async function startBackend(user: { email: string; name: string; pro?: boolean }): Promise<Backend> {
-  const [server, site] = await Promise.all([TidemarkServer.start(), TestSite.start(), ensureExtensionBuilt()]);
+export async function startBackend(user: { email: string; name: string; pro?: boolean }, opts: { webAppDir?: string } = {}): Promise<Backend> {
+  const [server, site] = await Promise.all([TidemarkServer.start(opts), TestSite.start(), ensureExtensionBuilt()]);
   try {
     const { token } = await server.createUser(user.email, PASSWORD, user.name, { pro: user.pro });
     return { server, site, token };

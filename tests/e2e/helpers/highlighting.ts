@@ -20,8 +20,7 @@ const READ_LIMIT_MS = 20_000;
 
 /**
  * `page.evaluate(fn, arg)`, failing after READ_LIMIT_MS with what the page was doing, instead of
- * waiting out the test's timeout with no clue. (The CI timeouts of 2026-11-26 that pointed at a read
- * here were the e2e server's stop taking up to 60 s before it: see README, Known issues.) The message says whether the page still answers a bare CDP Runtime.evaluate (then
+ * waiting out the test's timeout with no clue. The message says whether the page still answers a bare CDP Runtime.evaluate (then
  * Playwright lost track of the page's main world, e.g. across a navigation) or not (the page's main
  * thread is stuck: a script in a loop, a dialog).
  */

@@ -23,10 +23,14 @@ export class TidemarkServer {
   readonly timings: { route: string; startedAt: number; finishedAt: number }[] = [];
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-e2e-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    /** The web app build it serves at / (tests/e2e/helpers/web-build.ts); none when not given. */
+    readonly webAppDir?: string,
+  ) {}
 
-  static async start(): Promise<TidemarkServer> {
-    const s = new TidemarkServer(await stablePort());
+  static async start(opts: { webAppDir?: string } = {}): Promise<TidemarkServer> {
+    const s = new TidemarkServer(await stablePort(), opts.webAppDir);
     await s.start();
     return s;
   }
@@ -42,6 +46,7 @@ export class TidemarkServer {
       dataDir: this.dataDir,
       logLevel: 'silent',
       rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
+      webAppDir: this.webAppDir ?? path.join(this.dataDir, 'no-web-app-build'),
     });
     const app = await buildApp(config, openSqliteStore(this.dataDir, config.clock));
     await ensureExtensionClient(app.repos, { name: 'Tidemark for Chrome and Firefox', redirectUri: CHROME_REDIRECT_URL, redirectUris: [FIREFOX_REDIRECT_URL] });

@@ -1,0 +1,132 @@
+// Does one user's hostile page or file hold up anybody else? Runs `serve` in a child process on a
+// fresh data directory (with --allow-private-network, so it can read pages this script serves on
+// loopback) and sends the probe's shapes, each while another user calls GET /user back to back:
+//   - GET /import/url/parse of a page 50,000 <div> deep (about 250 KB) and of one 10,000 deep;
+//   - PUT /bookmark/{id}/cache of 10,000 nested <div> (a pro user's uploaded copy);
+//   - POST /import/file of <DL> nested 400,000 deep without <H3> (1.6 MB), beside another user's
+//     84-byte import.
+// Prints, for each, how long its answer took and the slowest and median GET /user meanwhile.
+//
+//   npx tsx bench/server/parse-isolation.ts
+//
+// Prints figures only; it asserts nothing.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = join(root, 'node_modules/.bin/tsx');
+const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-parse-isolation-'));
+
+const cli = (...cmd: string[]) => {
+  const out = spawnSync(tsx, ['server/cli.ts', ...cmd, '--data', dataDir], { cwd: root, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`${cmd[0]} failed: ${out.stderr}`);
+  return JSON.parse(out.stdout) as Record<string, string>;
+};
+const tokenFor = (email: string, ...flags: string[]) => {
+  cli('user:create', '--email', email, '--password', 'bench-password-1', ...flags);
+  return cli('token:create', '--email', email).access_token!;
+};
+const hostile = tokenFor('hostile@example.test', '--pro');
+const bystander = tokenFor('bystander@example.test');
+
+const nested = (depth: number, tag = 'div') => `<!DOCTYPE html><html><head><title>Deep</title></head><body>${`<${tag}>`.repeat(depth)}x${`</${tag}>`.repeat(depth)}</body></html>`;
+const pages = new Map([
+  ['/deep-50000', nested(50_000)],
+  ['/deep-10000', nested(10_000)],
+  ['/small', nested(3)],
+]);
+const pageServer = http.createServer((req, res) => {
+  const page = pages.get(req.url ?? '');
+  res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(page ?? 'not here');
+});
+await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+const pageOrigin = `http://127.0.0.1:${(pageServer.address() as { port: number }).port}`;
+
+const server = spawn(tsx, ['server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', '1000000', '--allow-private-network'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+let origin = '';
+for await (const chunk of server.stdout) {
+  const m = /listening on (http:\/\/[^/\s]+)/.exec(String(chunk));
+  if (m) {
+    origin = m[1]!;
+    break;
+  }
+}
+const api = `${origin}/rest/v1`;
+
+const getUser = async () => {
+  const t = performance.now();
+  const res = await fetch(`${api}/user`, { headers: { authorization: `Bearer ${bystander}` } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`GET /user answered ${res.status}`);
+  return performance.now() - t;
+};
+const multipart = (part: string, filename: string, content: string) => {
+  const form = new FormData();
+  form.append(part, new Blob([content], { type: 'text/html' }), filename);
+  return form;
+};
+
+/** Runs `request`, calling GET /user back to back until it answers; prints its time and theirs. */
+async function beside(name: string, request: () => Promise<Response>): Promise<void> {
+  const latencies: number[] = [];
+  const t = performance.now();
+  let done = false;
+  const pending = request().then(async (res) => {
+    const body = await res.text();
+    done = true;
+    return { status: res.status, body };
+  });
+  while (!done) latencies.push(await getUser());
+  const { status, body } = await pending;
+  const took = performance.now() - t;
+  latencies.sort((a, b) => a - b);
+  const median = latencies[Math.floor(latencies.length / 2)] ?? 0;
+  const slowest = latencies[latencies.length - 1] ?? 0;
+  const said = (/"errorMessage":"([^"]*)"/.exec(body)?.[1] ?? '').slice(0, 70);
+  console.log(
+    `${name.padEnd(44)} ${String(status).padStart(3)} in ${(took / 1000).toFixed(2).padStart(6)} s | GET /user x${String(latencies.length).padEnd(4)} median ${median.toFixed(1).padStart(6)} ms, slowest ${slowest.toFixed(1).padStart(7)} ms | ${said}`,
+  );
+}
+
+for (let i = 0; i < 20; i++) await getUser(); // warm up
+const auth = { authorization: `Bearer ${hostile}` };
+// The first parses start the pool's workers (about 1 s each, loading the parsers); two small
+// pages at once first keep that cost out of the figures.
+await Promise.all(
+  [hostile, bystander].map(async (token) => {
+    const res = await fetch(`${api}/import/url/parse?url=${encodeURIComponent(`${pageOrigin}/small`)}`, { headers: { authorization: `Bearer ${token}` } });
+    await res.text();
+  }),
+);
+
+for (const path of ['/deep-50000', '/deep-10000']) {
+  await beside(`url/parse, ${path.slice(6)} nested <div>`, () => fetch(`${api}/import/url/parse?url=${encodeURIComponent(pageOrigin + path)}`, { headers: auth }));
+}
+const created = await (await fetch(`${api}/bookmark`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ link: 'https://bench.example/deep' }) })).json();
+await beside('PUT cache, 10000 nested <div>', () =>
+  fetch(`${api}/bookmark/${created.item._id}/cache`, { method: 'PUT', headers: auth, body: multipart('cache', 'page.html', nested(10_000)) }),
+);
+const deepDl = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${'<DL>'.repeat(400_000)}`;
+const small = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF="https://small.example/">small</A>\n</DL>\n';
+let smallTook = 0;
+await beside(`import/file, <DL> 400000 deep (${(deepDl.length / 1e6).toFixed(1)} MB)`, async () => {
+  const deep = fetch(`${api}/import/file`, { method: 'POST', headers: auth, body: multipart('import', 'deep.html', deepDl) });
+  const t = performance.now();
+  await (await fetch(`${api}/import/file`, { method: 'POST', headers: { authorization: `Bearer ${bystander}` }, body: multipart('import', 'small.html', small) })).text();
+  smallTook = performance.now() - t;
+  return deep;
+});
+console.log(`another user's ${small.length}-byte import beside it: ${smallTook.toFixed(0)} ms`);
+
+server.kill('SIGTERM');
+pageServer.close();
+await new Promise((resolve) => server.once('exit', resolve));
+rmSync(dataDir, { recursive: true, force: true });

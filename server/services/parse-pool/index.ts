@@ -1,0 +1,2 @@
+export { ParsePool } from './pool.js';
+export { ParseRefused } from './refusal.js';

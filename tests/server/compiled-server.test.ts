@@ -1,0 +1,189 @@
+// The compiled server (dist/, from `npm run build`) run with production dependencies only, as
+// docs/operations.md tells an operator to: its command line creates an account and a token, `serve`
+// is configured by TIDEMARK_* variables (a flag winning over one), and a short walk (web sign-in,
+// create, list, search, import a small file through the conversion worker) works. Everything the
+// processes write is then searched for the secrets the walk used: no password, token, cookie,
+// note or search text may appear in a log line. Settings read from the environment, and refused.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareCompiledServer } from '../helpers/compiled-server.js';
+import { TEST_ENV } from '../../scripts/test-env.js';
+
+let appDir: string;
+let dataDir: string;
+let cli: string;
+let serve: ChildProcess | undefined;
+/** Everything `serve` wrote, on stdout and stderr. */
+let log = '';
+
+/** Only what a service manager would give the process: no variable of the test run leaks in. */
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: os.homedir(), ...TEST_ENV, ...extra };
+}
+
+function runCompiled(args: string[], extra: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [cli, ...args], { cwd: appDir, encoding: 'utf8', env: env(extra), timeout: 30_000 });
+}
+
+beforeAll(() => {
+  appDir = prepareCompiledServer();
+  cli = path.join(appDir, 'dist', 'server', 'cli.js');
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-compiled-'));
+}, 300_000);
+
+afterAll(() => {
+  serve?.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the compiled server with production dependencies only', () => {
+  const password = 'Compiled-Pass-7f3a9c!';
+  const note = 'secret-note-text-q8z2';
+  const searchWord = 'xylophonequartz';
+  let origin = '';
+  let token = '';
+
+  it('has none of the development tools installed', () => {
+    for (const tool of ['tsx', 'typescript', 'wxt', 'vitest', 'esbuild']) expect(fs.existsSync(path.join(appDir, 'node_modules', tool)), tool).toBe(false);
+  });
+
+  it('runs its command line: creates an account and a token', () => {
+    const user = runCompiled(['user:create', '--email', 'op@example.com', '--password', password, '--data', dataDir]);
+    expect(user.status, user.stderr).toBe(0);
+    const made = runCompiled(['token:create', '--email', 'op@example.com'], { TIDEMARK_DATA: dataDir });
+    expect(made.status, made.stderr).toBe(0);
+    token = (JSON.parse(made.stdout) as { access_token: string }).access_token;
+    expect(token).toMatch(/\S{20,}/);
+  });
+
+  it('serves, configured by TIDEMARK_* variables, a flag winning over its variable', async () => {
+    // TIDEMARK_PORT=1 is privileged: the start would fail if the flag did not win.
+    serve = spawn(process.execPath, [cli, 'serve', '--port', '0'], {
+      cwd: appDir,
+      env: env({ TIDEMARK_PORT: '1', TIDEMARK_DATA: dataDir, TIDEMARK_LOG_FORMAT: 'json', TIDEMARK_LOG_LEVEL: 'info', TIDEMARK_PUBLIC_URL: 'http://tidemark.test' }),
+    });
+    const started = new Promise<string>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        log += chunk.toString();
+        const m = /listening on (http:\/\/[\d.:]+)\/rest\/v1/.exec(log);
+        if (m) resolve(m[1]!);
+      };
+      serve!.stdout!.on('data', onData);
+      serve!.stderr!.on('data', onData);
+      serve!.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${log}`)));
+    });
+    origin = await started;
+    const health = await fetch(`${origin}/health`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`${origin}/ready`);
+    expect(await ready.json()).toMatchObject({ result: true, status: 'ready' });
+  }, 60_000);
+
+  it('answers a short walk: web sign-in, create, list, search, import', async () => {
+    const api = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${origin}/rest/v1${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    // Sign in on the web pages: the password in a form, the session in a cookie.
+    const page = await fetch(`${origin}/signin`);
+    const visitor = page.headers.get('set-cookie')!.split(';')[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const signin = await fetch(`${origin}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor },
+      body: new URLSearchParams({ _csrf: csrf, email: 'op@example.com', password }).toString(),
+    });
+    expect(signin.status).toBe(303);
+    const session = signin.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(`${origin}/account`, { headers: { cookie: `${visitor}; ${session}` } })).status).toBe(200);
+
+    const created = await api('POST', '/bookmark', { link: 'https://compiled.example/page', title: `About ${searchWord}`, note });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const list = await api('GET', '/bookmarks/0');
+    expect(list.body.items.map((b: { link: string }) => b.link)).toEqual(['https://compiled.example/page']);
+    const found = await api('GET', `/bookmarks/0?search=${searchWord}`);
+    expect(found.body.items).toHaveLength(1);
+
+    const form = new FormData();
+    const html = '<!DOCTYPE NETSCAPE-Bookmark-file-1><H1>Bookmarks</H1><DL><p><DT><A HREF="https://imported.example/">Imported</A></DL>';
+    form.append('import', new Blob([html], { type: 'text/html' }), 'bookmarks.html');
+    const imported = await fetch(`${origin}/rest/v1/import/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const converted = (await imported.json()) as any;
+    expect(imported.status, JSON.stringify(converted)).toBe(200);
+    expect(converted.items[0].bookmarks[0].link).toBe('https://imported.example/');
+
+    // The log has one JSON line per request (probes aside), and none of the walk's secrets.
+    serve!.kill('SIGTERM');
+    await new Promise((resolve) => serve!.once('exit', resolve));
+    serve = undefined;
+    const requests = log.split('\n').filter((line) => line.includes('"request completed"'));
+    expect(requests.length).toBe(7); // the walk's seven requests; the probes are not logged
+    for (const secret of [password, token, note, searchWord, session.split('=')[1]!, visitor.split('=')[1]!, csrf]) {
+      expect(log.includes(secret), `the log shows ${secret}`).toBe(false);
+    }
+    expect(log).not.toMatch(/authorization|cookie/i);
+  }, 60_000);
+
+  it('runs the import and backup commands', () => {
+    const file = path.join(dataDir, 'export.html');
+    fs.writeFileSync(file, '<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><p><DT><H3>From the CLI</H3><DL><p><DT><A HREF="https://cli.example/">CLI</A></DL></DL>');
+    const imported = runCompiled(['import', '--email', 'op@example.com', '--file', file, '--data', dataDir]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ created: 1 });
+    // Outside the data directory: a backup refuses to contain itself.
+    const archive = `${dataDir}-backup.tar`;
+    const backup = runCompiled(['backup', '--out', archive, '--data', dataDir]);
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(fs.statSync(archive).size).toBeGreaterThan(0);
+    fs.rmSync(archive);
+  });
+});
+
+describe('serve settings from the environment', () => {
+  it('lists every flag with its variable in --help', () => {
+    const help = runCompiled(['serve', '--help']);
+    expect(help.status).toBe(0);
+    for (const [flag, variable] of [
+      ['--port', 'TIDEMARK_PORT'],
+      ['--data', 'TIDEMARK_DATA'],
+      ['--database-url', 'TIDEMARK_DATABASE_URL'],
+      ['--public-url', 'TIDEMARK_PUBLIC_URL'],
+      ['--smtp-url', 'TIDEMARK_SMTP_URL'],
+      ['--trust-proxy', 'TIDEMARK_TRUST_PROXY'],
+      ['--log-format', 'TIDEMARK_LOG_FORMAT'],
+    ]) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${flag}\\b.*${variable}`, 'm'));
+    }
+  });
+
+  it('refuses an unknown TIDEMARK_* variable or a malformed value, naming it', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ TIDEMARK_PROT: '8080' }, /^Unknown environment variable TIDEMARK_PROT\. Run `serve --help`/],
+      [{ TIDEMARK_PORT: 'eighty' }, /^TIDEMARK_PORT must be a number from 0 to 65535, got "eighty"\./],
+      [{ TIDEMARK_TRUST_PROXY: 'maybe' }, /^TIDEMARK_TRUST_PROXY must be true or false, got "maybe"\./],
+      [{ TIDEMARK_PUBLIC_URL: 'tidemark.example.com' }, /^TIDEMARK_PUBLIC_URL must be an http:\/\/ or https:\/\/ URL/],
+      [{ TIDEMARK_LOG_FORMAT: 'xml' }, /^TIDEMARK_LOG_FORMAT must be one of json, pretty, got "xml"\./],
+      // A URL that may hold a password is named, never echoed.
+      [{ TIDEMARK_SMTP_URL: 'mail://u:hunter2@x' }, /^TIDEMARK_SMTP_URL must be a URL such as smtps:\/\/[^"]*\.$/],
+      [{ TIDEMARK_DATABASE_URL: 'mysql://u:hunter2@x/db' }, /^TIDEMARK_DATABASE_URL must be a PostgreSQL URL[^"]*\.$/],
+    ];
+    for (const [vars, message] of cases) {
+      // No --port: a flag would win over TIDEMARK_PORT, and the server would start.
+      const res = runCompiled(['serve', '--data', dataDir], vars);
+      expect(res.status, JSON.stringify(vars)).toBe(2);
+      expect(res.stderr.trim()).toMatch(message);
+      expect(res.stdout).not.toMatch(/listening/);
+    }
+    // The flag's own value is checked the same way, named as a flag.
+    const flag = runCompiled(['serve', '--port', '99999', '--data', dataDir]);
+    expect(flag.stderr.trim()).toBe('--port must be a number from 0 to 65535, got "99999".');
+  });
+});
