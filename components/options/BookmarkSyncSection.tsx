@@ -5,6 +5,7 @@
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { browser, type Browser } from 'wxt/browser';
+import { describeConflict } from '../../lib/bookmark-sync/conflicts.js';
 import type { BookmarkSyncSettings, BookmarkSyncStatus } from '../../lib/bookmark-sync/settings.js';
 import { t } from '../../lib/i18n.js';
 import type { CollectionOption } from '../../lib/model.js';
@@ -12,14 +13,20 @@ import { bookmarkSyncDecisionItem, bookmarkSyncSettingsItem, bookmarkSyncStatusI
 
 const settings = signal<BookmarkSyncSettings>(bookmarkSyncSettingsItem.fallback);
 const status = signal<BookmarkSyncStatus | null>(null);
-/** The browser's bookmark folders, as paths ("Other bookmarks / Reading"). */
-const folders = signal<{ id: string; path: string }[]>([]);
+interface FolderChoice {
+  id: string;
+  title: string;
+  /** "Other bookmarks / Reading". */
+  path: string;
+}
+/** The browser's bookmark folders. */
+const folders = signal<FolderChoice[]>([]);
 
-function folderPaths(nodes: Browser.bookmarks.BookmarkTreeNode[], prefix: string[], out: { id: string; path: string }[]) {
+function folderPaths(nodes: Browser.bookmarks.BookmarkTreeNode[], prefix: string[], out: FolderChoice[]) {
   for (const n of nodes) {
     if (n.url !== undefined || !n.children) continue;
     const path = n.title ? [...prefix, n.title] : prefix;
-    if (n.title && n.parentId !== undefined) out.push({ id: n.id, path: path.join(' / ') });
+    if (n.title && n.parentId !== undefined) out.push({ id: n.id, title: n.title, path: path.join(' / ') });
     folderPaths(n.children, path, out);
   }
   return out;
@@ -91,18 +98,18 @@ export function BookmarkSyncSection({ collections, signedIn }: { collections: Co
         </select>
       </div>
       {s.enabled && <p class="hint">{t('bookmarkSyncChangeNote')}</p>}
-      {s.enabled && <SyncState st={st} />}
+      {s.enabled && <SyncState st={st} folderTitle={folders.value.find((f) => f.id === s.folderId)?.title ?? ''} />}
       {!s.enabled && <p class="hint">{t('bookmarkSyncOffNote')}</p>}
-      {!s.enabled && st?.error && (
+      {!s.enabled && st?.otherAccount && (
         <p role="alert" class="error">
-          {st.error}
+          {t('bookmarkSyncOtherAccount')}
         </p>
       )}
     </section>
   );
 }
 
-function SyncState({ st }: { st: BookmarkSyncStatus | null }) {
+function SyncState({ st, folderTitle }: { st: BookmarkSyncStatus | null; folderTitle: string }) {
   if (st?.held) {
     return (
       <div role="alert" class="error" data-testid="bookmark-sync-held">
@@ -118,12 +125,11 @@ function SyncState({ st }: { st: BookmarkSyncStatus | null }) {
   }
   const last = st?.lastSyncAt ? when(st.lastSyncAt) : null;
   const mirrored = st?.mirrored ?? 0;
-  const folderTitle = st?.folderTitle ?? '';
   return (
     <div data-testid="bookmark-sync-state">
       {st?.error && (
         <p role="alert" class="error">
-          {st.error}
+          {t('bookmarkSyncStopped', st.error)}
         </p>
       )}
       <p role="status">
@@ -137,7 +143,7 @@ function SyncState({ st }: { st: BookmarkSyncStatus | null }) {
           <ul>
             {st.conflicts.map((c, i) => (
               <li key={i}>
-                {when(c.at)}: “{c.title}”: {c.resolution}
+                {when(c.at)}: “{c.title}”: {describeConflict(c)}
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeUrl } from '../api/url.js';
+import { describeConflict } from './conflicts.js';
 import { needsConfirmation } from './failsafe.js';
 import { firstSync } from './first-sync.js';
 import { folderMaps, plan, type PlanInput } from './plan.js';
@@ -121,7 +122,7 @@ describe('plan: server changes go to the browser', () => {
     tree.children![1].children!.push(bm('n', 'https://fresh.example/'));
     const kept = plan(input(tree, mirror, { collections: [], removed: new Set([2, 3]), removals: 'apply' }));
     expect(kept.ops[0]).toEqual({ kind: 'mirror.forgetFolder', folder: 'f1' });
-    expect(kept.conflicts[0].resolution).toMatch(/kept the folder/);
+    expect(describeConflict(kept.conflicts[0])).toMatch(/kept the folder/);
   });
 
   it('a queued create arriving from the server is adopted, not created again', () => {
@@ -147,7 +148,7 @@ describe('plan: conflicts', () => {
     const later = plan(input(tree, mirror, { remote: theirs, localEditedAt: { b1: 4000 } }));
     expect(later.ops).toEqual([{ kind: 'browser.update', browserId: 'b1', title: 'Theirs' }]);
     expect(later.conflicts).toHaveLength(1);
-    expect(later.conflicts[0].resolution).toMatch(/title changed on both sides.*in Tidemark/);
+    expect(describeConflict(later.conflicts[0])).toMatch(/title changed on both sides.*in Tidemark/);
     const earlier = plan(input(tree, mirror, { remote: theirs, localEditedAt: { b1: 6000 } }));
     expect(earlier.ops).toEqual([{ kind: 'bookmark.update', browserId: 'b1', title: 'Mine' }]);
   });
@@ -165,7 +166,7 @@ describe('plan: conflicts', () => {
     tree.children![0].title = 'Edited';
     const p = plan(input(tree, mirror, { removed: new Set([1]) }));
     expect(p.ops).toEqual([{ kind: 'bookmark.restore', browserId: 'b1' }]);
-    expect(p.conflicts[0].resolution).toMatch(/deleted in Tidemark but changed in the browser: kept/);
+    expect(describeConflict(p.conflicts[0])).toMatch(/deleted in Tidemark but changed in the browser: kept/);
   });
 
   it('deleted in Tidemark, edited here while offline (already queued): kept', () => {
@@ -179,7 +180,7 @@ describe('plan: conflicts', () => {
     tree.children!.shift();
     const p = plan(input(tree, mirror, { remote: new Map([[1, remote(1, 'https://a.example/', 'Renamed there', -1)]]) }));
     expect(p.ops).toEqual([{ kind: 'browser.recreate', browserId: 'b1' }]);
-    expect(p.conflicts[0].resolution).toMatch(/deleted in the browser but changed in Tidemark/);
+    expect(describeConflict(p.conflicts[0])).toMatch(/deleted in the browser but changed in Tidemark/);
   });
 });
 

@@ -2,7 +2,7 @@
 // sync, and the mirror (what both sides last agreed on) give the operations that bring both sides
 // together. Three-way: a side "changed" a thing when it differs from the mirror, so what the sync
 // itself applied (already in the mirror) never comes back as a change: no echoes, no loops.
-import { bothChanged, deletedAndChanged, folderKept, laterSide } from './conflicts.js';
+import { laterSide } from './conflicts.js';
 import { needsConfirmation } from './failsafe.js';
 import type { Snapshot, SnapshotBookmark } from './snapshot.js';
 import { UNSORTED, type ConflictEntry, type Mirror, type MirroredBookmark, type RemoteBookmark, type RemoteCollection } from './types.js';
@@ -131,7 +131,7 @@ export function plan(input: PlanInput): Plan {
     if (remoteGone) {
       const holdsNew = [...snapshot.bookmarks.entries()].some(([id, b]) => !mirror.bookmarks[id] && isInside(b.parent, folder, snapshot));
       if (holdsNew) {
-        conflicts.push(folderKept(local.title, now));
+        conflicts.push({ at: now, title: local.title, kind: 'folder-kept' });
         ops.push({ kind: 'mirror.forgetFolder', folder });
       } else {
         ops.push({ kind: 'folder.remove', folder });
@@ -151,7 +151,7 @@ export function plan(input: PlanInput): Plan {
     else if (remoteTitle) toBrowser.title = remoteCol!.title;
     if (localMove) toServer.parentFolder = local.parent;
     else if (remoteMove && remoteParentFolder !== undefined) toBrowser.parentCollection = remoteCol!.parent;
-    if (localTitle && remoteTitle && local.title !== remoteCol!.title) conflicts.push(bothChanged(local.title, 'title', 'browser', now));
+    if (localTitle && remoteTitle && local.title !== remoteCol!.title) conflicts.push({ at: now, title: local.title, kind: 'both', field: 'title', side: 'browser' });
     if (Object.keys(toServer).length) ops.push({ kind: 'collection.update', folder, ...toServer });
     if (Object.keys(toBrowser).length) ops.push({ kind: 'folder.update', folder, ...toBrowser });
   }
@@ -195,7 +195,7 @@ export function plan(input: PlanInput): Plan {
     if (!local) {
       if (gone || goneFolders.has(base.parent)) ops.push({ kind: 'mirror.forget', browserId });
       else if (remoteChanged && !leftScope) {
-        conflicts.push(deletedAndChanged(theirs!.title || base.title, 'browser', now));
+        conflicts.push({ at: now, title: theirs!.title || base.title, kind: 'deleted', side: 'browser' });
         ops.push({ kind: 'browser.recreate', browserId });
       } else if (sid === null || leftScope) ops.push({ kind: 'bookmark.remove', browserId, ref: base.ref });
       else {
@@ -206,7 +206,7 @@ export function plan(input: PlanInput): Plan {
     }
     if (gone) {
       if (localChanged || input.editedSincePull?.has(browserId)) {
-        conflicts.push(deletedAndChanged(local.title, 'tidemark', now));
+        conflicts.push({ at: now, title: local.title, kind: 'deleted', side: 'tidemark' });
         ops.push({ kind: 'bookmark.restore', browserId });
       } else {
         ops.push({ kind: 'browser.remove', browserId });
@@ -226,7 +226,7 @@ export function plan(input: PlanInput): Plan {
       if (mine && theirsChanged) {
         if (!differ) return null;
         const winner = laterSide(editedAt, theirs!.updatedAt);
-        conflicts.push(bothChanged(local.title, name, winner, now));
+        conflicts.push({ at: now, title: local.title, kind: 'both', field: name, side: winner });
         return winner;
       }
       return mine ? 'browser' : theirsChanged ? 'tidemark' : null;

@@ -14,14 +14,14 @@ export interface BookmarkSyncStatus {
   state: BookmarkSyncState;
   /** Epoch ms of the last sync that finished. */
   lastSyncAt: number | null;
-  /** What went wrong last, for a person (what happened and what to do). */
+  /** Why the last pass stopped (the error's message; the options page says what happens next). */
   error: string | null;
+  /** The sync turned itself off because another account signed in. */
+  otherAccount: boolean;
   /** Browser changes waiting in the offline queue. */
   pending: number;
   /** Bookmarks mirrored in the folder. */
   mirrored: number;
-  /** The folder's title (shown in the options page). */
-  folderTitle: string | null;
   conflicts: ConflictEntry[];
   /** The failsafe stopped a pass: it waits for the user's answer. */
   held: { serverRemovals: number; browserRemovals: number; mirrored: number } | null;

@@ -75,10 +75,15 @@ export interface RemoteCollection {
   parent: number;
 }
 
-/** One line of the conflicts log shown in the options page. */
-export interface ConflictEntry {
-  at: number;
-  title: string;
-  /** What happened, for a person: "renamed on both sides: kept "X" (the later change)". */
-  resolution: string;
-}
+export type Side = 'browser' | 'tidemark';
+
+/**
+ * One line of the conflicts log shown in the options page (conflicts.ts words it): changed on both
+ * sides (`side` is where the kept change was made), deleted on `side` but changed on the other, or a
+ * removed collection's folder kept for its new bookmarks.
+ */
+export type ConflictEntry = { at: number; title: string } & (
+  | { kind: 'both'; field: 'title' | 'address' | 'folder'; side: Side }
+  | { kind: 'deleted'; side: Side }
+  | { kind: 'folder-kept' }
+);

@@ -49,8 +49,8 @@ export class BookmarkSync {
   #alarmPulls = 0;
   /** Browser bookmarks changed here since the last pull that reached the server. */
   readonly #editedSincePull = new Set<string>();
-  /** Why the sync turned itself off, for the options page. */
-  #offReason: string | null = null;
+  /** The sync turned itself off because another account signed in (the options page says so). */
+  #otherAccount = false;
   /** When each browser bookmark was last changed here (the later-wins rule). */
   readonly #editedAt: Record<string, number> = {};
   /** Passes run (the bench prints them). */
@@ -97,7 +97,7 @@ export class BookmarkSync {
           const next = this.#wanted;
           this.#wanted = null;
           await this.#pass(next).catch(async (err) => {
-            await this.#status({ state: 'error', error: messageOf(err) });
+            await this.#status({ state: 'error', error: (err as Error)?.message || String(err) });
             await reportError('bookmark sync')(err);
           });
         }
@@ -130,9 +130,9 @@ export class BookmarkSync {
   async turnedOff(): Promise<void> {
     await browser.alarms.clear(ALARM_BOOKMARK_SYNC);
     await bookmarkSyncMirrorRecord.remove().catch(reportError('bookmark sync mapping removal'));
-    const error = this.#offReason;
-    this.#offReason = null;
-    await this.#status(() => ({ ...EMPTY_STATUS, state: 'off', error }));
+    const otherAccount = this.#otherAccount;
+    this.#otherAccount = false;
+    await this.#status(() => ({ ...EMPTY_STATUS, otherAccount }));
   }
 
   /** The options page's count of browser changes waiting, kept current as the queue sends them. */
@@ -164,7 +164,7 @@ export class BookmarkSync {
     if (mirror && mirror.owner !== owner) {
       // Another account: merging this folder into it would copy one account's bookmarks into the other.
       // The settings' watcher calls turnedOff(), which shows why.
-      this.#offReason = ANOTHER_ACCOUNT;
+      this.#otherAccount = true;
       await bookmarkSyncSettingsItem.setValue({ ...settings, enabled: false });
       return;
     }
@@ -306,17 +306,8 @@ export class BookmarkSync {
     }
     await bookmarkSyncMirrorRecord.set(mirror);
     const pending = await this.#pendingCount();
-    const folder = await browser.bookmarks.get(mirror.rootId).then((n) => n[0]?.title ?? null, () => null);
-    await this.#status({ state: 'ok', error: null, held: null, lastSyncAt: this.#now(), pending, mirrored: Object.keys(mirror.bookmarks).length, folderTitle: folder });
+    await this.#status({ state: 'ok', error: null, held: null, lastSyncAt: this.#now(), pending, mirrored: Object.keys(mirror.bookmarks).length });
   }
 }
 
-const ANOTHER_ACCOUNT =
-  'Sync with browser bookmarks was turned off because you signed in to another account. Turn it on again to merge the folder with this account.';
-
-const EMPTY_STATUS: BookmarkSyncStatus = { state: 'off', lastSyncAt: null, error: null, pending: 0, mirrored: 0, folderTitle: null, conflicts: [], held: null };
-
-function messageOf(err: unknown): string {
-  const text = (err as Error)?.message || String(err);
-  return `The last sync stopped: ${text}. It is tried again within a minute; nothing was lost.`;
-}
+const EMPTY_STATUS: BookmarkSyncStatus = { state: 'off', lastSyncAt: null, error: null, otherAccount: false, pending: 0, mirrored: 0, conflicts: [], held: null };
