@@ -6,8 +6,10 @@ import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { browser, type Browser } from 'wxt/browser';
 import { describeConflict } from '../../lib/bookmark-sync/conflicts.js';
-import type { BookmarkSyncSettings, BookmarkSyncStatus } from '../../lib/bookmark-sync/settings.js';
+import { SYNC_WRITE_LABEL, type BookmarkSyncSettings, type BookmarkSyncStatus } from '../../lib/bookmark-sync/settings.js';
 import { t } from '../../lib/i18n.js';
+import { onEvent, send } from '../../lib/messaging/client.js';
+import type { QueueView } from '../../lib/messaging/protocol.js';
 import type { CollectionOption } from '../../lib/model.js';
 import { bookmarkSyncDecisionItem, bookmarkSyncSettingsItem, bookmarkSyncStatusItem } from '../../lib/storage/items.js';
 
@@ -19,6 +21,9 @@ interface FolderChoice {
   /** "Other bookmarks / Reading". */
   path: string;
 }
+/** The sync's browser changes waiting in the offline queue. */
+const pending = signal(0);
+const countPending = (view: QueueView) => (pending.value = view.entries.filter((e) => e.label.startsWith(SYNC_WRITE_LABEL)).length);
 /** The browser's bookmark folders. */
 const folders = signal<FolderChoice[]>([]);
 
@@ -45,11 +50,15 @@ export function BookmarkSyncSection({ collections, signedIn }: { collections: Co
     void bookmarkSyncStatusItem.getValue().then((v) => (status.value = v));
     const unwatchSettings = bookmarkSyncSettingsItem.watch((v) => (settings.value = v));
     const unwatchStatus = bookmarkSyncStatusItem.watch((v) => (status.value = v));
+    // The waiting count is a hint: unanswered, the line shows none until the queue's next change.
+    send('getQueue', null).then(countPending, () => {});
+    const unwatchQueue = onEvent('queueChanged', countPending);
     // The folder list; without it (no bookmarks API) only the default folder is offered.
     browser.bookmarks?.getTree().then((tree) => (folders.value = folderPaths(tree, [], [])), () => {});
     return () => {
       unwatchSettings();
       unwatchStatus();
+      unwatchQueue();
     };
   }, []);
 
@@ -134,7 +143,7 @@ function SyncState({ st, folderTitle }: { st: BookmarkSyncStatus | null; folderT
       )}
       <p role="status">
         {last ? t('bookmarkSyncStateOk', last, mirrored, folderTitle) : st?.state === 'syncing' ? t('bookmarkSyncStateSyncing') : t('bookmarkSyncStateNever')}
-        {st?.pending ? ` ${t('bookmarkSyncPending', st.pending)}` : ''}
+        {pending.value ? ` ${t('bookmarkSyncPending', pending.value)}` : ''}
       </p>
       {!!st?.conflicts.length && (
         <details>

@@ -18,8 +18,6 @@ export interface BookmarkSyncStatus {
   error: string | null;
   /** The sync turned itself off because another account signed in. */
   otherAccount: boolean;
-  /** Browser changes waiting in the offline queue. */
-  pending: number;
   /** Bookmarks mirrored in the folder. */
   mirrored: number;
   conflicts: ConflictEntry[];
@@ -31,3 +29,6 @@ export interface BookmarkSyncStatus {
 export type BookmarkSyncDecision = 'apply' | 'keep';
 
 export const FOLDER_TITLE = 'Tidemark';
+
+/** The label of the sync's writes in the offline queue: the popup's list of waiting writes names them, and the options page counts them. */
+export const SYNC_WRITE_LABEL = 'Browser bookmark';

@@ -7,6 +7,7 @@ import type { TidemarkApi } from '../../api/client/index.js';
 import type { BookmarkCreate } from '../../api/types.js';
 import { LIMITS } from '../../api/constants.js';
 import { folderMaps, mirroredFrom, type Op } from '../../bookmark-sync/plan.js';
+import { SYNC_WRITE_LABEL as LABEL } from '../../bookmark-sync/settings.js';
 import type { Snapshot } from '../../bookmark-sync/snapshot.js';
 import type { Mirror, RemoteBookmark, RemoteCollection } from '../../bookmark-sync/types.js';
 import type { Account } from '../../model.js';
@@ -24,8 +25,6 @@ export interface ApplyContext {
   batchCreates?: boolean;
 }
 
-/** The queued writes' label: the popup's list of waiting writes names them, and the options page counts them. */
-export const LABEL = 'Browser bookmark';
 
 export async function applyOps(ctx: ApplyContext, ops: Op[]): Promise<{ enqueued: number; batchCreated: number[] }> {
   const { mirror, snapshot } = ctx;

@@ -3,7 +3,7 @@
 // changes since the last sync (one feed request) and sends the browser's; an alarm pulls every minute,
 // and so does a change made from this extension's pages. The passes themselves are in sync.ts.
 import { browser, type Browser } from 'wxt/browser';
-import { accountItem, bookmarkSyncDecisionItem, bookmarkSyncSettingsItem, queueItem } from '../../storage/items.js';
+import { accountItem, bookmarkSyncDecisionItem, bookmarkSyncSettingsItem } from '../../storage/items.js';
 import { reportError } from '../report-error.js';
 import { ALARM_BOOKMARK_SYNC, BookmarkSync, type Deps } from './sync.js';
 
@@ -54,7 +54,6 @@ export function startBookmarkSync(deps: Deps): BookmarkSync {
     if (!now.enabled && before.enabled) void sync.turnedOff();
     else if (now.enabled && (!before.enabled || JSON.stringify(now.scope) !== JSON.stringify(before.scope) || now.folderId !== before.folderId)) void begin();
   });
-  queueItem.watch(() => void sync.refreshPending().catch(reportError('bookmark sync state')));
   accountItem.watch((now, before) => {
     if (now && (now.userId !== before?.userId || now.serverUrl !== before?.serverUrl)) void begin().catch(reportError('bookmark sync start'));
   });

@@ -13,7 +13,7 @@ import type { Account } from '../../model.js';
 import { bookmarkSyncDecisionItem, bookmarkSyncMirrorRecord, bookmarkSyncSettingsItem, bookmarkSyncStatusItem } from '../../storage/items.js';
 import type { WriteQueue } from '../queue.js';
 import { reportError } from '../report-error.js';
-import { applyOps, LABEL } from './apply.js';
+import { applyOps } from './apply.js';
 import { readFolder, rerootMirror } from './browser-folder.js';
 import { allCollections, changesSince, currentCursor, fetchBookmarks, listInScope } from './remote.js';
 
@@ -133,16 +133,6 @@ export class BookmarkSync {
     const otherAccount = this.#otherAccount;
     this.#otherAccount = false;
     await this.#status(() => ({ ...EMPTY_STATUS, otherAccount }));
-  }
-
-  /** The options page's count of browser changes waiting, kept current as the queue sends them. */
-  async refreshPending(): Promise<void> {
-    const pending = await this.#pendingCount();
-    await this.#status((current) => (current.state === 'off' || current.pending === pending ? null : { pending }));
-  }
-
-  async #pendingCount(): Promise<number> {
-    return (await this.#deps.queue.view()).entries.filter((e) => e.label.startsWith(LABEL)).length;
   }
 
   async ensureAlarm(): Promise<void> {
@@ -305,9 +295,8 @@ export class BookmarkSync {
       }
     }
     await bookmarkSyncMirrorRecord.set(mirror);
-    const pending = await this.#pendingCount();
-    await this.#status({ state: 'ok', error: null, held: null, lastSyncAt: this.#now(), pending, mirrored: Object.keys(mirror.bookmarks).length });
+    await this.#status({ state: 'ok', error: null, held: null, lastSyncAt: this.#now(), mirrored: Object.keys(mirror.bookmarks).length });
   }
 }
 
-const EMPTY_STATUS: BookmarkSyncStatus = { state: 'off', lastSyncAt: null, error: null, otherAccount: false, pending: 0, mirrored: 0, conflicts: [], held: null };
+const EMPTY_STATUS: BookmarkSyncStatus = { state: 'off', lastSyncAt: null, error: null, otherAccount: false, mirrored: 0, conflicts: [], held: null };
