@@ -4,7 +4,6 @@
 /** One node of the browser's bookmarks tree, as `bookmarks.getSubTree` gives it (the fields used). */
 export interface BrowserNode {
   id: string;
-  parentId?: string;
   title: string;
   url?: string;
   /** When it was added (epoch ms): the first sync's later-wins rule for titles. */

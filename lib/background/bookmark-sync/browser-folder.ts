@@ -20,7 +20,7 @@ export async function readFolder(rootId: string): Promise<BrowserNode> {
       const lists = await Promise.all(batch.map((f) => browser.bookmarks.getChildren(f.id)));
       batch.forEach((folder, j) => {
         folder.children = lists[j].map((c) => {
-          const node: BrowserNode = { id: c.id, parentId: c.parentId, title: c.title, url: c.url, dateAdded: c.dateAdded, type: (c as { type?: string }).type };
+          const node: BrowserNode = { id: c.id, title: c.title, url: c.url, dateAdded: c.dateAdded, type: (c as { type?: string }).type };
           if (c.url === undefined && node.type !== 'separator') {
             node.children = [];
             next.push(node);

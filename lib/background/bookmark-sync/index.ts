@@ -2,7 +2,7 @@
 // synchronously when the worker starts. A browser bookmark event starts a pass that pulls Tidemark's
 // changes since the last sync (one feed request) and sends the browser's; an alarm pulls every minute,
 // and so does a change made from this extension's pages. The passes themselves are in sync.ts.
-import { browser, type Browser } from 'wxt/browser';
+import { browser } from 'wxt/browser';
 import { accountItem, bookmarkSyncDecisionItem, bookmarkSyncSettingsItem } from '../../storage/items.js';
 import { reportError } from '../report-error.js';
 import { ALARM_BOOKMARK_SYNC, BookmarkSync, type Deps } from './sync.js';
@@ -33,12 +33,11 @@ export function startBookmarkSync(deps: Deps): BookmarkSync {
   const sync = new BookmarkSync(deps);
   const bookmarks = browser.bookmarks as typeof browser.bookmarks | undefined;
   if (bookmarks) {
+    // An import into the folder is a burst of onCreated events: one pass follows once they settle.
     bookmarks.onCreated.addListener((id) => sync.onBrowserEvent(id, true));
     bookmarks.onChanged.addListener((id) => sync.onBrowserEvent(id, true));
     bookmarks.onMoved.addListener((id) => sync.onBrowserEvent(id, true));
     bookmarks.onRemoved.addListener((id) => sync.onBrowserEvent(id, false));
-    // An import into the folder ends with one pass (Chrome: onImportEnded; events during it are ignored by the browser's own UI too).
-    (bookmarks as { onImportEnded?: Browser.events.Event<() => void> }).onImportEnded?.addListener(() => void sync.request({ pull: true, collections: false }));
   }
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === ALARM_BOOKMARK_SYNC) void sync.onAlarm();
