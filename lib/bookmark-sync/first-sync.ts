@@ -3,7 +3,7 @@
 // bookmark and a Tidemark one are the same when they have the same address in the same matched
 // folder. The same address in two places stays two bookmarks (no silent merging across collections).
 import type { Op } from './plan.js';
-import { collectionsInScope } from './plan.js';
+import { collectionsInScope, folderCreates } from './plan.js';
 import type { Snapshot } from './snapshot.js';
 import { UNSORTED, type Mirror, type RemoteBookmark, type RemoteCollection, type SyncScope } from './types.js';
 
@@ -52,14 +52,7 @@ export function firstSync(input: FirstSyncInput): FirstSyncPlan {
     matchedFolders++;
   }
   for (const [id] of folders) if (!collectionOfFolder.has(id)) ops.push({ kind: 'collection.create', folder: id });
-  const depth = (c: RemoteCollection) => {
-    let d = 0;
-    for (let x: RemoteCollection | undefined = c; x && d < 100; x = cols.get(x.parent)) d++;
-    return d;
-  };
-  for (const c of [...cols.values()].filter((c) => !folderOfCollection.has(c.id)).sort((a, b) => depth(a) - depth(b))) {
-    ops.push({ kind: 'folder.create', collectionId: c.id });
-  }
+  ops.push(...folderCreates(cols, (id) => folderOfCollection.has(id)));
 
   // Bookmarks: by address within each matched folder.
   const serverByPlace = new Map<string, RemoteBookmark[]>();

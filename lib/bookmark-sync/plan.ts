@@ -96,11 +96,18 @@ export function collectionsInScope(all: RemoteCollection[], scope: Mirror['scope
   return out;
 }
 
-/** Depth of a collection below the scope's root (parents are created before their children). */
-function depthOf(id: number, cols: Map<number, RemoteCollection>): number {
-  let d = 0;
-  for (let c = cols.get(id); c && d < 100; c = cols.get(c.parent)) d++;
-  return d;
+/** `start` and its ancestors by `parentOf`, nearest first (at most 100: a cycle in damaged data ends there). */
+export function lineage<T>(start: T, parentOf: (id: T) => T | undefined): T[] {
+  const out: T[] = [];
+  for (let p: T | undefined = start; p !== undefined && out.length < 100; p = parentOf(p)) out.push(p);
+  return out;
+}
+
+/** A folder for each collection that has none, parents before their children. */
+export function folderCreates(cols: Map<number, RemoteCollection>, hasFolder: (collectionId: number) => boolean): Op[] {
+  const depth = (id: number) => lineage(id, (c) => cols.get(c)?.parent).length;
+  const missing = [...cols.values()].filter((c) => !hasFolder(c.id)).sort((a, b) => depth(a.id) - depth(b.id));
+  return missing.map((c) => ({ kind: 'folder.create', collectionId: c.id }));
 }
 
 export function plan(input: PlanInput): Plan {
@@ -129,7 +136,7 @@ export function plan(input: PlanInput): Plan {
       continue;
     }
     if (remoteGone) {
-      const holdsNew = [...snapshot.bookmarks.entries()].some(([id, b]) => !mirror.bookmarks[id] && isInside(b.parent, folder, snapshot));
+      const holdsNew = [...snapshot.bookmarks.entries()].some(([id, b]) => !mirror.bookmarks[id] && lineage(b.parent, (p) => snapshot.folders.get(p)?.parent).includes(folder));
       if (holdsNew) {
         conflicts.push({ at: now, title: local.title, kind: 'folder-kept' });
         ops.push({ kind: 'mirror.forgetFolder', folder });
@@ -155,10 +162,7 @@ export function plan(input: PlanInput): Plan {
     if (Object.keys(toServer).length) ops.push({ kind: 'collection.update', folder, ...toServer });
     if (Object.keys(toBrowser).length) ops.push({ kind: 'folder.update', folder, ...toBrowser });
   }
-  if (cols) {
-    const missing = [...cols.values()].filter((c) => !folderOf.has(c.id)).sort((a, b) => depthOf(a.id, cols) - depthOf(b.id, cols));
-    for (const c of missing) ops.push({ kind: 'folder.create', collectionId: c.id });
-  }
+  if (cols) ops.push(...folderCreates(cols, (id) => folderOf.has(id)));
   const newFolders = [...snapshot.folders.entries()].filter(([id]) => !mirror.folders[id]).sort((a, b) => a[1].depth - b[1].depth);
   for (const [folder] of newFolders) ops.push({ kind: 'collection.create', folder });
 
@@ -186,7 +190,7 @@ export function plan(input: PlanInput): Plan {
     const remoteChanged = !!theirs && (theirs.key !== base.key || theirs.title !== base.title || theirs.collectionId !== baseCollection);
     const editedAt = input.localEditedAt[browserId] ?? now;
 
-    if (local && (goneFolders.has(base.parent) || [...goneFolders].some((g) => isInsideMirror(base.parent, g, mirror)))) {
+    if (local && lineage(base.parent, (p) => mirror.folders[p]?.parent).some((p) => goneFolders.has(p))) {
       // Its folder goes (the collection was removed in Tidemark): removed with it.
       ops.push({ kind: 'mirror.forget', browserId });
       browserRemovals++;
@@ -289,23 +293,9 @@ function keepRemovals(ops: Op[], mirror: Mirror): Op[] {
     else out.push(op);
   }
   // Folders put back before the bookmarks that go in them, parents first.
-  const depth = (f: string) => {
-    let d = 0;
-    for (let p: string | undefined = f; p && mirror.folders[p] && d < 100; p = mirror.folders[p].parent) d++;
-    return d;
-  };
+  const depth = (f: string) => lineage(f, (p) => mirror.folders[p]?.parent).length;
   const folders = out.filter((o): o is Extract<Op, { kind: 'folder.recreate' }> => o.kind === 'folder.recreate').sort((a, b) => depth(a.folder) - depth(b.folder));
   return [...folders, ...out.filter((o) => o.kind !== 'folder.recreate')];
-}
-
-function isInside(parent: string, folder: string, snapshot: Snapshot): boolean {
-  for (let p: string | undefined = parent, n = 0; p && n < 100; p = snapshot.folders.get(p)?.parent, n++) if (p === folder) return true;
-  return false;
-}
-
-function isInsideMirror(parent: string, folder: string, mirror: Mirror): boolean {
-  for (let p: string | undefined = mirror.folders[parent]?.parent, n = 0; p && n < 100; p = mirror.folders[p]?.parent, n++) if (p === folder) return true;
-  return false;
 }
 
 /** The mirror's record of a browser bookmark as it is now (after its change reached the server). */
