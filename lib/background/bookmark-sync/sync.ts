@@ -217,7 +217,7 @@ export class BookmarkSync {
     if (changes) {
       cursor = changes.cursor;
       removed = new Set(changes.removed);
-      const { folderOf } = folderMaps(mirror);
+      const { folderOf, collectionOf } = folderMaps(mirror);
       const bySid = new Map<number, string>();
       for (const [id, b] of Object.entries(mirror.bookmarks)) if (b.ref.startsWith('b:')) bySid.set(Number(b.ref.slice(2)), id);
       const wanted: number[] = [];
@@ -226,7 +226,6 @@ export class BookmarkSync {
       // tell this device's own change from another device's change after it (the plan finds echoes equal).
       // Only the first sync's batch creates, seconds old, are taken as echoes when unmoved.
       const echoes = new Set(mirror.echoes ?? []);
-      const { collectionOf } = folderMaps(mirror);
       for (const [id, key, col] of changes.items) {
         const base = bySid.has(id) ? mirror.bookmarks[bySid.get(id)!] : undefined;
         if (base && echoes.has(id) && base.key === key && collectionOf.get(base.parent) === col) continue;
