@@ -65,8 +65,10 @@ export default defineConfig({
     default_locale: 'en',
     // Pins the Chrome extension id, so the OAuth redirect URL (https://<id>.chromiumapp.org/oauth) never changes.
     ...(browser === 'chrome' ? { key: EXTENSION_PUBLIC_KEY } : {}),
-    // Least privilege: everything else is optional and asked for when needed.
-    permissions: ['storage', 'contextMenus', 'activeTab', 'scripting', 'identity', 'alarms'],
+    // Least privilege: everything else is optional and asked for when needed. "bookmarks" is not: the
+    // bookmark sync's listeners must be registered when the worker starts (the browser wakes it for
+    // them), and an optional permission's API is absent until granted.
+    permissions: ['storage', 'contextMenus', 'activeTab', 'scripting', 'identity', 'alarms', 'bookmarks'],
     // The default server (http://localhost:8787). Match patterns cannot name a port in every browser, so: the host.
     host_permissions: ['http://localhost/*'],
     // "tabs": the saved-page badge reads the address of tabs the user did not click on.

@@ -9,6 +9,7 @@ import { openLibrary } from '../shared/open-library.js';
 import { onEvent, send } from '../../lib/messaging/client.js';
 import type { Account, BackgroundError, CollectionOption } from '../../lib/model.js';
 import { badgeEnabledItem, defaultCollectionItem, lastBackgroundErrorItem, saveOnOpenItem, serverUrlItem } from '../../lib/storage/items.js';
+import { BookmarkSyncSection } from './BookmarkSyncSection.js';
 import { needsHostPermission, requestHostPermission, TABS_PERMISSION } from './permissions.js';
 import { askSiteAccess, hasSiteAccess, removeSiteAccess } from '../shared/site-access.js';
 import { rememberSiteAccessNow } from '../../lib/popup/site-access-state.js';
@@ -305,6 +306,8 @@ export function OptionsApp() {
           </select>
         </div>
       </section>
+
+      <BookmarkSyncSection collections={collections.value} signedIn={!!acc} />
 
       <section aria-labelledby="badge-heading">
         <h2 id="badge-heading">{t('optionsBadge')}</h2>

@@ -14,6 +14,8 @@ export default defineBackground({
       // The omnibox keyword's handlers (tests cannot type into the address bar): the listeners call these.
       omnibox: app.omnibox,
       indexState: () => ({ state: app.index.state, size: app.index.size }),
+      // The bookmark sync: its alarm's pull and its passes (tests and the bench wait for them).
+      bookmarkSync: app.bookmarkSync,
     };
   },
 });

@@ -31,6 +31,7 @@ import { libraryHandlers } from './handlers/library.js';
 import type { Services } from './handlers/services.js';
 import { PanelOpening } from './handlers/side-panel.js';
 import { alarmHandler, ensureSyncAlarm, queueHandlers, scheduleDrain } from './handlers/sync.js';
+import { startBookmarkSync } from './bookmark-sync/index.js';
 
 export function startBackground() {
   const auth = new Auth({ onChange: (acc, reason, userInitiated) => void onAuthChanged(s, acc, reason, userInitiated) });
@@ -54,6 +55,7 @@ export function startBackground() {
       emit('bookmarkWritten', { ref: write.ref, result: { state: 'saved', bookmark: bookmark && !bookmark.removed ? draftOf(bookmark) : null } });
     },
   });
+  const bookmarkSync = startBookmarkSync({ api, queue, account });
   const index = new SavedIndexService({ api, account, onSynced: () => void badge.refreshAll() });
   const exists = new ExistsBatcher({ check: (urls) => api.urlExists(urls, { retries: 0 }) });
   const collections = new CollectionsService({
@@ -180,5 +182,5 @@ export function startBackground() {
     else await badge.refreshAll();
   })();
 
-  return { index, omnibox, onMenuClicked, onCommand, onAlarm };
+  return { index, bookmarkSync, omnibox, onMenuClicked, onCommand, onAlarm };
 }

@@ -9,6 +9,8 @@ import { AUTO_PAINT_ASKED_KEY } from './auto-paint-asked.js';
 import { idbRecord } from './idb.js';
 import { defineItem } from './item.js';
 import { memoItem } from './memo.js';
+import type { BookmarkSyncDecision, BookmarkSyncSettings, BookmarkSyncStatus } from '../bookmark-sync/settings.js';
+import type { Mirror } from '../bookmark-sync/types.js';
 
 // --- settings (options page) ---
 export const serverUrlItem = memoItem(defineItem<string>('local:serverUrl', { fallback: DEFAULT_SERVER_URL }));
@@ -71,3 +73,13 @@ export const lastBackgroundErrorItem = defineItem<BackgroundError | null>('local
 
 // Its key is declared apart (auto-paint-asked.ts) for the popup's first script, which reads it alone.
 export const autoPaintAskedItem = memoItem(defineItem<boolean>(`local:${AUTO_PAINT_ASKED_KEY}`, { fallback: false }));
+
+// --- sync with the browser's bookmarks (lib/background/bookmark-sync) ---
+/** The options page's choices: on or off, the folder, what it mirrors. */
+export const bookmarkSyncSettingsItem = defineItem<BookmarkSyncSettings>('local:bookmarkSync', { fallback: { enabled: false, folderId: null, scope: { kind: 'all' } } });
+/** What the options page shows: last sync, pending changes, conflicts, the failsafe's question. */
+export const bookmarkSyncStatusItem = defineItem<BookmarkSyncStatus | null>('local:bookmarkSyncStatus', { fallback: null });
+/** The user's answer to the failsafe's question (the background takes it and clears it). */
+export const bookmarkSyncDecisionItem = defineItem<BookmarkSyncDecision | null>('local:bookmarkSyncDecision', { fallback: null });
+/** This device's mapping of browser ids to Tidemark ids and the last synced values (IndexedDB: it can be large). */
+export const bookmarkSyncMirrorRecord = idbRecord<Mirror>('bookmarkSyncMirror');

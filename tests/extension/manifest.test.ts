@@ -52,10 +52,10 @@ describe('extension identity', () => {
 });
 
 describe('manifest', () => {
-  it('asks at install only for what saving needs; the rest is optional', () => {
+  it('asks at install only for what saving and the bookmark sync need; the rest is optional', () => {
     for (const browser of ['chrome', 'firefox'] as const) {
       const m = manifest(browser);
-      expect(m.permissions.sort()).toEqual(['activeTab', 'alarms', 'contextMenus', 'identity', 'scripting', 'storage']);
+      expect(m.permissions.sort()).toEqual(['activeTab', 'alarms', 'bookmarks', 'contextMenus', 'identity', 'scripting', 'storage']);
       expect(m.host_permissions).toEqual(['http://localhost/*']);
       expect(m.optional_permissions).toEqual(['tabs']);
       expect(m.optional_host_permissions).toEqual(['http://*/*', 'https://*/*']);

@@ -82,10 +82,10 @@ describe('GET /links?since=<cursor> (changes)', () => {
     await s.api('DELETE', `/bookmark/${trashed}`, { token: u.token });
     await s.api('DELETE', `/bookmark/${deleted}`, { token: u.token });
     await s.api('DELETE', `/bookmark/${deleted}`, { token: u.token }); // from Trash: gone for good
-    // A change that does not touch the index (the title) is not reported.
+    // A change that touches neither the index nor the title (a note) is not reported.
     const untouched = await create(u.token, 'https://changes.example/untouched');
     const mid = await links(u.token, `?since=${cursor}`);
-    await s.api('PUT', `/bookmark/${untouched}`, { token: u.token, body: { title: 'New title', note: 'n' } });
+    await s.api('PUT', `/bookmark/${untouched}`, { token: u.token, body: { note: 'n' } });
 
     const changes = await links(u.token, `?since=${mid.cursor}`);
     expect(changes.items).toEqual([]);
@@ -110,6 +110,16 @@ describe('GET /links?since=<cursor> (changes)', () => {
       [kept, 'changes.example/kept-moved', col],
     ]);
     expect(later.removed).toEqual([]);
+  });
+
+  it('reports a changed title (the browser-bookmarks sync pulls titles), and nothing for other fields', async () => {
+    const u = await s.createUser();
+    const id = await create(u.token, 'https://titled.example/', { title: 'First' });
+    const { cursor } = await links(u.token, '?since=0');
+    await s.api('PUT', `/bookmark/${id}`, { token: u.token, body: { note: 'a note is not in the feed' } });
+    expect((await links(u.token, `?since=${cursor}`)).items).toEqual([]);
+    await s.api('PUT', `/bookmark/${id}`, { token: u.token, body: { title: 'Renamed' } });
+    expect((await links(u.token, `?since=${cursor}`)).items).toEqual([[id, 'titled.example/', -1]]);
   });
 
   it('keeps one change per bookmark (the newest) and pages through changes with more/cursor', async () => {

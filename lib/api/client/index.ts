@@ -50,6 +50,11 @@ export class TidemarkApi {
     return (await this.#http<{ item: Bookmark }>('POST', '/bookmark', { body, ...keyed(opts) })).item;
   }
 
+  /** POST /bookmarks: up to 100 bookmarks in one request, answered in the order sent. */
+  async createBookmarks(items: BookmarkCreate[], opts: WriteOptions = {}): Promise<Bookmark[]> {
+    return (await this.#http<{ items: Bookmark[] }>('POST', '/bookmarks', { body: { items }, ...keyed(opts) })).items;
+  }
+
   async updateBookmark(id: number, body: BookmarkUpdate, opts: WriteOptions = {}): Promise<Bookmark> {
     return (await this.#http<{ item: Bookmark }>('PUT', `/bookmark/${id}`, { body, ...keyed(opts) })).item;
   }

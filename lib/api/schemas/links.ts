@@ -9,7 +9,7 @@ export const LinkEntry = Type.Tuple([Type.Integer(), Type.String(), Type.Integer
 
 export const LinksQuery = Type.Object({
   since: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'a cursor from an earlier answer: only changes after it, with removed ids' }),
+    Type.Integer({ minimum: 0, description: 'a cursor from an earlier answer: only changes after it (new, moved, relinked, renamed), with removed ids' }),
   ),
   after: Type.Optional(Type.Integer({ minimum: 0, description: 'full listing: only bookmarks with an id above this (paging)' })),
   limit: Type.Optional(

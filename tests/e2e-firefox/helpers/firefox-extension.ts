@@ -270,6 +270,8 @@ export interface BackgroundHooks {
   onCommand(command: string, tab?: object): Promise<void>;
   onAlarm(alarm: { name: string; scheduledTime: number }): Promise<void>;
   indexState(): { state: string; size: number };
+  /** The browser-bookmarks sync (lib/background/bookmark-sync): a pass, waited for. */
+  bookmarkSync: { request(want: { pull: boolean; collections: boolean }): Promise<void>; onAlarm(): Promise<void> };
   /** The omnibox keyword's handlers (lib/background/omnibox.ts). */
   omnibox: {
     onInputChanged(text: string, suggest: (s: { content: string; description: string }[]) => void): Promise<void>;
