@@ -16,6 +16,8 @@ interface Props {
   readOnly: boolean;
   onSaved: (b: Bookmark) => void;
   onClose: () => void;
+  /** Opens the bookmark's text in the reader. */
+  onRead: (b: Bookmark) => void;
   onOpenHighlight: (b: Bookmark, highlightId: string) => void;
 }
 
@@ -23,7 +25,7 @@ type Draft = Pick<Bookmark, 'title' | 'excerpt' | 'note' | 'tags' | 'important' 
 type TextField = 'title' | 'excerpt' | 'note';
 const TEXT_FIELDS: TextField[] = ['title', 'excerpt', 'note'];
 
-export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onClose, onOpenHighlight }: Props) {
+export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onClose, onRead, onOpenHighlight }: Props) {
   const host = useHost();
   const [draft, setDraft] = useState<Draft>(() => pick(bookmark));
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'queued' | 'error'>('idle');
@@ -99,6 +101,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
         <input id="d-title" type="text" disabled={readOnly} {...edit('title')} />
       </div>
       <div class="actions-row">
+        <button type="button" class="primary read-button" onClick={() => onRead(bookmark)}>{t('readerRead')}</button>
         <a class="button" href={bookmark.link} target="_blank" rel="noreferrer noopener">{t('libOpenPage')}</a>
         {bookmark.cache?.status === 'ready' && (
           <a class="button secondary" href={host.savedCopyUrl(bookmark._id)} target="_blank">{t('libOpenSavedCopy')}</a>

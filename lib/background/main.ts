@@ -28,6 +28,7 @@ import { bookmarkHandlers } from './handlers/bookmarks.js';
 import { createMenus, menuAndCommandHandlers, omniboxHandlers } from './handlers/browser-ui.js';
 import { highlightHandlers } from './handlers/highlights.js';
 import { libraryHandlers } from './handlers/library.js';
+import { readerHandlers } from './handlers/reader.js';
 import type { Services } from './handlers/services.js';
 import { PanelOpening } from './handlers/side-panel.js';
 import { alarmHandler, ensureSyncAlarm, queueHandlers, scheduleDrain } from './handlers/sync.js';
@@ -135,6 +136,7 @@ export function startBackground() {
     ...queueHandlers(s),
     ...highlightHandlers(s, panel),
     ...libraryHandlers(s),
+    ...readerHandlers(s),
   };
   const { onMenuClicked, onCommand } = menuAndCommandHandlers(s);
   const onAlarm = alarmHandler(s);

@@ -2,9 +2,10 @@
 // background: token, offline queue, offline copy) and in the web app served by the server (straight
 // to the API with the session cookie); only the host differs. Components get it from context
 // (components/library/host-context.ts) and never reach for messaging or the API themselves.
-import type { HighlightListItem, Tag } from '../api/types.js';
+import type { HighlightColor } from '../api/constants.js';
+import type { Bookmark, HighlightListItem, Tag } from '../api/types.js';
 import type { BookmarkChanges, ExportRequest } from '../messaging/schemas.js';
-import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from './types.js';
+import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, NewReaderHighlight, ReaderHighlights, ReaderTarget, SavedCopy } from './types.js';
 
 /** The library's collections as the sidebar shows them; `offline` when read from this device's last copy. */
 export interface LibraryCollections {
@@ -33,6 +34,15 @@ export interface LibraryHost {
   tags(): Promise<Tag[]>;
   /** One page (50) of highlights, of every collection (0) or of one. */
   highlights(collectionId: number, page: number): Promise<HighlightListItem[]>;
+
+  /** One bookmark as the server has it (the reader opened by its address, before the list has it). */
+  bookmark(id: number): Promise<Bookmark>;
+  /** The reader's highlights of a bookmark, with their notes; in the extension with those made offline. */
+  readerHighlights(target: ReaderTarget): Promise<ReaderHighlights>;
+  /** Highlights made, recoloured, noted or deleted in the reader: stored like the highlighter's (the live page paints them). */
+  addHighlight(target: ReaderTarget, highlight: NewReaderHighlight): Promise<ReaderHighlights & { key: string }>;
+  changeHighlight(target: ReaderTarget, key: string, fields: { color?: HighlightColor; note?: string }): Promise<ReaderHighlights>;
+  removeHighlight(target: ReaderTarget, key: string): Promise<ReaderHighlights>;
 
   /** One bookmark's fields changed from the detail pane. */
   updateBookmark(id: number, changes: BookmarkChanges): Promise<{ queued: boolean }>;

@@ -13,6 +13,7 @@ import { bulkCalls, destinationOf, removeTagCalls, toLibraryCollection, undoCall
 import type { LibraryHost } from './host.js';
 import type { BulkAction, BulkTarget, SavedCopy } from './types.js';
 import { savedCopyFrom } from './saved-copy.js';
+import { webReaderHighlights } from './web-reader-highlights.js';
 
 const PAGE_SIZE = 50;
 /** The header web/sw.ts puts on an answer it gave from its copy because the network failed: when that copy was kept (epoch ms). */
@@ -182,6 +183,8 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
         remember(items);
         return items;
       }),
+
+    ...webReaderHighlights(api, read, write),
 
     updateBookmark: (id, changes) =>
       write(async () => {

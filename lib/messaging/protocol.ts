@@ -3,8 +3,8 @@
 // Payload types are derived from the TypeBox schemas in lib/messaging/schemas.ts (which also say who
 // may send each message); the background (lib/messaging/router.ts) checks what arrives against them.
 import type { Static } from '@sinclair/typebox';
-import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
-import type { BulkResult, LibraryCollection, LibraryPage, SavedCopy } from '../library/types.js';
+import type { Bookmark, HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
+import type { BulkResult, LibraryCollection, LibraryPage, ReaderHighlights, SavedCopy } from '../library/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkDraft, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import type { BookmarkRef } from '../bookmark-ref.js';
@@ -172,6 +172,12 @@ interface Results {
   restoreHighlight: HighlightListView;
   /** The page's toolbar asks for the side panel (opened while the user's click lasts). */
   openSidePanel: { opened: boolean };
+  // --- the library's reader (page -> background) ---
+  readerBookmark: Bookmark;
+  readerHighlights: ReaderHighlights;
+  readerAddHighlight: ReaderHighlights & { key: string };
+  readerChangeHighlight: ReaderHighlights;
+  readerRemoveHighlight: ReaderHighlights;
   // --- the library page (page -> background) ---
   libraryList: LibraryPage;
   libraryCollections: { items: LibraryCollection[]; offline: boolean };

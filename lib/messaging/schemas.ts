@@ -136,6 +136,14 @@ export const MESSAGES = {
   deleteHighlight: pages(tabKey),
   restoreHighlight: pages(tabKey),
   openSidePanel: contentScripts(Null()),
+  /** The library's reader (one bookmark, named by id and address): the bookmark, its highlights with notes, and changes to them. */
+  readerBookmark: pages(Obj({ bookmarkId: int(1) })),
+  readerHighlights: pages(Obj({ bookmarkId: int(1), link: httpUrl })),
+  readerAddHighlight: pages(
+    Obj({ bookmarkId: int(1), link: httpUrl, text: text(10_000, 1), position: Optional(int(0)), prefix: Optional(text(200)), suffix: Optional(text(200)), color }),
+  ),
+  readerChangeHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, key: highlightKey, color: Optional(color), note: Optional(text(10_000)) })),
+  readerRemoveHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, key: highlightKey })),
   libraryList: pages(LibraryListQuery),
   libraryCollections: pages(Null()),
   libraryHighlights: pages(Obj({ collectionId: int(), page: int(0, 100_000) })),
