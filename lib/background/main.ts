@@ -24,6 +24,7 @@ import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
 import { listenForExports } from './export-port.js';
 import { accountHandlers, onAuthChanged } from './handlers/account.js';
+import { articleHandlers } from './handlers/article.js';
 import { bookmarkHandlers } from './handlers/bookmarks.js';
 import { createMenus, menuAndCommandHandlers, omniboxHandlers } from './handlers/browser-ui.js';
 import { highlightHandlers } from './handlers/highlights.js';
@@ -137,6 +138,7 @@ export function startBackground() {
     ...highlightHandlers(s, panel),
     ...libraryHandlers(s),
     ...readerHandlers(s),
+    ...articleHandlers(s),
   };
   const { onMenuClicked, onCommand } = menuAndCommandHandlers(s);
   const onAlarm = alarmHandler(s);

@@ -30,6 +30,8 @@ export const extensionHost: LibraryHost = {
   collectionOp: (op) => send('libraryCollectionOp', op),
   exportFile: (request) => receiveExport(request),
   savedCopy: (bookmarkId) => send('librarySavedCopy', { bookmarkId }),
+  article: (bookmarkId) => send('libraryArticle', { bookmarkId }),
+  retryArticle: (bookmarkId) => send('libraryRetryArticle', { bookmarkId }),
   savedCopyUrl: (bookmarkId) => `saved-copy.html?id=${bookmarkId}`,
   openHighlight: (link, highlightId) => send('libraryOpenHighlight', { link, highlightId }),
   onAccountChange: (cb) => onEvent('authChanged', () => cb()),

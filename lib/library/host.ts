@@ -3,7 +3,7 @@
 // to the API with the session cookie); only the host differs. Components get it from context
 // (components/library/host-context.ts) and never reach for messaging or the API themselves.
 import type { HighlightColor } from '../api/constants.js';
-import type { Bookmark, HighlightListItem, Tag } from '../api/types.js';
+import type { Article, ArticleState, Bookmark, HighlightListItem, Tag } from '../api/types.js';
 import type { BookmarkChanges, ExportRequest } from '../messaging/schemas.js';
 import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, NewReaderHighlight, ReaderHighlights, ReaderTarget, SavedCopy } from './types.js';
 
@@ -62,6 +62,10 @@ export interface LibraryHost {
   exportFile(request: ExportRequest): Promise<{ name: string; blob: Blob }>;
   /** A bookmark's permanent copy (sanitised HTML and the server's policy) for the saved-copy page. */
   savedCopy(bookmarkId: number): Promise<SavedCopy>;
+  /** The page's extracted text (the reader view) and its state: indexed, pending, failed (with why) or none. */
+  article(bookmarkId: number): Promise<Article>;
+  /** Asks the server to fetch the page's text again (after a failure); the new state. */
+  retryArticle(bookmarkId: number): Promise<ArticleState>;
   /** The address of the page that shows a bookmark's permanent copy. */
   savedCopyUrl(bookmarkId: number): string;
   /** Opens the highlight's page scrolled to it; false when it could not be shown there (the page says so). */

@@ -246,6 +246,9 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
         };
       }),
 
+    article: (bookmarkId) => read(() => api.getArticle(bookmarkId, { retries: 1 })),
+    retryArticle: (bookmarkId) => write(() => api.retryArticle(bookmarkId, { retries: 1 })),
+
     // The saved-copy page is the app's own index.html (the only page the server serves it at), told by `copy`.
     savedCopyUrl: (bookmarkId) => `/?copy=1&id=${bookmarkId}`,
 

@@ -158,6 +158,9 @@ export const MESSAGES = {
   libraryCollectionOp: pages(LibraryCollectionOp),
   libraryOpenHighlight: pages(Obj({ link: httpUrl, highlightId: highlightKey })),
   librarySavedCopy: pages(Obj({ bookmarkId: int(1) })),
+  libraryArticle: pages(Obj({ bookmarkId: int(1) })),
+  libraryRetryArticle: pages(Obj({ bookmarkId: int(1) })),
+  updateArticleText: pages(Obj({ tabId: int(0), ref: bookmarkRef, link: text(8192, 1) })),
 };
 
 // --- background -> content script (tabs.sendMessage to the injected highlighter) ---

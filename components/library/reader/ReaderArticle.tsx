@@ -2,7 +2,7 @@
 // bookmark's highlights painted and made in it (lib/library/reader-highlighter.ts), their notes on
 // a card beside the text, and the list of the page's highlights below it.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Article } from '../../../lib/api/schemas/article.js';
+import type { Article } from '../../../lib/api/types.js';
 import type { Bookmark } from '../../../lib/api/types.js';
 import { t } from '../../../lib/i18n.js';
 import { readerFragment } from '../../../lib/library/reader-html.js';

@@ -1,7 +1,7 @@
 // What the reader says when the page's text is not there to read: being fetched, failed (with the
 // server's reason and a retry), or none (an image or another file without text).
 import { useState } from 'preact/hooks';
-import type { Article } from '../../../lib/api/schemas/article.js';
+import type { Article } from '../../../lib/api/types.js';
 import { t } from '../../../lib/i18n.js';
 import { useHost } from '../host-context.js';
 

@@ -3,7 +3,7 @@
 // bookmark's highlights painted in it and made there (ReaderArticle); the text's state when it is not
 // indexed yet. Escape or Back closes it.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Article } from '../../../lib/api/schemas/article.js';
+import type { Article } from '../../../lib/api/types.js';
 import type { Bookmark } from '../../../lib/api/types.js';
 import { t } from '../../../lib/i18n.js';
 import { readingMinutes } from '../../../lib/library/reading-time.js';
