@@ -1,7 +1,7 @@
 // How long an article takes to read, for the reader's heading. Pure.
 
 /** Words a minute of an ordinary silent reader of prose. */
-export const WORDS_PER_MINUTE = 230;
+const WORDS_PER_MINUTE = 230;
 
 /**
  * Characters of Chinese, Japanese or Korean script counted as one word each are read about twice as
