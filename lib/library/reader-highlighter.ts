@@ -35,6 +35,8 @@ export interface ReaderHighlighterEvents {
 
 /** The note underline in the reader's palette: the painter's dark dotted line vanishes on the dark one. */
 const DARK_NOTE_CSS = `@media (prefers-color-scheme: dark){::highlight(${NOTE_HIGHLIGHT}){text-decoration-color:rgba(236,236,241,.85)}}`;
+/** The toolbar is dark on every page; on the reader's dark palette it needs an edge to stand out. */
+const DARK_TOOLBAR_CSS = '@media (prefers-color-scheme: dark){.bar,.toast{box-shadow:0 0 0 1px rgba(255,255,255,.18),0 4px 14px rgba(0,0,0,.5)}}';
 
 export class ReaderHighlighter {
   private painter: DisposablePainter | null = null;
@@ -47,6 +49,8 @@ export class ReaderHighlighter {
   private readonly toolbar: Toolbar;
   private readonly sheet: CSSStyleSheet;
   private undo: (() => Promise<void>) | null = null;
+  /** What scrolls the article: the reader, under the toolbar placed in the window. */
+  private readonly scroller: Element | Document;
   private destroyed = false;
   private selectionTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -66,7 +70,7 @@ export class ReaderHighlighter {
     });
     // Constructed sheets: the web app's policy refuses <style> elements (style-src 'self'), not these.
     const toolbarSheet = new CSSStyleSheet();
-    toolbarSheet.replaceSync(TOOLBAR_CSS);
+    toolbarSheet.replaceSync(TOOLBAR_CSS + DARK_TOOLBAR_CSS);
     this.ui.root.adoptedStyleSheets = [...this.ui.root.adoptedStyleSheets, toolbarSheet];
     this.sheet = new CSSStyleSheet();
     this.sheet.replaceSync(`${highlightApiCss()}\n${DARK_NOTE_CSS}`);
@@ -74,7 +78,10 @@ export class ReaderHighlighter {
     root.addEventListener('mouseup', this.onPointerUp);
     root.addEventListener('keyup', this.onKeyUp);
     document.addEventListener('selectionchange', this.onSelectionChange);
+    this.scroller = root.closest('.reader') ?? document;
+    this.scroller.addEventListener('scroll', this.onScroll, { passive: true });
   }
+
 
   /** Loads the highlights, indexes the article and paints what it finds. */
   async start(): Promise<void> {
@@ -114,10 +121,13 @@ export class ReaderHighlighter {
     const item = this.items.find((i) => i.key === key);
     if (!painter || !item || !painter.scrollTo(key)) return;
     void painter.flash(key);
-    const rect = rangeRect(painter.rangesOf(key));
-    if (!rect) return;
-    this.toolbar.showForHighlight(key, item.color, item.note.trim() !== '', rect.left + rect.width / 2, rect.top);
-    this.ui.root.querySelector<HTMLElement>('.bar button')?.focus();
+    // Once the scroll's own event has been dispatched (it would hide the toolbar): scroll events come before a frame's callbacks.
+    requestAnimationFrame(() => {
+      const rect = rangeRect(painter.rangesOf(key));
+      if (!rect || this.destroyed) return;
+      this.toolbar.showForHighlight(key, item.color, item.note.trim() !== '', rect.left + rect.width / 2, rect.top);
+      this.ui.root.querySelector<HTMLElement>('.bar button')?.focus();
+    });
   }
 
   /** Saves a highlight's note (from the reader's note editor). */
@@ -131,6 +141,7 @@ export class ReaderHighlighter {
     this.root.removeEventListener('mouseup', this.onPointerUp);
     this.root.removeEventListener('keyup', this.onKeyUp);
     document.removeEventListener('selectionchange', this.onSelectionChange);
+    this.scroller.removeEventListener('scroll', this.onScroll);
     this.toolbar.destroy();
     this.ui.host.remove();
     this.painter?.destroy();
@@ -147,6 +158,10 @@ export class ReaderHighlighter {
     if (!item) return;
     this.toolbar.showForHighlight(item.key, item.color, item.note.trim() !== '', e.clientX, e.clientY);
     if (item.note.trim()) this.openNote(item.key, false);
+  };
+
+  private readonly onScroll = () => {
+    if (this.toolbar.visible) this.toolbar.hide();
   };
 
   private readonly onKeyUp = (e: KeyboardEvent) => {

@@ -3,6 +3,9 @@
 // nothing of the page's runs (an inline script, an image's onerror) and its images load without a
 // referrer; a highlight made in the reader is stored as the highlighter stores one and painted on the
 // live page by the extension; one made on the live page shows in the reader; Escape goes back.
+// With READER_SHOTS=<dir> it also saves the reader, light and dark, with its highlights there.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
@@ -66,6 +69,17 @@ test.beforeAll(async () => {
 test.afterAll(() => closeAll(browser, site, server));
 
 const reader = () => library.getByRole('region', { name: 'Reader' });
+const SHOTS = process.env.READER_SHOTS;
+
+async function shots(page: Page, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${colorScheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
 
 test('Read opens the article: title, site, byline, reading time; nothing of the page runs; images go without a referrer', async () => {
   await library.goto(browser.url('library.html'));
@@ -142,6 +156,13 @@ test('a note added in the reader is the highlight’s note; a highlight not in t
   await expect.poll(async () => (await bookmarkOf(server, token, link))?.highlights.find((x) => x.text === PHRASES.reader)?.note).toBe('Stilling wells damp the waves.');
   await expect(found.locator('.hl-note')).toHaveText('Stilling wells damp the waves.');
   await expect.poll(async () => (await painted(library, { notes: true })).note).toEqual([PHRASES.reader]);
+  await reader().evaluate((el) => el.scrollTo(0, 0));
+  await shots(library, 'reader');
+  await found.getByRole('button', { name: /^Go to the highlight/ }).click();
+  await expect(highlightToolbar(library)).toBeVisible();
+  await shots(library, 'reader-toolbar');
+  await reader().evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await shots(library, 'reader-list');
 });
 
 test('Escape leaves the reader for the list, the Read button focused again', async () => {

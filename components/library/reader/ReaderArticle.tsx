@@ -27,6 +27,11 @@ export function ReaderArticle({ article, bookmark }: Props) {
   useEffect(() => {
     const el = root.current!;
     el.replaceChildren(readerFragment(article.html, bookmark.link));
+    // An image that cannot be loaded any more is left out, not shown as a broken box (its text is not the article's).
+    const onImageError = (e: Event) => {
+      if ((e.target as Element).localName === 'img') (e.target as HTMLImageElement).hidden = true;
+    };
+    el.addEventListener('error', onImageError, true);
     const h = new ReaderHighlighter(el, host, { bookmarkId: bookmark._id, link: bookmark.link }, {
       changed: (s) => {
         setState(s);
@@ -43,6 +48,7 @@ export function ReaderArticle({ article, bookmark }: Props) {
     highlighter.current = h;
     h.start().catch((err: Error) => setError(err.message));
     return () => {
+      el.removeEventListener('error', onImageError, true);
       h.destroy();
       highlighter.current = null;
     };
