@@ -121,10 +121,11 @@ export class ReaderHighlighter {
     const item = this.items.find((i) => i.key === key);
     if (!painter || !item || !painter.scrollTo(key)) return;
     void painter.flash(key);
-    // Once the scroll's own event has been dispatched (it would hide the toolbar): scroll events come before a frame's callbacks.
+    // Placed once the scroll has been laid out.
     requestAnimationFrame(() => {
       const rect = rangeRect(painter.rangesOf(key));
       if (!rect || this.destroyed) return;
+      this.shownAt = this.scrollTop();
       this.toolbar.showForHighlight(key, item.color, item.note.trim() !== '', rect.left + rect.width / 2, rect.top);
       this.ui.root.querySelector<HTMLElement>('.bar button')?.focus();
     });
@@ -156,12 +157,23 @@ export class ReaderHighlighter {
     const key = this.painter?.highlightsAt(e.clientX, e.clientY)[0];
     const item = key ? this.items.find((i) => i.key === key) : undefined;
     if (!item) return;
+    this.shownAt = this.scrollTop();
     this.toolbar.showForHighlight(item.key, item.color, item.note.trim() !== '', e.clientX, e.clientY);
     if (item.note.trim()) this.openNote(item.key, false);
   };
 
+  /** The reader's scroll position when the toolbar was last shown. */
+  private shownAt = 0;
+  private scrollTop(): number {
+    return this.scroller instanceof Element ? this.scroller.scrollTop : scrollY;
+  }
+
+  /**
+   * Scrolling the text away takes the toolbar with it. Not a scroll that had already happened when it
+   * was shown (its event comes a frame later): the position is compared with the one it was shown at.
+   */
   private readonly onScroll = () => {
-    if (this.toolbar.visible) this.toolbar.hide();
+    if (this.toolbar.visible && Math.abs(this.scrollTop() - this.shownAt) > 24) this.toolbar.hide();
   };
 
   private readonly onKeyUp = (e: KeyboardEvent) => {
@@ -187,6 +199,7 @@ export class ReaderHighlighter {
   private offerSelection(): void {
     const range = this.selectionRange();
     if (!range || this.toolbar.visible) return;
+    this.shownAt = this.scrollTop();
     this.toolbar.showForSelection(range.getBoundingClientRect());
   }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { ExtensionBrowser } from './helpers/extension-browser.js';
 import { closeAll, launchSignedIn, startBackend } from './helpers/extension-setup.js';
-import { bookmarkOf, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
+import { bookmarkOf, clickPhrase, dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
 import type { TestSite } from './helpers/test-pages.js';
 import type { TidemarkServer } from './helpers/tidemark-server.js';
 
@@ -163,6 +163,24 @@ test('a note added in the reader is the highlight’s note; a highlight not in t
   await shots(library, 'reader-toolbar');
   await reader().evaluate((el) => el.scrollTo(0, el.scrollHeight));
   await shots(library, 'reader-list');
+});
+
+test('a click on a highlight in the reader offers its toolbar: recolour, then delete with Undo (the note comes back)', async () => {
+  const colorOf = async (text: string) => (await bookmarkOf(server, token, link))?.highlights.find((x) => x.text === text)?.color;
+  await clickPhrase(library, 'harbour walls read');
+  const bar = highlightToolbar(library);
+  await expect(bar.getByRole('button', { name: 'Delete' })).toBeVisible();
+  await bar.getByRole('button', { name: 'Yellow' }).click();
+  await expect.poll(() => colorOf(PHRASES.live)).toBe('yellow');
+  await expect.poll(async () => (await painted(library)).yellow).toEqual([PHRASES.live]);
+
+  await clickPhrase(library, 'rise and fall of the tide');
+  await bar.getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(() => colorOf(PHRASES.reader)).toBeUndefined();
+  await expect.poll(async () => (await painted(library)).green).toBeUndefined();
+  await library.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(async () => (await bookmarkOf(server, token, link))?.highlights.find((x) => x.text === PHRASES.reader)).toMatchObject({ color: 'green', note: 'Stilling wells damp the waves.' });
+  await expect.poll(async () => (await painted(library, { notes: true })).note).toEqual([PHRASES.reader]);
 });
 
 test('Escape leaves the reader for the list, the Read button focused again', async () => {
