@@ -180,7 +180,6 @@ interface Results {
   readerHighlights: ReaderHighlights;
   readerAddHighlight: ReaderHighlights & { key: string };
   readerChangeHighlight: ReaderHighlights;
-  readerRemoveHighlight: ReaderHighlights;
   // --- the library page (page -> background) ---
   libraryList: LibraryPage;
   libraryCollections: { items: LibraryCollection[]; offline: boolean };

@@ -136,14 +136,11 @@ export const MESSAGES = {
   deleteHighlight: pages(tabKey),
   restoreHighlight: pages(tabKey),
   openSidePanel: contentScripts(Null()),
-  /** The library's reader (one bookmark, named by id and address): the bookmark, its highlights with notes, and changes to them. */
+  /** The library's reader (one bookmark, named by id and address): the bookmark, its highlights with notes, and changes to them (`fields` null: deleted). */
   readerBookmark: pages(Obj({ bookmarkId: int(1) })),
   readerHighlights: pages(Obj({ bookmarkId: int(1), link: httpUrl })),
-  readerAddHighlight: pages(
-    Obj({ bookmarkId: int(1), link: httpUrl, text: text(10_000, 1), position: Optional(int(0)), prefix: Optional(text(200)), suffix: Optional(text(200)), color }),
-  ),
-  readerChangeHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, key: highlightKey, color: Optional(color), note: Optional(text(10_000)) })),
-  readerRemoveHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, key: highlightKey })),
+  readerAddHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, highlight: Obj({ text: text(10_000, 1), position: Optional(int(0)), prefix: Optional(text(200)), suffix: Optional(text(200)), color }) })),
+  readerChangeHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, key: highlightKey, fields: nullable(Obj({ color: Optional(color), note: Optional(text(10_000)) })) })),
   libraryList: pages(LibraryListQuery),
   libraryCollections: pages(Null()),
   libraryHighlights: pages(Obj({ collectionId: int(), page: int(0, 100_000) })),

@@ -1,55 +1,43 @@
 // The library's reader: a bookmark, its highlights with their notes, and highlights made, changed or
 // deleted there. They go through the same service as the highlighter's (the local copy, the offline
-// queue), so the live page and the side panel agree; tabs showing that page repaint.
+// queue), so the live page and the side panel agree; open tabs of that page repaint. Small: the
+// background has a byte budget.
 import { browser } from 'wxt/browser';
 import { normalizeUrl } from '../../api/url.js';
 import { emit } from '../../messaging/client.js';
 import type { Handlers } from '../../messaging/router.js';
 import type { ReaderHighlights } from '../../library/types.js';
+import type { StoredHighlight } from '../../model.js';
 import { colorChoice } from '../highlight-colors.js';
 import { tabCommand } from '../highlighter-injection.js';
-import { cachedPage, type Page } from '../highlights-cache.js';
-import { userError } from '../server-answers.js';
+import { cachedPage } from '../highlights-cache.js';
 import type { Services } from './services.js';
 
-type ReaderMessages = 'readerBookmark' | 'readerHighlights' | 'readerAddHighlight' | 'readerChangeHighlight' | 'readerRemoveHighlight';
+type ReaderMessages = 'readerBookmark' | 'readerHighlights' | 'readerAddHighlight' | 'readerChangeHighlight';
 
-async function view(page: Page): Promise<ReaderHighlights> {
-  return { items: page.items, ...(await colorChoice()) };
-}
-
-/** After a change: the side panel and popup re-read, and open tabs of that page repaint. */
-async function changed(link: string): Promise<void> {
-  emit('highlightsChanged', { tabId: null });
-  const key = normalizeUrl(link);
-  // Tabs whose address the extension may not read have no `url` here, and no highlighter to refresh.
-  const tabs = await browser.tabs.query({}).catch(() => []);
-  for (const tab of tabs) {
-    // A tab without the highlighter has nothing to repaint: it paints the new state when it loads.
-    if (tab.id !== undefined && tab.url && normalizeUrl(tab.url) === key) void tabCommand(tab.id, 'refresh', null).catch(() => {});
+/** The page's highlights now; after a change, the side panel and popup re-read and tabs of the page (whose address the extension may read) repaint. */
+async function view(link: string, items: StoredHighlight[], change = true): Promise<ReaderHighlights> {
+  if (change) {
+    emit('highlightsChanged', { tabId: null });
+    for (const tab of await browser.tabs.query({})) {
+      // A tab without the highlighter has nothing to repaint: it paints the new state when it loads.
+      if (tab.url && normalizeUrl(tab.url) === normalizeUrl(link)) tabCommand(tab.id!, 'refresh', null).catch(() => {});
+    }
   }
+  return { items, ...(await colorChoice()) };
 }
 
 export function readerHandlers({ api, highlights }: Services): Pick<Handlers, ReaderMessages> {
   return {
-    readerBookmark: ({ bookmarkId }) => api.getBookmark(bookmarkId).catch((err: unknown) => Promise.reject(userError(err))),
-    readerHighlights: async ({ bookmarkId, link }) => view(await highlights.page(link, bookmarkId)),
-    readerAddHighlight: async ({ bookmarkId, link, ...h }) => {
-      const { key } = await highlights.add(-1, link, h, bookmarkId);
+    readerBookmark: ({ bookmarkId }) => api.getBookmark(bookmarkId),
+    readerHighlights: async ({ bookmarkId, link }) => view(link, (await highlights.page(link, bookmarkId)).items, false),
+    readerAddHighlight: async ({ bookmarkId, link, highlight }) => {
+      const { key } = await highlights.add(-1, link, highlight, bookmarkId);
       // The add left the page's highlights, with their notes, in the local copy.
-      const items = (await cachedPage(normalizeUrl(link) ?? ''))?.items ?? [];
-      await changed(link);
-      return { items, ...(await colorChoice()), key };
+      return { ...(await view(link, (await cachedPage(normalizeUrl(link)!))!.items)), key };
     },
-    readerChangeHighlight: async ({ bookmarkId, link, key, color, note }) => {
-      const page = await highlights.change(link, key, { ...(color ? { color } : {}), ...(note !== undefined ? { note } : {}) }, bookmarkId);
-      await changed(link);
-      return view(page);
-    },
-    readerRemoveHighlight: async ({ bookmarkId, link, key }) => {
-      const page = await highlights.remove(link, key, bookmarkId);
-      await changed(link);
-      return view(page);
-    },
+    // `fields` null: the highlight is deleted.
+    readerChangeHighlight: async ({ bookmarkId, link, key, fields }) =>
+      view(link, (await (fields ? highlights.change(link, key, fields, bookmarkId) : highlights.remove(link, key, bookmarkId))).items),
   };
 }
