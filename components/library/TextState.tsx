@@ -71,7 +71,7 @@ export function TextState({ bookmark, readOnly, onChange }: { bookmark: Bookmark
           : t('libTextNone', state.error || t('libTextNoText'));
   return (
     <div class={`text-state ${state.status}`} data-testid="text-state">
-      <p role="status">{said}</p>
+      <p aria-live="polite">{said}</p>
       {state.status === 'failed' && !readOnly && (
         <button type="button" disabled={busy} onClick={retry}>
           {t('libTextRetry')}

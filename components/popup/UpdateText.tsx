@@ -27,7 +27,7 @@ export function UpdateText({ tabId, bookmarkId }: { tabId: number; bookmarkId: n
   return (
     <>
       {outcome && (
-        <p role="status" class={`hint text-outcome${outcome.tone === 'error' ? ' error' : outcome.tone === 'ok' ? ' ok' : ''}`} data-testid="text-outcome">
+        <p aria-live="polite" class={`hint text-outcome${outcome.tone === 'error' ? ' error' : outcome.tone === 'ok' ? ' ok' : ''}`} data-testid="text-outcome">
           {outcome.text}
         </p>
       )}
