@@ -6,8 +6,9 @@
 //
 // SQLite runs in a temporary data directory; PostgreSQL in a throwaway cluster of Debian's binaries
 // (tests/helpers/pg-cluster.ts: a free loopback port, fsync off), stopped at the end. The whole run
-// stops itself after 40 minutes whatever happens. The text is generated: words of a 40,000-word
-// vocabulary drawn with Zipf's law (as in prose), in sentences and paragraphs; queries are words
+// stops itself after 40 minutes whatever happens. The text is generated from the prose of the
+// installed packages' READMEs: each page draws four words in five from one README (its topic) and
+// the rest from all of them, with their frequencies, in sentences and paragraphs; queries are words
 // that follow each other in a random bookmark's text, skipping the 200 most common words (the
 // words a person remembers of a page, not "the").
 import fs from 'node:fs';
@@ -30,7 +31,6 @@ const BOOKMARKS = Number(values.bookmarks ?? 100_000);
 const QUERIES = Number(values.queries ?? 300);
 const BACKEND = values.backend ?? 'both';
 const WORDS_PER_PAGE = 1_000;
-const VOCABULARY = 40_000;
 const COMMON = 200;
 const clock: Clock = { now: () => Date.now() };
 
@@ -58,26 +58,34 @@ function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 'de', 'fa', 'gu', 'hi', 'jo', 'be', 'zu', 'ch', 'st', 'ar', 'en', 'ol'];
-const vocabulary: string[] = (() => {
-  const r = rng(7);
-  const seen = new Set<string>();
-  while (seen.size < VOCABULARY) {
-    const n = 1 + Math.floor(r() * 3) + (seen.size > 1000 ? 1 : 0);
-    let w = '';
-    for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(r() * SYLLABLES.length)];
-    seen.add(w);
+/**
+ * Real English words with their frequencies: the prose of the README files of the installed
+ * packages (code blocks left out), so the text compresses and indexes as prose does.
+ */
+const { vocabulary, cumulative, topics } = (() => {
+  const root = path.join(import.meta.dirname, '..', '..', 'node_modules');
+  const counts = new Map<string, number>();
+  const topics: number[][] = [];
+  for (const name of fs.readdirSync(root).sort()) {
+    const file = path.join(root, name, 'README.md');
+    if (!fs.existsSync(file)) continue;
+    const prose = fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, ' ').replace(/`[^`]*`/g, ' ').replace(/https?:\S+/g, ' ');
+    const words = (prose.match(/\b[A-Za-z][a-z]{1,15}\b/g) ?? []).map((w) => w.toLowerCase());
+    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+    if (words.length >= 300) topics.push(words as unknown as number[]);
   }
-  return [...seen];
-})();
-/** Zipf's law, s = 1: cumulative weights for drawing a word's rank. */
-const cumulative = (() => {
-  const c = new Float64Array(VOCABULARY);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const rankOf = new Map(ranked.map(([w], i) => [w, i]));
+  // Each README is a topic: a page mostly repeats its topic's words, as real pages do.
+  for (const [i, words] of topics.entries()) topics[i] = (words as unknown as string[]).map((w) => rankOf.get(w)!);
+  const c = new Float64Array(ranked.length);
   let sum = 0;
-  for (let i = 0; i < VOCABULARY; i++) c[i] = sum += 1 / (i + 1);
-  for (let i = 0; i < VOCABULARY; i++) c[i]! /= sum;
-  return c;
+  ranked.forEach(([, n], i) => (c[i] = sum += n));
+  for (let i = 0; i < c.length; i++) c[i]! /= sum;
+  return { vocabulary: ranked.map(([w]) => w), cumulative: c, topics };
 })();
+const VOCABULARY = vocabulary.length;
+
 function drawRank(r: () => number): number {
   const x = r();
   let lo = 0;
@@ -90,10 +98,11 @@ function drawRank(r: () => number): number {
   return lo;
 }
 
-/** The ranks of a page's words (regenerated from its number, never kept). */
+/** The ranks of a page's words (regenerated from its number, never kept): four in five from its topic. */
 function pageRanks(n: number): number[] {
   const r = rng(1000 + n);
-  return Array.from({ length: WORDS_PER_PAGE }, () => drawRank(r));
+  const topic = topics[Math.floor(r() * topics.length)]!;
+  return Array.from({ length: WORDS_PER_PAGE }, () => (r() < 0.8 ? topic[Math.floor(r() * topic.length)]! : drawRank(r)));
 }
 
 function pageText(n: number): { html: string; text: string; title: string } {
@@ -213,7 +222,8 @@ async function sqlite(): Promise<void> {
     } catch {
       parts = 'dbstat not available';
     }
-    console.log(`SQLite storage: raw text ${mb(raw)}; added by text, html and index ${mb(added)} (${((added / raw) * 100).toFixed(0)} % of the raw text); ${parts}`);
+    const packed = (db.prepare('SELECT sum(length(content)) AS n FROM article_texts').get() as { n: number }).n;
+    console.log(`SQLite storage: raw text ${mb(raw)}; added by text, html and index ${mb(added)} (${((added / raw) * 100).toFixed(0)} % of the raw text); ${parts}; packed html and text ${mb(packed)}`);
     await measure('SQLite', repos, userId);
     db.close();
   } finally {
@@ -277,6 +287,7 @@ async function postgres(): Promise<void> {
   }
 }
 
+console.log(`${BOOKMARKS} pages of ${WORDS_PER_PAGE} words drawn from ${VOCABULARY} English words in ${topics.length} topics; ${QUERIES} queries`);
 if (BACKEND === 'sqlite' || BACKEND === 'both') await sqlite();
 if (BACKEND === 'postgres' || BACKEND === 'both') await postgres();
 clearTimeout(deadline);
