@@ -6,6 +6,7 @@ import type { Bookmark } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
 import type { LibraryView } from '../../lib/library/url-state.js';
 import { DRAG_BOOKMARKS } from './Sidebar.js';
+import { Snippet } from './Snippet.js';
 
 interface Props {
   items: Bookmark[];
@@ -112,6 +113,7 @@ export function BookmarkList(p: Props) {
                   {t('readerRead')}
                 </button>
               </div>
+              {b.snippet && <Snippet snippet={b.snippet} />}
               {p.view === 'list' && b.excerpt && <p class="excerpt">{b.excerpt}</p>}
               {b.tags.length > 0 && (
                 <ul class="tags" aria-label={t('libTags')}>

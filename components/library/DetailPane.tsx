@@ -8,6 +8,7 @@ import { useHost } from './host-context.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
 import { GrowingTextarea } from '../shared/GrowingTextarea.js';
 import { TagsInput } from '../shared/TagsInput.js';
+import { TextState } from './TextState.js';
 
 interface Props {
   bookmark: Bookmark;
@@ -112,6 +113,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
         </label>
       </div>
       <p class="hint link-text">{bookmark.link}</p>
+      <TextState bookmark={bookmark} readOnly={readOnly} onChange={(article) => onSaved({ ...latest.current.bookmark, article })} />
       <div class="field">
         <label for="d-collection">{t('libFieldCollection')}</label>
         <select id="d-collection" value={String(draft.collectionId)} disabled={readOnly} onChange={(e) => void save({ collectionId: Number((e.target as HTMLSelectElement).value) })}>

@@ -22,6 +22,7 @@ import { PagePrefetch } from './page-prefetch.js';
 import { syncLoaderRegistration } from './highlighter-registration.js';
 import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
+import { sendPageText } from './article-capture.js';
 import { listenForExports } from './export-port.js';
 import { accountHandlers, onAuthChanged } from './handlers/account.js';
 import { articleHandlers } from './handlers/article.js';
@@ -102,6 +103,7 @@ export function startBackground() {
     onSaved: noteSaved,
     onRemoved: noteRemoved,
     usedCollection: (id) => collections.used(id),
+    sendText: (tabId, id) => void sendPageText(api, tabId, id).catch(reportError('sending the page text')),
   });
   const library = new LibraryService({
     api,

@@ -14,12 +14,8 @@ export interface SerialisedPage {
  * and telling it from the page's would cost a walk of every element.
  */
 export function serialisePage(maxBytes: number): SerialisedPage {
-  const html = `<!DOCTYPE html>${document.documentElement.outerHTML}`;
-  const url = location.href;
-  // At most 3 UTF-8 bytes per UTF-16 unit: most pages need no encoding to know they fit.
-  if (html.length * 3 <= maxBytes) return { html, url, cutAt: 0 };
-  const bytes = new TextEncoder().encode(html);
-  if (bytes.length <= maxBytes) return { html, url, cutAt: 0 };
-  // A character cut in two decodes as U+FFFD at the end: dropped.
-  return { html: new TextDecoder().decode(bytes.subarray(0, maxBytes)).replace(/\uFFFD$/, ''), url, cutAt: maxBytes };
+  const bytes = new TextEncoder().encode(`<!DOCTYPE html>${document.documentElement.outerHTML}`);
+  // Cut at a byte count: a character cut in two decodes as U+FFFD at the end, dropped.
+  const html = new TextDecoder().decode(bytes.subarray(0, maxBytes)).replace(/\uFFFD$/, '');
+  return { html, url: location.href, cutAt: bytes.length > maxBytes ? maxBytes : 0 };
 }

@@ -157,7 +157,7 @@ export const MESSAGES = {
   librarySavedCopy: pages(Obj({ bookmarkId: int(1) })),
   libraryArticle: pages(Obj({ bookmarkId: int(1) })),
   libraryRetryArticle: pages(Obj({ bookmarkId: int(1) })),
-  updateArticleText: pages(Obj({ tabId: int(0), ref: bookmarkRef, link: text(8192, 1) })),
+  updateArticleText: pages(Obj({ tabId: int(0), bookmarkId: int(1) })),
 };
 
 // --- background -> content script (tabs.sendMessage to the injected highlighter) ---
