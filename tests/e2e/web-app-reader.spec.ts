@@ -1,7 +1,8 @@
 // The web app's reader on a phone, against the real server: opened by its own address (a deep link
 // through sign-in), kept by a reload, fitted to the screen, the bookmark's highlights painted, a new
-// one made there stored like any other; Back returns to the list.
+// one made there stored like any other, no serious finding of axe; Back returns to the list.
 import { expect, test } from '@playwright/test';
+import { describeFindings, seriousViolations } from './helpers/axe.js';
 import { dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
 import { phone, startWebBackend, type WebBackend } from './helpers/web-app.js';
 
@@ -39,6 +40,8 @@ test('on a phone: the reader’s own address through sign-in and a reload, fitte
 
     await page.reload();
     await expect(reader.locator('.reader-article')).toContainText('neap tides');
+    const findings = await seriousViolations(page);
+    expect(findings, describeFindings(findings)).toEqual([]);
     // Nothing wider than the phone: no sideways scrolling.
     const widths = await reader.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, page: document.documentElement.scrollWidth, view: innerWidth }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
