@@ -1,6 +1,7 @@
 // The web app's reader on a phone, against the real server: opened by its own address (a deep link
 // through sign-in), kept by a reload, fitted to the screen, the bookmark's highlights painted, a new
-// one made there stored like any other, no serious finding of axe; Back returns to the list.
+// one made there stored like any other, no serious finding of axe; Back returns to the list. A page
+// whose text is still pending says so, and shows the text by itself once it arrives.
 import { expect, test } from '@playwright/test';
 import { describeFindings, seriousViolations } from './helpers/axe.js';
 import { dragSelect, highlightToolbar, painted } from './helpers/highlighting.js';
@@ -56,6 +57,25 @@ test('on a phone: the reader’s own address through sign-in and a reload, fitte
     await expect(reader).toHaveCount(0);
     await expect(page).toHaveURL(new RegExp(`${w.s.origin.replace(/[.]/g, '\\.')}/$`));
     await expect(page.locator('.bookmark', { hasText: 'Neap and spring tides' })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test('a page whose text is not there yet: the reader says it is being fetched, then shows it by itself', async ({ browser }) => {
+  const storm = w.ids['Storm surge warnings'];
+  expect((await w.s.api('GET', `/bookmark/${storm}/article`, { token: w.token })).body.status).toBe('pending');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await w.signIn(page, `/?read=${storm}`);
+    const reader = page.getByRole('region', { name: 'Reader' });
+    await expect(reader.getByRole('status')).toContainText('The text is being fetched…');
+    await expect(reader.getByRole('heading', { level: 1 })).toHaveText('Storm surge warnings');
+    // The text arrives (as the extension's capture would send it): the open reader shows it without a reload.
+    const html = '<!doctype html><html><head><title>Storm surge warnings</title></head><body><article><h1>Storm surge warnings</h1><p>When a deep low crosses the shelf at high water, the sea stands higher than any table says, and the warnings go out to every port along the coast.</p></article></body></html>';
+    expect((await w.s.api('PUT', `/bookmark/${storm}/article`, { token: w.token, body: { html, url: 'https://example.com/1' } })).status).toBe(200);
+    await expect(reader.locator('.reader-article')).toContainText('the sea stands higher than any table says', { timeout: 20_000 });
   } finally {
     await context.close();
   }
