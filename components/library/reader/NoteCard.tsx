@@ -11,6 +11,7 @@ export interface NoteCardSpec {
   color: HighlightColor;
   /** Where in the reader's scrolled content, in px; null: at the list (the card is shown in place there). */
   top: number | null;
+  left: number;
 }
 
 interface Props {
@@ -41,7 +42,7 @@ export function NoteCard({ spec, onSave, onEdit, onClose }: Props) {
   return (
     <aside
       class={`note-card c-${spec.color}${spec.top === null ? ' docked' : ''}`}
-      style={spec.top === null ? undefined : { top: `${spec.top}px` }}
+      style={spec.top === null ? undefined : { top: `${spec.top}px`, left: `${spec.left}px` }}
       aria-label={t('readerNote')}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {

@@ -41,7 +41,10 @@ export function ReaderArticle({ article, bookmark }: Props) {
         const item = stateItems().find((i) => i.key === key);
         const scroller = el.closest('.reader');
         const box = scroller?.getBoundingClientRect();
-        setNote({ key, edit, text: item?.note ?? '', color: item?.color ?? 'yellow', top: at.bottom - (box?.top ?? 0) + (scroller?.scrollTop ?? 0) + 8 });
+        // Under the highlight, starting where it starts, kept inside the reader (the card is 480 px wide at most: reader.css).
+        const width = scroller?.clientWidth ?? innerWidth;
+        const left = Math.max(12, Math.min(at.left - (box?.left ?? 0), width - Math.min(480, width - 24) - 12));
+        setNote({ key, edit, text: item?.note ?? '', color: item?.color ?? 'yellow', top: at.bottom - (box?.top ?? 0) + (scroller?.scrollTop ?? 0) + 8, left });
       },
       error: setError,
     });
@@ -76,7 +79,7 @@ export function ReaderArticle({ article, bookmark }: Props) {
         onShow={(key) => highlighter.current?.show(key)}
         onNote={(key) => {
           const item = stateItems().find((i) => i.key === key);
-          if (item) setNote({ key, edit: true, text: item.note, color: item.color, top: null });
+          if (item) setNote({ key, edit: true, text: item.note, color: item.color, top: null, left: 0 });
         }}
       />
     </>
