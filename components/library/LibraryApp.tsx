@@ -179,7 +179,8 @@ export function LibraryApp({ actions }: Props = {}) {
     }
   };
 
-  const reader = useReader(state.read, go);
+  // A row whose bookmark could not be read again keeps what it showed (the next load has it).
+  const reader = useReader(state.read, go, (id) => void host.bookmark(id).then((b) => pager.patch((x) => (x._id === id ? b : x)), () => undefined));
 
   const bulk = bulkCommands({ host, items, selection, opened, inTrash, undo, collectionTitle, setSelection, setUndo, setToast, setDialog, setBusy, reload });
 

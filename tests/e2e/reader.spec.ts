@@ -126,6 +126,11 @@ test('a highlight made in the reader is stored as the highlighter stores one, an
   expect(h.prefix?.endsWith('waves are damped and only ')).toBe(true);
   expect(h.suffix?.startsWith('. The float turns a drum')).toBe(true);
   await expect(reader().locator('.reader-highlights .hl')).toHaveText([new RegExp(PHRASES.reader)]);
+  // Back in the list, the row counts the new highlight.
+  await library.keyboard.press('Escape');
+  const row = library.locator('.bookmark', { hasText: 'The oldest tide gauge in France' });
+  await expect(row.locator('.hl-count')).toHaveText('✎ 1');
+  await row.getByRole('button', { name: /^Read/ }).click();
 
   const live = await browser.context.newPage();
   await live.goto(link);
