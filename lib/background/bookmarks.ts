@@ -169,12 +169,12 @@ export class BookmarksService {
   }
 
   /**
-   * An existing bookmark opened in the popup. Its text is sent again when the page is saved again
-   * (the save command or menu on a saved page), or when the server could not read it (a login, a
-   * refusal): the page as seen here may be the only way to get it.
+   * An existing bookmark opened. Its text is sent again when the page is saved again (the save
+   * command or menu on a saved page); not on every opening: the side panel opens it at each tab
+   * change, and the popup has "Update text".
    */
   #opened(tabId: number, b: Bookmark, opts: { create?: boolean }): PopupOpenResult {
-    if (opts.create || b.article?.status === 'failed') this.#deps.sendText?.(tabId, b._id);
+    if (opts.create) this.#deps.sendText?.(tabId, b._id);
     return { state: 'saved', bookmark: draftOf(b), created: false, queued: false };
   }
 

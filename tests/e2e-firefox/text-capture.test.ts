@@ -33,8 +33,11 @@ test('a page saved with the toolbar button is found in the library by its text',
   await popup.waitForStatus('Saved');
   const [saved] = (await server.api('GET', '/bookmarks/0', token)).body.items as Bookmark[];
   expect(saved.link).toBe(url);
-  await waitFor('the text to be indexed', async () =>
-    (await server.api('GET', `/bookmark/${saved._id}/article`, token)).body.status === 'indexed' ? true : undefined,
+  // The upload follows the save; on a busy machine the server's parse pool may still be starting.
+  await waitFor(
+    'the text to be indexed',
+    async () => ((await server.api('GET', `/bookmark/${saved._id}/article`, token)).body.status === 'indexed' ? true : undefined),
+    30_000,
   );
 
   const library = await ff.openExtensionPage('library.html');
