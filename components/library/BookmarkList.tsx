@@ -6,6 +6,7 @@ import type { Bookmark } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
 import type { LibraryView } from '../../lib/library/url-state.js';
 import { DRAG_BOOKMARKS } from './Sidebar.js';
+import { Snippet } from './Snippet.js';
 
 interface Props {
   items: Bookmark[];
@@ -18,6 +19,8 @@ interface Props {
   onClickRow: (b: Bookmark, e: MouseEvent) => void;
   onToggle: (b: Bookmark, e: MouseEvent) => void;
   onOpen: (b: Bookmark) => void;
+  /** Opens the bookmark's text in the reader. */
+  onRead: (b: Bookmark) => void;
   onMore: () => void;
   onDragIds: () => number[];
   /** Rows can be selected and dragged onto collections (not where the list is read-only). */
@@ -98,7 +101,19 @@ export function BookmarkList(p: Props) {
                 {b.highlights.length > 0 && (
                   <span class="hl-count" title={t('libHighlightCount', b.highlights.length)}>✎ {b.highlights.length}</span>
                 )}
+                <button
+                  type="button"
+                  class="link read-button"
+                  aria-label={t('readerReadTitle', b.title || b.link)}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    p.onRead(b);
+                  }}
+                >
+                  {t('readerRead')}
+                </button>
               </div>
+              {b.snippet && <Snippet snippet={b.snippet} />}
               {p.view === 'list' && b.excerpt && <p class="excerpt">{b.excerpt}</p>}
               {b.tags.length > 0 && (
                 <ul class="tags" aria-label={t('libTags')}>

@@ -8,6 +8,7 @@ import { useHost } from './host-context.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
 import { GrowingTextarea } from '../shared/GrowingTextarea.js';
 import { TagsInput } from '../shared/TagsInput.js';
+import { TextState } from './TextState.js';
 
 interface Props {
   bookmark: Bookmark;
@@ -16,6 +17,8 @@ interface Props {
   readOnly: boolean;
   onSaved: (b: Bookmark) => void;
   onClose: () => void;
+  /** Opens the bookmark's text in the reader. */
+  onRead: (b: Bookmark) => void;
   onOpenHighlight: (b: Bookmark, highlightId: string) => void;
 }
 
@@ -23,7 +26,7 @@ type Draft = Pick<Bookmark, 'title' | 'excerpt' | 'note' | 'tags' | 'important' 
 type TextField = 'title' | 'excerpt' | 'note';
 const TEXT_FIELDS: TextField[] = ['title', 'excerpt', 'note'];
 
-export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onClose, onOpenHighlight }: Props) {
+export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onClose, onRead, onOpenHighlight }: Props) {
   const host = useHost();
   const [draft, setDraft] = useState<Draft>(() => pick(bookmark));
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'queued' | 'error'>('idle');
@@ -99,6 +102,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
         <input id="d-title" type="text" disabled={readOnly} {...edit('title')} />
       </div>
       <div class="actions-row">
+        <button type="button" class="primary read-button" onClick={() => onRead(bookmark)}>{t('readerRead')}</button>
         <a class="button" href={bookmark.link} target="_blank" rel="noreferrer noopener">{t('libOpenPage')}</a>
         {bookmark.cache?.status === 'ready' && (
           <a class="button secondary" href={host.savedCopyUrl(bookmark._id)} target="_blank">{t('libOpenSavedCopy')}</a>
@@ -109,6 +113,7 @@ export function DetailPane({ bookmark, collections, tags, readOnly, onSaved, onC
         </label>
       </div>
       <p class="hint link-text">{bookmark.link}</p>
+      <TextState bookmark={bookmark} readOnly={readOnly} onChange={(article) => onSaved({ ...latest.current.bookmark, article })} />
       <div class="field">
         <label for="d-collection">{t('libFieldCollection')}</label>
         <select id="d-collection" value={String(draft.collectionId)} disabled={readOnly} onChange={(e) => void save({ collectionId: Number((e.target as HTMLSelectElement).value) })}>

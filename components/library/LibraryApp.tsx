@@ -23,6 +23,8 @@ import { HighlightsView } from './HighlightsView.js';
 import { useHost } from './host-context.js';
 import { ListHead, type ExportFormat } from './ListHead.js';
 import { ListStatus } from './ListStatus.js';
+import { ReaderView } from './reader/ReaderView.js';
+import { useReader } from './reader/use-reader.js';
 import { SearchBox } from './SearchBox.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Toast, type ToastSpec } from './Toast.js';
@@ -82,8 +84,10 @@ export function LibraryApp({ actions }: Props = {}) {
   };
   useEffect(() => {
     const onPop = () => {
+      // Back from the reader leaves the detail pane as it was.
+      const fromReader = latest.current.read !== null;
       setState(parseState(location.search));
-      if (!(history.state as { detail?: boolean } | null)?.detail) setOpenShown(null);
+      if (!fromReader && !(history.state as { detail?: boolean } | null)?.detail) setOpenShown(null);
     };
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
@@ -146,8 +150,8 @@ export function LibraryApp({ actions }: Props = {}) {
   const place = state.collectionId === ALL_COLLECTIONS ? t('libAll') : state.collectionId === UNSORTED ? t('collectionUnsorted') : inTrash ? t('libTrash') : current ? pathOf(current, collections) : t('libCollection');
   const title = state.tab !== 'highlights' ? place : state.collectionId === ALL_COLLECTIONS ? t('libAllHighlights') : t('libHighlightsIn', place);
   useEffect(() => {
-    document.title = `${title} · Tidemark`;
-  }, [title]);
+    if (state.read === null) document.title = `${title} · Tidemark`;
+  }, [title, state.read]);
 
   const items = list.items;
   const opened = items.find((b) => b._id === openId) ?? null;
@@ -174,6 +178,9 @@ export function LibraryApp({ actions }: Props = {}) {
       setBusy(false);
     }
   };
+
+  // A row whose bookmark could not be read again keeps what it showed (the next load has it).
+  const reader = useReader(state.read, go, (id) => void host.bookmark(id).then((b) => pager.patch((x) => (x._id === id ? b : x)), () => undefined));
 
   const bulk = bulkCommands({ host, items, selection, opened, inTrash, undo, collectionTitle, setSelection, setUndo, setToast, setDialog, setBusy, reload });
 
@@ -234,7 +241,7 @@ export function LibraryApp({ actions }: Props = {}) {
 
   const focusedIndex = items.findIndex((b) => b._id === focused);
   useLibraryKeys({
-    context: { dialogOpen: !!dialog, tab: state.tab, count: items.length, focused: focusedIndex, hasSelection: selection.ids.size > 0, readOnly },
+    context: { dialogOpen: !!dialog || state.read !== null, tab: state.tab, count: items.length, focused: focusedIndex, hasSelection: selection.ids.size > 0, readOnly },
     blur: (target) => target.blur(),
     clearSelection: () => setSelection(NO_SELECTION),
     closeDetail: () => setOpenId(null),
@@ -300,7 +307,8 @@ export function LibraryApp({ actions }: Props = {}) {
   }
 
   return (
-    <div class={`library${opened && state.tab === 'bookmarks' ? ' with-detail' : ''}${drawer ? ' drawer-open' : ''}${selecting ? ' selecting' : ''}`}>
+    <>
+    <div inert={state.read !== null} class={`library${opened && state.tab === 'bookmarks' ? ' with-detail' : ''}${drawer ? ' drawer-open' : ''}${selecting ? ' selecting' : ''}`}>
       <header class="topbar">
         <button ref={menuButton} type="button" class="icon menu-button" aria-label={t('libMenu')} aria-expanded={drawer} onClick={() => setDrawer(!drawer)}>☰</button>
         <h1 class="brand">Tidemark</h1>
@@ -373,6 +381,7 @@ export function LibraryApp({ actions }: Props = {}) {
               onClickRow={onRowClick}
               onToggle={onToggle}
               onOpen={(b) => setOpenId(b._id)}
+              onRead={reader.open}
               onMore={() => void pager.more()}
               onDragIds={() => [...selection.ids]}
               editable={!readOnly}
@@ -389,6 +398,7 @@ export function LibraryApp({ actions }: Props = {}) {
           tags={tags}
           readOnly={readOnly}
           onClose={() => setOpenId(null)}
+          onRead={reader.open}
           onSaved={(b) => pager.patch((x) => (x._id === b._id ? b : x))}
           onOpenHighlight={(b, id) => void host.openHighlight(b.link, id).then((shown) => !shown && setToast({ text: t('libHighlightNotShown') }), fail)}
         />
@@ -396,5 +406,7 @@ export function LibraryApp({ actions }: Props = {}) {
       {toast && <Toast toast={toast} canUndo={!!undo} busy={busy} onUndo={() => void bulk.undoLast()} onClose={() => setToast(null)} />}
       {dialog && <Dialog spec={dialog} onClose={() => setDialog(null)} />}
     </div>
+    {state.read !== null && <ReaderView bookmarkId={state.read} known={items.find((b) => b._id === state.read) ?? null} onClose={reader.close} />}
+    </>
   );
 }

@@ -18,6 +18,8 @@ import { QueueList } from './QueueList.js';
 import { QueuedSaveNotice } from './QueuedSaveNotice.js';
 import { TitleField } from '../shared/TitleField.js';
 import { HighlightSummary, HighlightsPending } from './HighlightSummary.js';
+import { UpdateText } from './UpdateText.js';
+import { serverIdOf } from '../../lib/bookmark-ref.js';
 import { hasSiteAccess } from '../shared/site-access.js';
 import '../sidepanel/highlights.css';
 import { TagsInput } from '../shared/TagsInput.js';
@@ -354,6 +356,8 @@ export function PopupApp() {
   const d = draft.value;
   const status = statusText();
   const disabled = !!d?.removed;
+  // Only a bookmark the server has (not one waiting in the offline queue) can take the page's text.
+  const textId = d ? serverIdOf(d.ref) : null;
   const cols = collections.value;
   useEffect(() => {
     if (v.kind === 'editing' && cols.items.length) mark('tidemark:interactive');
@@ -482,6 +486,7 @@ export function PopupApp() {
           </div>
           )}
           <div class="actions">
+            {textId !== null && !d.removed && tabId >= 0 && <UpdateText tabId={tabId} bookmarkId={textId} />}
             {d.removed ? (
               <button type="button" onClick={() => void undo()}>
                 {t('undo')}

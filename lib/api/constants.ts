@@ -56,4 +56,10 @@ export const LIMITS = {
 } as const;
 
 /** The literal cover value that asks for a screenshot. */
+/**
+ * Most a client may send as a page's serialised HTML (PUT /bookmark/{id}/article), in UTF-8 bytes; longer is
+ * refused with 413. Here rather than beside the article's schema so the extension can read it without TypeBox.
+ */
+export const ARTICLE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
 export const SCREENSHOT_COVER = '<screenshot>';

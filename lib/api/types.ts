@@ -42,3 +42,6 @@ export type LinkEntry = Static<typeof S.LinkEntry>;
 export type LinksQuery = Static<typeof S.LinksQuery>;
 export type LinksResponse = Static<typeof S.LinksResponse>;
 export type ErrorEnvelope = Static<typeof S.ErrorEnvelope>;
+export type Article = Static<typeof S.Article>;
+export type ArticleUpload = Static<typeof S.ArticleUpload>;
+export type ArticleState = Static<typeof S.ArticleState>;

@@ -42,6 +42,8 @@ interface BookmarksDeps {
   /** Remember a collection as used. */
   usedCollection: (id: number) => Promise<void>;
   readPage?: (tab: Browser.tabs.Tab & { url: string }) => Promise<PageInfo>;
+  /** Sends the page in tab `tabId` as the text of bookmark `id` (not awaited: the save's answer never waits for it). */
+  sendText?: (tabId: number, id: number) => void;
   newKey?: () => string;
 }
 
@@ -105,7 +107,7 @@ export class BookmarksService {
     if (hit) {
       try {
         const existing = await this.#loadExisting(hit.id);
-        if (existing) return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
+        if (existing) return this.#opened(tabId, existing, opts);
       } catch (err) {
         if (!isOffline(err)) throw userError(err);
         // Offline, and the index knows it is saved, but not what is stored (tags, note...): the
@@ -149,16 +151,31 @@ export class BookmarksService {
       });
       if (existing) {
         this.#deps.onSaved(existing);
-        return { state: 'saved', bookmark: draftOf(existing), created: false, queued: false };
+        return this.#opened(tabId, existing, opts);
       }
     }
     const [page, [create, collectionId]] = await Promise.all([pageInfo(), creating]);
     if (!create) return { state: 'unsaved', page };
     const result = await this.create(this.#createBody(page, collectionId), page.title, account);
     const saved: PopupOpenResult = { state: 'saved', bookmark: result.bookmark!, created: true, queued: result.state === 'queued' };
+    // A save that waits in the offline queue sends no text: a page may be 5 MB, and the queue keeps its
+    // writes in extension storage, rewritten after every step. The server's job reads the address
+    // once the save arrives, and "Update text" sends the page as seen here later.
+    const id = serverIdOf(result.bookmark!.ref);
+    if (id !== null) this.#deps.sendText?.(tabId, id);
     if (result.state === 'queued' && unreachable) saved.serverUrl = account.serverUrl;
     if (page.titleCutAt) saved.titleCutAt = page.titleCutAt;
     return saved;
+  }
+
+  /**
+   * An existing bookmark opened. Its text is sent again when the page is saved again (the save
+   * command or menu on a saved page); not on every opening: the side panel opens it at each tab
+   * change, and the popup has "Update text".
+   */
+  #opened(tabId: number, b: Bookmark, opts: { create?: boolean }): PopupOpenResult {
+    if (opts.create) this.#deps.sendText?.(tabId, b._id);
+    return { state: 'saved', bookmark: draftOf(b), created: false, queued: false };
   }
 
   async #loadExisting(id: number): Promise<Bookmark | null> {

@@ -113,8 +113,11 @@ export class HighlightsService {
     return url;
   }
 
-  /** The page's bookmark and highlights: the server's when reachable, else the local copy. */
-  async page(url: string): Promise<Page> {
+  /**
+   * The page's bookmark and highlights: the server's when reachable, else the local copy. `known`:
+   * the bookmark's id when the caller knows it (the library's reader), found by the address otherwise.
+   */
+  async page(url: string, known?: number): Promise<Page> {
     const key = normalizeUrl(url);
     if (!key) throw new UserFacingError(t('errorNotWebPage'), 'unsupported');
     if (!(await this.#deps.account())) throw new UserFacingError(t('errorSignedOut'), 'signed-out');
@@ -122,7 +125,7 @@ export class HighlightsService {
     const queued = await this.#deps.queue.pendingCreate((link) => normalizeUrl(link) === key);
     if (queued) return { key, ref: queued.ref, items: cached?.ref === queued.ref ? cached.items : [] };
     let id: number | null | undefined;
-    const hit = this.#deps.lookup(key);
+    const hit = known ? { id: known } : this.#deps.lookup(key);
     if (hit) id = hit.id;
     else if (hit === null) id = null;
     else {
@@ -161,21 +164,27 @@ export class HighlightsService {
 
   // --- changes ---
 
-  /** Adds a highlight to the sender's page, saving the page as a bookmark first when it is not saved. */
+  /**
+   * Adds a highlight to the sender's page, saving the page as a bookmark first when it is not saved.
+   * `known`: the bookmark's id, from the library's reader (no tab, nothing to save).
+   */
   async add(
     tabId: number,
     url: string,
     h: { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
+    known?: number,
   ): Promise<PageHighlightsView & { key: string }> {
-    return this.#serial(() => this.#doAdd(tabId, url, h));
+    return this.#serial(() => this.#doAdd(tabId, url, h, known));
   }
 
   async #doAdd(
     tabId: number,
     url: string,
     h: { text: string; position?: number; prefix?: string; suffix?: string; color: HighlightColor; restore?: string; withNote?: boolean },
+    known?: number,
   ): Promise<PageHighlightsView & { key: string }> {
-    let page = await this.page(url);
+    let page = await this.page(url, known);
+    if (!page.ref && known) throw new UserFacingError(t('errorHighlightGone'), 'not-found');
     if (!page.ref) {
       // As the toolbar button's save would: the popup's own flow (never a duplicate).
       const opened = await this.#deps.openForTab(tabId, { create: true });
@@ -227,9 +236,9 @@ export class HighlightsService {
     return { item, id };
   }
 
-  change(url: string, key: string, fields: { color?: HighlightColor; note?: string }): Promise<Page> {
+  change(url: string, key: string, fields: { color?: HighlightColor; note?: string }, known?: number): Promise<Page> {
     return this.#serial(async () => {
-      let page = await this.page(url);
+      let page = await this.page(url, known);
       const { item, id } = await this.#target(page, key);
       const b = await this.#put(page.ref!, [{ _id: id, ...fields }], writeLabel(item.text));
       if (b) page = { ...page, ref: `b:${b._id}`, items: await this.#fromServer(b.highlights) };
@@ -240,9 +249,9 @@ export class HighlightsService {
     });
   }
 
-  remove(url: string, key: string): Promise<Page> {
+  remove(url: string, key: string, known?: number): Promise<Page> {
     return this.#serial(async () => {
-      let page = await this.page(url);
+      let page = await this.page(url, known);
       const { item, id } = await this.#target(page, key);
       const b = await this.#put(page.ref!, [{ _id: id, text: '' }], writeLabel(item.text));
       if (b) page = { ...page, ref: `b:${b._id}`, items: await this.#fromServer(b.highlights) };

@@ -22,12 +22,15 @@ import { PagePrefetch } from './page-prefetch.js';
 import { syncLoaderRegistration } from './highlighter-registration.js';
 import { reportError } from './report-error.js';
 import { LibraryService } from './library.js';
+import { sendPageText } from './article-capture.js';
 import { listenForExports } from './export-port.js';
 import { accountHandlers, onAuthChanged } from './handlers/account.js';
+import { articleHandlers } from './handlers/article.js';
 import { bookmarkHandlers } from './handlers/bookmarks.js';
 import { createMenus, menuAndCommandHandlers, omniboxHandlers } from './handlers/browser-ui.js';
 import { highlightHandlers } from './handlers/highlights.js';
 import { libraryHandlers } from './handlers/library.js';
+import { readerHandlers } from './handlers/reader.js';
 import type { Services } from './handlers/services.js';
 import { PanelOpening } from './handlers/side-panel.js';
 import { alarmHandler, ensureSyncAlarm, queueHandlers, scheduleDrain } from './handlers/sync.js';
@@ -102,6 +105,7 @@ export function startBackground() {
     onSaved: noteSaved,
     onRemoved: noteRemoved,
     usedCollection: (id) => collections.used(id),
+    sendText: (tabId, id) => void sendPageText(api, tabId, id).catch(reportError('sending the page text')),
   });
   const library = new LibraryService({
     api,
@@ -137,6 +141,8 @@ export function startBackground() {
     ...queueHandlers(s),
     ...highlightHandlers(s, panel),
     ...libraryHandlers(s),
+    ...readerHandlers(s),
+    ...articleHandlers(s),
   };
   const { onMenuClicked, onCommand } = menuAndCommandHandlers(s);
   const onAlarm = alarmHandler(s);

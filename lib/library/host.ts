@@ -2,9 +2,10 @@
 // background: token, offline queue, offline copy) and in the web app served by the server (straight
 // to the API with the session cookie); only the host differs. Components get it from context
 // (components/library/host-context.ts) and never reach for messaging or the API themselves.
-import type { HighlightListItem, Tag } from '../api/types.js';
+import type { HighlightColor } from '../api/constants.js';
+import type { Article, ArticleState, Bookmark, HighlightListItem, Tag } from '../api/types.js';
 import type { BookmarkChanges, ExportRequest } from '../messaging/schemas.js';
-import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, SavedCopy } from './types.js';
+import type { BulkAction, BulkResult, BulkTarget, LibraryCollection, LibraryCollectionOp, LibraryListQuery, LibraryPage, NewReaderHighlight, ReaderHighlights, ReaderTarget, SavedCopy } from './types.js';
 
 /** The library's collections as the sidebar shows them; `offline` when read from this device's last copy. */
 export interface LibraryCollections {
@@ -34,6 +35,15 @@ export interface LibraryHost {
   /** One page (50) of highlights, of every collection (0) or of one. */
   highlights(collectionId: number, page: number): Promise<HighlightListItem[]>;
 
+  /** One bookmark as the server has it (the reader opened by its address, before the list has it). */
+  bookmark(id: number): Promise<Bookmark>;
+  /** The reader's highlights of a bookmark, with their notes; in the extension with those made offline. */
+  readerHighlights(target: ReaderTarget): Promise<ReaderHighlights>;
+  /** Highlights made, recoloured, noted or deleted in the reader: stored like the highlighter's (the live page paints them). */
+  addHighlight(target: ReaderTarget, highlight: NewReaderHighlight): Promise<ReaderHighlights & { key: string }>;
+  changeHighlight(target: ReaderTarget, key: string, fields: { color?: HighlightColor; note?: string }): Promise<ReaderHighlights>;
+  removeHighlight(target: ReaderTarget, key: string): Promise<ReaderHighlights>;
+
   /** One bookmark's fields changed from the detail pane. */
   updateBookmark(id: number, changes: BookmarkChanges): Promise<{ queued: boolean }>;
   /** A bulk change of the given bookmarks (their state before it, for Undo). */
@@ -52,6 +62,10 @@ export interface LibraryHost {
   exportFile(request: ExportRequest): Promise<{ name: string; blob: Blob }>;
   /** A bookmark's permanent copy (sanitised HTML and the server's policy) for the saved-copy page. */
   savedCopy(bookmarkId: number): Promise<SavedCopy>;
+  /** The page's extracted text (the reader view) and its state: indexed, pending, failed (with why) or none. */
+  article(bookmarkId: number): Promise<Article>;
+  /** Asks the server to fetch the page's text again (after a failure); the new state. */
+  retryArticle(bookmarkId: number): Promise<ArticleState>;
   /** The address of the page that shows a bookmark's permanent copy. */
   savedCopyUrl(bookmarkId: number): string;
   /** Opens the highlight's page scrolled to it; false when it could not be shown there (the page says so). */

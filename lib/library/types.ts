@@ -1,5 +1,7 @@
 // Shapes the library page and the background exchange (lib/messaging/protocol.ts declares the messages).
+import type { HighlightColor } from '../api/constants.js';
 import type { Bookmark } from '../api/types.js';
+import type { StoredHighlight } from '../model.js';
 
 // Declared with the messages that carry them (TypeBox schemas, checked on arrival).
 export type { BulkAction, BulkTarget, LibraryCollectionOp, LibraryListQuery } from '../messaging/schemas.js';
@@ -37,7 +39,29 @@ export interface BulkResult {
   undoable: boolean;
 }
 
+/** The bookmark the reader shows, named by its id and its address (the extension keeps highlights by address). */
+export interface ReaderTarget {
+  bookmarkId: number;
+  link: string;
+}
 
+/** A bookmark's highlights as the reader paints and lists them (with their notes), and the toolbar's colours. */
+export interface ReaderHighlights {
+  /** `key`: the server's id, or in the extension a local key for one made offline and not yet delivered. */
+  items: StoredHighlight[];
+  /** All colours, the most used first. */
+  colors: HighlightColor[];
+  lastColor: HighlightColor;
+}
+
+/** A new highlight from the reader: described as the highlighter describes one (lib/anchoring). */
+export interface NewReaderHighlight {
+  text: string;
+  position?: number;
+  prefix?: string;
+  suffix?: string;
+  color: HighlightColor;
+}
 
 /** A bookmark's permanent copy as the background hands it to the saved-copy page. */
 export interface SavedCopy {

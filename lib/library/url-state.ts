@@ -1,4 +1,4 @@
-// What the library shows, kept in the page's address (?c=&q=&sort=&view=&tab=&color=) so back,
+// What the library shows, kept in the page's address (?c=&q=&sort=&view=&tab=&color=&read=) so back,
 // forward, reload and links (the omnibox, "Open library") all land on the same view. Pure.
 import { BOOKMARK_SORTS, HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 
@@ -15,9 +15,11 @@ export interface LibraryState {
   tab: LibraryTab;
   /** The highlights view's colour filter. */
   color: HighlightColor | null;
+  /** The bookmark open in the reader, over the list; null when none. */
+  read: number | null;
 }
 
-export const DEFAULT_STATE: LibraryState = { collectionId: 0, search: '', sort: '', view: 'list', tab: 'bookmarks', color: null };
+export const DEFAULT_STATE: LibraryState = { collectionId: 0, search: '', sort: '', view: 'list', tab: 'bookmarks', color: null, read: null };
 
 /** Reads the state from a query string (`location.search`); anything unknown falls back to the default. */
 export function parseState(query: string): LibraryState {
@@ -25,6 +27,7 @@ export function parseState(query: string): LibraryState {
   const c = Number(p.get('c') ?? '0');
   const sort = p.get('sort') ?? '';
   const color = p.get('color');
+  const read = Number(p.get('read'));
   return {
     collectionId: Number.isInteger(c) && (c >= -1 || c === -99) ? c : 0,
     search: (p.get('q') ?? '').slice(0, 2000),
@@ -32,6 +35,7 @@ export function parseState(query: string): LibraryState {
     view: p.get('view') === 'compact' ? 'compact' : 'list',
     tab: p.get('tab') === 'highlights' ? 'highlights' : 'bookmarks',
     color: color && (HIGHLIGHT_COLORS as readonly string[]).includes(color) ? (color as HighlightColor) : null,
+    read: Number.isSafeInteger(read) && read > 0 ? read : null,
   };
 }
 
@@ -45,6 +49,7 @@ export function formatState(state: Partial<LibraryState>): string {
   if (s.view !== 'list') p.set('view', s.view);
   if (s.tab !== 'bookmarks') p.set('tab', s.tab);
   if (s.color) p.set('color', s.color);
+  if (s.read) p.set('read', String(s.read));
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -56,10 +61,10 @@ export function libraryUrl(page: string, state: Partial<LibraryState>): string {
 
 /**
  * Whether moving from `a` to `b` should be a new history entry (a different place: collection,
- * tab) or replace the current one (typing a search, switching the view).
+ * tab, the reader opened or closed) or replace the current one (typing a search, switching the view).
  */
 export function isNewPlace(a: LibraryState, b: LibraryState): boolean {
-  return a.collectionId !== b.collectionId || a.tab !== b.tab;
+  return a.collectionId !== b.collectionId || a.tab !== b.tab || a.read !== b.read;
 }
 
 /** The sort the server should use: the chosen one, else relevance while searching, else newest first. */

@@ -13,6 +13,7 @@ import { bulkCalls, destinationOf, removeTagCalls, toLibraryCollection, undoCall
 import type { LibraryHost } from './host.js';
 import type { BulkAction, BulkTarget, SavedCopy } from './types.js';
 import { savedCopyFrom } from './saved-copy.js';
+import { webReaderHighlights } from './web-reader-highlights.js';
 
 const PAGE_SIZE = 50;
 /** The header web/sw.ts puts on an answer it gave from its copy because the network failed: when that copy was kept (epoch ms). */
@@ -183,6 +184,8 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
         return items;
       }),
 
+    ...webReaderHighlights(api, read, write),
+
     updateBookmark: (id, changes) =>
       write(async () => {
         await api.updateBookmark(id, toUpdateBody(changes), { retries: 1 });
@@ -242,6 +245,9 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
           frameUrl: `/rest/v1/bookmark/${bookmarkId}/cache`,
         };
       }),
+
+    article: (bookmarkId) => read(() => api.getArticle(bookmarkId, { retries: 1 })),
+    retryArticle: (bookmarkId) => write(() => api.retryArticle(bookmarkId, { retries: 1 })),
 
     // The saved-copy page is the app's own index.html (the only page the server serves it at), told by `copy`.
     savedCopyUrl: (bookmarkId) => `/?copy=1&id=${bookmarkId}`,

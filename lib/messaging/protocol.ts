@@ -3,8 +3,8 @@
 // Payload types are derived from the TypeBox schemas in lib/messaging/schemas.ts (which also say who
 // may send each message); the background (lib/messaging/router.ts) checks what arrives against them.
 import type { Static } from '@sinclair/typebox';
-import type { HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
-import type { BulkResult, LibraryCollection, LibraryPage, SavedCopy } from '../library/types.js';
+import type { Article, ArticleState, Bookmark, HighlightListItem as ApiHighlightListItem, Tag } from '../api/types.js';
+import type { BulkResult, LibraryCollection, LibraryPage, ReaderHighlights, SavedCopy } from '../library/types.js';
 import type { HighlightColor } from '../api/constants.js';
 import type { Account, BookmarkDraft, CollectionOption, FailedWrite, QueuedWrite } from '../model.js';
 import type { BookmarkRef } from '../bookmark-ref.js';
@@ -36,6 +36,9 @@ export type PopupOpenResult =
    * server (the popup names it); not set when the save only waits behind earlier writes.
    */
   | { state: 'saved'; bookmark: BookmarkDraft; created: boolean; queued: boolean; offline?: boolean; partial?: boolean; titleCutAt?: number; serverUrl?: string };
+
+/** The server's new state of a page's text after it was sent, and where the page was cut to fit the upload limit (0: whole). */
+export type TextSent = ArticleState & { cutAt: number };
 
 export type WriteResult = { state: 'saved' | 'queued'; bookmark: BookmarkDraft | null };
 
@@ -172,6 +175,11 @@ interface Results {
   restoreHighlight: HighlightListView;
   /** The page's toolbar asks for the side panel (opened while the user's click lasts). */
   openSidePanel: { opened: boolean };
+  // --- the library's reader (page -> background) ---
+  readerBookmark: Bookmark;
+  readerHighlights: ReaderHighlights;
+  readerAddHighlight: ReaderHighlights & { key: string };
+  readerChangeHighlight: ReaderHighlights;
   // --- the library page (page -> background) ---
   libraryList: LibraryPage;
   libraryCollections: { items: LibraryCollection[]; offline: boolean };
@@ -188,6 +196,13 @@ interface Results {
   libraryOpenHighlight: boolean;
   /** A bookmark's permanent copy (HTML and the server's CSP) for the sandboxed saved-copy page. */
   librarySavedCopy: SavedCopy;
+  // --- the page's text (library and popup -> background) ---
+  /** The bookmark's extracted text and its state (lib/api/schemas/article.ts). */
+  libraryArticle: Article;
+  /** The server fetches the page's text again; its new state. */
+  libraryRetryArticle: ArticleState;
+  /** "Update text" in the popup: the tab's page serialised again and sent; the server's new state, and where the page was cut (0: whole). */
+  updateArticleText: TextSent;
 }
 
 // Keyed by MESSAGES (a schema without a result fails here) and read by Results' keys (a result

@@ -136,6 +136,11 @@ export const MESSAGES = {
   deleteHighlight: pages(tabKey),
   restoreHighlight: pages(tabKey),
   openSidePanel: contentScripts(Null()),
+  /** The library's reader (one bookmark, named by id and address): the bookmark, its highlights with notes, and changes to them (`fields` null: deleted). */
+  readerBookmark: pages(Obj({ bookmarkId: int(1) })),
+  readerHighlights: pages(Obj({ bookmarkId: int(1), link: httpUrl })),
+  readerAddHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, highlight: Obj({ text: text(10_000, 1), position: Optional(int(0)), prefix: Optional(text(200)), suffix: Optional(text(200)), color }) })),
+  readerChangeHighlight: pages(Obj({ bookmarkId: int(1), link: httpUrl, key: highlightKey, fields: nullable(Obj({ color: Optional(color), note: Optional(text(10_000)) })) })),
   libraryList: pages(LibraryListQuery),
   libraryCollections: pages(Null()),
   libraryHighlights: pages(Obj({ collectionId: int(), page: int(0, 100_000) })),
@@ -150,6 +155,9 @@ export const MESSAGES = {
   libraryCollectionOp: pages(LibraryCollectionOp),
   libraryOpenHighlight: pages(Obj({ link: httpUrl, highlightId: highlightKey })),
   librarySavedCopy: pages(Obj({ bookmarkId: int(1) })),
+  libraryArticle: pages(Obj({ bookmarkId: int(1) })),
+  libraryRetryArticle: pages(Obj({ bookmarkId: int(1) })),
+  updateArticleText: pages(Obj({ tabId: int(0), bookmarkId: int(1) })),
 };
 
 // --- background -> content script (tabs.sendMessage to the injected highlighter) ---

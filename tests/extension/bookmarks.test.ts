@@ -27,6 +27,8 @@ let index: Map<string, { id: number; collectionId: number }> | null;
 let saved: Bookmark[];
 let removed: number[];
 let pageInfo: PageInfo;
+/** The bookmarks whose page text the service asked to send, with their tab. */
+let textsSent: { tabId: number; id: number }[];
 
 function service() {
   const api = apiOver(s, () => user.token, { network: () => (down ? 'down' : 'up') });
@@ -40,6 +42,7 @@ function service() {
     onRemoved: (id) => removed.push(id),
     usedCollection: async () => {},
     readPage: async (tab) => ({ ...pageInfo, url: tab.url }),
+    sendText: (tabId, id) => textsSent.push({ tabId, id }),
   });
   return { bookmarks, queue };
 }
@@ -56,10 +59,32 @@ beforeEach(async () => {
   index = new Map();
   saved = [];
   removed = [];
+  textsSent = [];
   pageInfo = { url: '', title: 'Low tide', excerpt: 'When the water goes out.', cover: 'https://img.example/tide.png' };
 });
 
 describe('openForTab', () => {
+  it("sends the page's text after a save and a save again; not on a plain reopening or a queued save", async () => {
+    const { bookmarks } = service();
+    const tabId = await tabAt('https://tides.example/text');
+    const created = await bookmarks.openForTab(tabId);
+    const id = Number((created as { bookmark: { ref: string } }).bookmark.ref.slice(2));
+    expect(textsSent).toEqual([{ tabId, id }]);
+    index!.set('tides.example/text', { id, collectionId: -1 });
+    // Opened again to edit it: its text is on the server already.
+    await bookmarks.openForTab(tabId);
+    expect(textsSent).toHaveLength(1);
+    // Saved again (the save command or menu on a saved page): sent again.
+    await bookmarks.openForTab(tabId, { create: true });
+    expect(textsSent).toEqual([{ tabId, id }, { tabId, id }]);
+
+    // Offline, the save waits in the queue and no text is sent (the server's job reads the address later).
+    down = true;
+    const queued = await bookmarks.openForTab(await tabAt('https://tides.example/offline'));
+    expect(queued).toMatchObject({ state: 'saved', created: true, queued: true });
+    expect(textsSent).toHaveLength(2);
+  });
+
   it('creates the bookmark with the page metadata in the last-used collection, once', async () => {
     const col = (await s.api('POST', '/collection', { token: user.token, body: { title: 'Coast' } })).body.item._id;
     await lastCollectionItem.setValue(col);

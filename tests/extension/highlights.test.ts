@@ -51,6 +51,28 @@ describe('HighlightsService', () => {
     expect(view.lastColor).toBe('green');
   });
 
+  it('the library’s reader names the bookmark by id: a page the saved-link index does not know takes highlights without a tab or a new bookmark', async () => {
+    const { highlights, queue } = services();
+    // Not in the index (another's bookmark in a shared collection looks the same): found by its id.
+    const other = 'https://tides.example/other';
+    const otherId = (await s.api('POST', '/bookmark', { token: user.token, body: { link: other, title: 'Other' } })).body.item._id as number;
+    const added = await highlights.add(-1, other, { text: 'neap tides', color: 'blue', prefix: 'the ' }, otherId);
+    const otherStored = async () => (await s.api('GET', `/bookmark/${otherId}`, { token: user.token })).body.item.highlights as Highlight[];
+    expect(await otherStored()).toMatchObject([{ _id: added.key, text: 'neap tides', color: 'blue', prefix: 'the ' }]);
+    await highlights.change(other, added.key, { note: 'read in the reader' }, otherId);
+    expect((await otherStored())[0]!.note).toBe('read in the reader');
+    // Offline: queued, and the reader's next look (the local copy) has it with its note.
+    network = 'down';
+    const later = await highlights.add(-1, other, { text: 'spring tides', color: 'red' }, otherId);
+    expect(later.key.startsWith('l:')).toBe(true);
+    expect((await highlights.page(other, otherId)).items.map((h) => [h.text, h.note])).toEqual([['neap tides', 'read in the reader'], ['spring tides', '']]);
+    network = 'up';
+    await queue.drain();
+    await highlights.remove(other, added.key, otherId);
+    expect((await otherStored()).map((h) => h.text)).toEqual(['spring tides']);
+    expect((await s.api('GET', '/bookmarks/0', { token: user.token })).body.items).toHaveLength(2);
+  });
+
   it('offline: several highlights wait as one queued write, none lost, delivered once', async () => {
     const { highlights, queue } = services();
     network = 'down';

@@ -9,9 +9,9 @@ import { statesAfter } from '../../lib/library/offline-copy.js';
 
 describe('library state in the address', () => {
   it('round-trips every field through the query string', () => {
-    const state = { collectionId: 42, search: '#ocean -storm "the tide" domain:a.example ❤️', sort: 'title', view: 'compact', tab: 'highlights', color: 'blue' } as const;
+    const state = { collectionId: 42, search: '#ocean -storm "the tide" domain:a.example ❤️', sort: 'title', view: 'compact', tab: 'highlights', color: 'blue', read: 7 } as const;
     const query = formatState(state);
-    expect(query).toBe('?c=42&q=%23ocean+-storm+%22the+tide%22+domain%3Aa.example+%E2%9D%A4%EF%B8%8F&sort=title&view=compact&tab=highlights&color=blue');
+    expect(query).toBe('?c=42&q=%23ocean+-storm+%22the+tide%22+domain%3Aa.example+%E2%9D%A4%EF%B8%8F&sort=title&view=compact&tab=highlights&color=blue&read=7');
     expect(parseState(query)).toEqual(state);
   });
 
@@ -29,12 +29,18 @@ describe('library state in the address', () => {
     expect(parseState('?sort=random').sort).toBe('');
     expect(parseState('?view=grid').view).toBe('list');
     expect(parseState('?color=chartreuse').color).toBeNull();
+    expect(parseState('?read=0').read).toBeNull();
+    expect(parseState('?read=-3').read).toBeNull();
+    expect(parseState('?read=2.5').read).toBeNull();
     expect(parseState(`?q=${'a'.repeat(3000)}`).search).toHaveLength(2000);
   });
 
   it('pushes history for a new place, replaces it while typing or switching the view', () => {
     expect(isNewPlace(DEFAULT_STATE, { ...DEFAULT_STATE, collectionId: 5 })).toBe(true);
     expect(isNewPlace(DEFAULT_STATE, { ...DEFAULT_STATE, tab: 'highlights' })).toBe(true);
+    // Opening the reader is a place of its own: Back closes it.
+    expect(isNewPlace(DEFAULT_STATE, { ...DEFAULT_STATE, read: 9 })).toBe(true);
+    expect(isNewPlace({ ...DEFAULT_STATE, read: 9 }, DEFAULT_STATE)).toBe(true);
     expect(isNewPlace(DEFAULT_STATE, { ...DEFAULT_STATE, search: 'x' })).toBe(false);
     expect(isNewPlace(DEFAULT_STATE, { ...DEFAULT_STATE, view: 'compact' })).toBe(false);
   });

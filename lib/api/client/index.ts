@@ -1,6 +1,6 @@
 // Typed client for the Tidemark API, used by the extension's background (it holds the tokens) and by the web app (cookie mode).
 // Types come from lib/api (`import type`: no schema library in the bundle).
-import type { Bookmark, BookmarkCreate, BookmarkList, BookmarksBulkUpdate, BookmarkUpdate, Collection, CollectionCreate, CollectionUpdate, HighlightListItem, LinksQuery, ParsedItem, LinksResponse, ShareInvite, ShareInviteResult, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
+import type { Article, ArticleState, ArticleUpload, Bookmark, BookmarkCreate, BookmarkList, BookmarksBulkUpdate, BookmarkUpdate, Collection, CollectionCreate, CollectionUpdate, HighlightListItem, LinksQuery, ParsedItem, LinksResponse, ShareInvite, ShareInviteResult, Tag, TagSuggestion, UrlExistsResponse, User, UserEnvelope } from '../types.js';
 import { createHttp, type Http, type HttpOptions, type RequestOptions } from './http.js';
 
 export { ApiClientError, type ApiErrorKind } from './errors.js';
@@ -72,6 +72,21 @@ export class TidemarkApi {
   /** GET /import/url/parse: the server reads the page (title, excerpt, cover) without saving it. */
   async parseUrl(url: string): Promise<ParsedItem> {
     return (await this.#http<{ item: ParsedItem }>('GET', '/import/url/parse', { query: { url }, retries: 0 })).item;
+  }
+
+  /** GET /bookmark/{id}/article: the page's extracted text and its state (indexed, pending, failed, none). */
+  async getArticle(id: number, opts: Pick<RequestOptions, 'retries'> = {}): Promise<Article> {
+    return this.#http<Article>('GET', `/bookmark/${id}/article`, opts);
+  }
+
+  /** PUT /bookmark/{id}/article: the page as the user saw it, for the server to extract; its new state. */
+  async putArticle(id: number, body: ArticleUpload, opts: WriteOptions = {}): Promise<ArticleState> {
+    return this.#http<ArticleState>('PUT', `/bookmark/${id}/article`, { body, ...keyed(opts) });
+  }
+
+  /** POST /bookmark/{id}/article/retry: the server fetches the page again; its new state. */
+  async retryArticle(id: number, opts: WriteOptions = {}): Promise<ArticleState> {
+    return this.#http<ArticleState>('POST', `/bookmark/${id}/article/retry`, keyed(opts));
   }
 
   /** All the user's tags with their counts. */

@@ -2,12 +2,12 @@
 // reader view and for full-text search. Captured by the extension at save time, or fetched by
 // the server's text job for bookmarks made any other way.
 import { Type, type Static } from '@sinclair/typebox';
+import { ARTICLE_UPLOAD_MAX_BYTES } from '../constants.js';
+
+export { ARTICLE_UPLOAD_MAX_BYTES };
 
 export const ARTICLE_STATUSES = ['indexed', 'pending', 'failed', 'none'] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
-
-/** Most a client may send as a page's serialised HTML (PUT /bookmark/{id}/article); longer is refused with 413. */
-export const ARTICLE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
 /** GET /rest/v1/bookmark/{id}/article */
 export const Article = Type.Object({

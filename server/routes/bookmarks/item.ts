@@ -5,6 +5,7 @@ import { IdParam, ItemEnvelope, OkEnvelope } from '../../../lib/api/schemas/comm
 import { notFound } from '../../errors.js';
 import { moveTarget, readChanges } from '../../services/bookmarks/input.js';
 import { errorReplies } from '../error-replies.js';
+import { withArticleFields } from './article-fields.js';
 
 const ItemResponse = ItemEnvelope(Bookmark);
 const errors = errorReplies(400, 403, 404);
@@ -16,7 +17,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const load = async (id: number) => {
     const item = await repos.bookmarks.get(id);
     if (!item) throw notFound();
-    return item;
+    return (await withArticleFields(repos, [item]))[0]!;
   };
 
   app.get(
@@ -79,6 +80,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await repos.users.touchBookmarks(source.ownerId);
       if (move && move.ownerId !== source.ownerId) await repos.users.touchBookmarks(move.ownerId);
       if (body.pleaseParse) await repos.bookmarks.onPleaseParse([id], 'update');
+      // Another address is another page: its text is fetched again (or uploaded by the extension).
+      if (changes.link && changes.link.link !== current.link) await repos.articles.markPending([id]);
       return { result: true as const, item: await load(id) };
     },
   );

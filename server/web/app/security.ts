@@ -2,14 +2,15 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * The web app's Content-Security-Policy: scripts, styles, workers and the manifest only from this
- * site (no inline script, no eval), API calls only to this site, covers from any https site or
- * data: URLs, frames only of this site's own saved copies, and no framing of the app by others.
+ * site (no inline script, no eval), API calls only to this site, covers and the reader's article
+ * images from any web site or data: URLs (an image runs nothing, and the reader loads them without a
+ * referrer), frames only of this site's own saved copies, and no framing of the app by others.
  */
 const WEB_APP_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' https: data:",
+  "img-src 'self' https: http: data:",
   "font-src 'self'",
   "connect-src 'self'",
   "worker-src 'self'",
