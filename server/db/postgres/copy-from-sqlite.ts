@@ -5,7 +5,17 @@ import type { Db } from '../open.js';
  * SQLite tables that are not data to move: the search index (PostgreSQL builds its own) and
  * bookkeeping (both sides' migrations record their own; link keys are this code's version on both).
  */
-const NOT_COPIED = new Set(['bookmarks_fts', 'schema_migrations', 'link_key_version', 'sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4']);
+const NOT_COPIED = new Set([
+  'bookmarks_fts',
+  'schema_migrations',
+  'link_key_version',
+  'sqlite_sequence',
+  'sqlite_stat1',
+  'sqlite_stat4',
+  // Page text is fetched again on PostgreSQL: its bookmark insert trigger queues every copied bookmark.
+  'article_texts',
+  'article_fts',
+]);
 
 /**
  * Tables in an order that satisfies every foreign key (collections' own parent links are set in
@@ -61,7 +71,7 @@ export class TargetNotEmptyError extends Error {}
 export function sqliteTables(db: Db): string[] {
   const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[])
     .map((r) => r.name)
-    .filter((n) => !NOT_COPIED.has(n) && !n.startsWith('bookmarks_fts_'));
+    .filter((n) => !NOT_COPIED.has(n) && !n.startsWith('bookmarks_fts_') && !n.startsWith('article_fts_'));
   const unknown = names.filter((n) => !ORDER.includes(n));
   if (unknown.length) throw new Error(`The SQLite database has tables this version cannot move: ${unknown.join(', ')}.`);
   return ORDER.filter((n) => names.includes(n));

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import { noCaches, type CacheSignals } from '../../db/read-cache.js';
 import type { Repositories } from '../types/index.js';
 import { PgAccessRepository } from './access.js';
+import { PgArticlesRepository } from './articles.js';
 import { PgBookmarkExportRepository } from './bookmark-export.js';
 import { PgBookmarkQueriesRepository } from './bookmark-queries.js';
 import { PgBookmarksRepository } from './bookmarks.js';
@@ -47,5 +48,6 @@ export function createPostgresRepositories(pool: pg.Pool, clock: Clock, signals:
     importRuns: new PgImportRunsRepository(pool, clock),
     rateWindows: new PgRateWindowsRepository(pool, clock),
     signInFailures: new PgSignInFailuresRepository(pool),
+    articles: new PgArticlesRepository(pool, clock),
   };
 }

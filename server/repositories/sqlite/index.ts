@@ -1,6 +1,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../clock.js';
 import { SqliteAccessRepository } from './access.js';
+import { SqliteArticlesRepository } from './articles.js';
 import { SqliteBookmarkExportRepository } from './bookmark-export.js';
 import { SqliteBookmarkQueriesRepository } from './bookmark-queries.js';
 import { SqliteBookmarksRepository } from './bookmarks.js';
@@ -45,5 +46,6 @@ export function createSqliteRepositories(db: Db, clock: Clock): Repositories {
     importRuns: new SqliteImportRunsRepository(db, clock),
     rateWindows: new MemoryRateWindowsRepository(clock),
     signInFailures: new MemorySignInFailuresRepository(),
+    articles: new SqliteArticlesRepository(db, clock),
   };
 }

@@ -4,6 +4,7 @@
 // ../postgres. Field names follow the stored columns; flags are 0/1 numbers and list-valued columns
 // JSON text, the same on every backend.
 import type { AccessRepository } from './access.js';
+import type { ArticlesRepository } from './articles.js';
 import type { BookmarkQueriesRepository, BookmarksRepository } from './bookmarks.js';
 import type { CollectionsRepository } from './collections.js';
 import type { BookmarkExportRepository } from './export.js';
@@ -20,6 +21,7 @@ import type { TagsRepository } from './tags.js';
 import type { TokensRepository } from './tokens.js';
 import type { StatsRepository, UsersRepository } from './users.js';
 
+export * from './articles.js';
 export * from './bookmarks.js';
 export * from './highlights.js';
 export * from './links.js';
@@ -59,4 +61,5 @@ export interface Repositories {
   importRuns: ImportRunsRepository;
   rateWindows: RateWindowsRepository;
   signInFailures: SignInFailuresRepository;
+  articles: ArticlesRepository;
 }
