@@ -115,8 +115,13 @@ describe('the text job\'s fetcher', () => {
     expect(!result.ok && result.failure.reason).toContain('private or local network');
   });
 
-  it('cuts a page at the size limit and says so', async () => {
-    const result = await fetcher({ maxBytes: 10 }).fetch(`${a.url}/long-page-name`);
+  it('cuts a page at the page limit and says so', async () => {
+    const result = await fetcher({ maxPageBytes: 10 }).fetch(`${a.url}/long-page-name`);
     expect(result.ok && { length: result.document.bytes.length, truncated: result.document.truncated }).toEqual({ length: 10, truncated: true });
+  });
+
+  it('refuses a PDF larger than the limit rather than cut it', async () => {
+    const result = await fetcher({ maxBytes: 100 }).fetch(`${a.url}/unlabelled.pdf`);
+    expect(result).toEqual({ ok: false, failure: { status: 'failed', reason: 'the PDF is larger than 1 KB, the most the server reads', retry: false } });
   });
 });

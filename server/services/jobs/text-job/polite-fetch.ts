@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { ARTICLE_UPLOAD_MAX_BYTES } from '../../../../lib/api/schemas/article.js';
 import { sniffFile } from '../../files/sniff.js';
 import { FetchError, fetchPage, type Resolver } from '../../parse/safe-fetch.js';
 import { binaryFailure, fetchFailure, statusFailure, type TextFailure } from './failure-reason.js';
@@ -13,8 +14,10 @@ export interface PoliteFetchSettings {
   hostDelayMs: number;
   /** for the whole fetch: DNS, redirects and body */
   timeoutMs: number;
-  /** bytes read at most; an HTML or text page is cut there, a longer PDF is refused */
+  /** bytes read at most; a longer PDF is refused */
   maxBytes: number;
+  /** an HTML or text page is cut here: the extension's upload limit, so both ways in keep the same */
+  maxPageBytes?: number;
   allowPrivateNetwork: boolean;
   /** DNS resolver instead of the system's (tests) */
   resolve?: Resolver;
@@ -126,17 +129,26 @@ export class PoliteFetcher {
       kind = sniffed.kind;
     }
     if (page.body.length === 0) return { ok: false, failure: { status: 'none', reason: 'the page is empty: no text', retry: false } };
-    if (kind === 'pdf' && page.truncated) {
+    if (kind === 'pdf') {
       // A PDF cut short cannot be opened: its index of objects sits at its end.
-      return { ok: false, failure: { status: 'failed', reason: `the PDF is larger than ${formatMb(maxBytes)}, the most the server reads`, retry: false } };
+      if (page.truncated) return { ok: false, failure: { status: 'failed', reason: `the PDF is larger than ${formatMb(maxBytes)}, the most the server reads`, retry: false } };
+      return { ok: true, document: { kind, bytes: page.body, contentType: page.contentTypeHeader, finalUrl: page.finalUrl, truncated: false } };
     }
+    const pageCap = Math.min(maxBytes, this.settings.maxPageBytes ?? ARTICLE_UPLOAD_MAX_BYTES);
+    const cut = page.body.length > pageCap;
     return {
       ok: true,
-      document: { kind, bytes: page.body, contentType: page.contentTypeHeader, finalUrl: page.finalUrl, truncated: page.truncated },
+      document: {
+        kind,
+        bytes: cut ? page.body.subarray(0, pageCap) : page.body,
+        contentType: page.contentTypeHeader,
+        finalUrl: page.finalUrl,
+        truncated: cut || page.truncated,
+      },
     };
   }
 }
 
 function formatMb(bytes: number): string {
-  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  return bytes >= 100 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
