@@ -61,6 +61,21 @@ export class PgArticlesRepository implements ArticlesRepository {
     return out;
   }
 
+  async matchingTexts(bookmarkIds: number[], terms: string[][]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    if (bookmarkIds.length === 0 || terms.length === 0) return out;
+    // Folded words hold letters and digits only: quoting them in a tsquery is safe.
+    const query = terms.map((t) => `(${t.map((w) => `'${w}'`).join(' <-> ')})`).join(' | ');
+    const { rows } = await this.pool.query<{ id: string; text: Buffer | null }>(
+      `SELECT bookmark_id AS id, text FROM article_texts
+        WHERE bookmark_id = ANY($1::bigint[]) AND search @@ to_tsquery('tidemark', $2)`,
+      [bookmarkIds, query],
+    );
+    const texts = await Promise.all(rows.map((r) => unpackText(r.text)));
+    rows.forEach((r, i) => out.set(Number(r.id), texts[i]!));
+    return out;
+  }
+
   async store(bookmarkId: number, extracted: ExtractedArticle, source: ArticleSource): Promise<boolean> {
     const [html, text] = await Promise.all([packText(extracted.html), packText(extracted.text)]);
     // One statement: the insert-or-update and its guard are atomic without an explicit transaction.

@@ -64,7 +64,20 @@ beforeAll(async () => {
   target = await createTestDatabase();
   pool = await connectPool(target.url, { max: 2 });
   await copySqliteToPostgres(db, pool);
+  // Page text of two bookmarks on both sides (the articles repository writes these in real use).
+  for (const [name, text] of PAGE_TEXTS) {
+    db.prepare('INSERT INTO article_fts (rowid, text) VALUES (?, ?)').run(ids[name], text);
+    await pool.query(
+      "UPDATE article_texts SET status = 'indexed', search = to_tsvector('tidemark', tidemark_words($2)) WHERE bookmark_id = $1",
+      [ids[name], text],
+    );
+  }
 }, 60_000);
+
+const PAGE_TEXTS: [string, string][] = [
+  ['js', 'Tide gauges in Brest measure the sea level; Crème fraîche, page 12.'],
+  ['dup1', 'Another tide table for the same page'],
+];
 
 afterAll(async () => {
   await pool?.end();
@@ -109,6 +122,9 @@ const CASES = [
   'title:"chocolate cake"', 'link:rust-js', 'excerpt:"no oven"', 'note:"v1.5"',
   'NEAR(rust owner)', 'rust OR cake', 'title:*', '{title}:rust', 'rust AND', '^rust', 'a"b"c', '"""', 'NOT', '*', 'rust*', '""',
   '-""', '-"""', 'title:""', '-title:!!', "it's", 'tag\\', '%', '_', '-%',
+  // page text: whole words, phrases, mixed with fields, negation and OR
+  'brest', 'tide', 'gauge', '"tide gauges"', '"gauges tide"', 'closures brest', 'brest #js', 'brest -closures', 'tide -#js',
+  'creme fraiche', 'fraîche', 'tide match:OR cake', 'title:brest', '-brest', 'tide page', '"same page" tide', '12',
 ];
 
 describe('the PostgreSQL search compiler finds what the SQLite one finds', () => {

@@ -59,7 +59,17 @@ function termSql(term: Term): { sql: string; params: unknown[]; rank?: string; a
     case 'word':
     case 'phrase': {
       const q = tsq(term.value, term.kind === 'word');
-      return q === null ? null : { sql: "b.search @@ to_tsquery('tidemark', ?)", params: [q], rank: q };
+      if (q === null) return null;
+      // Negated, a word looks at the bookmark's own fields only (as before page text was indexed).
+      if (term.negate) return { sql: "b.search @@ to_tsquery('tidemark', ?)", params: [q], rank: q };
+      // The bookmark's fields, or its page text (whole words: domain/search/page-text-terms.ts).
+      // Both sides read their GIN index; the union is then joined to the scope's rows.
+      return {
+        sql: `b.id IN (SELECT id FROM bookmarks WHERE search @@ to_tsquery('tidemark', ?)
+                       UNION ALL SELECT bookmark_id FROM article_texts WHERE search @@ to_tsquery('tidemark', ?))`,
+        params: [q, tsq(term.value, false)],
+        rank: q,
+      };
     }
     case 'field': {
       const q = tsq(term.value, true, FIELD_WEIGHT[term.field]);

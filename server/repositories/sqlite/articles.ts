@@ -88,6 +88,22 @@ export class SqliteArticlesRepository implements ArticlesRepository {
     return out;
   }
 
+  async matchingTexts(bookmarkIds: number[], terms: string[][]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    if (bookmarkIds.length === 0 || terms.length === 0) return out;
+    // Folded words hold letters and digits only: quoting them as FTS5 strings is safe.
+    const match = terms.map((t) => `"${t.join(' ')}"`).join(' OR ');
+    const rows = this.db
+      .prepare(
+        `SELECT a.bookmark_id AS id, a.text FROM article_texts a
+          WHERE a.bookmark_id IN (SELECT f.rowid FROM article_fts f WHERE article_fts MATCH ? AND f.rowid IN (SELECT value FROM json_each(?)))`,
+      )
+      .all(match, JSON.stringify(bookmarkIds)) as { id: number; text: Buffer | null }[];
+    const texts = await Promise.all(rows.map((r) => unpackText(r.text)));
+    rows.forEach((r, i) => out.set(r.id, texts[i]!));
+    return out;
+  }
+
   async store(bookmarkId: number, extracted: ExtractedArticle, source: ArticleSource): Promise<boolean> {
     // Compressed before the write transaction opens, off the event loop.
     const [html, text] = await Promise.all([packText(extracted.html), packText(extracted.text)]);

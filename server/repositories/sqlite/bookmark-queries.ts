@@ -6,7 +6,7 @@ import type { FullTextIndex } from './fts.js';
 import { loadBookmarks } from './bookmark-rows.js';
 import { bookmarkOrders } from '../bookmark-records.js';
 import { COLLECTION_AND_DESCENDANTS } from '../collection-tree-sql.js';
-import { compileSearch, type CompiledSearch } from './search-sql.js';
+import { compileSearch, type CompiledSearch, type SqlPart } from './search-sql.js';
 import { type BookmarkScope, type ListOptions, type BookmarkQueriesRepository } from '../types/index.js';
 
 /**
@@ -76,9 +76,9 @@ export class SqliteBookmarkQueriesRepository implements BookmarkQueriesRepositor
    */
   async list(scope: BookmarkScope, opts: ListOptions): Promise<{ items: Bookmark[]; count: number }> {
     const search = compileSearch(opts.search);
-    const sort = opts.sort && (Object.hasOwn(ORDER, opts.sort) || (opts.sort === 'score' && search.rankMatch)) ? opts.sort : DEFAULT_BOOKMARK_SORT;
-    if (search.matchFilter) {
-      const matches = this.fewMatches(search.matchFilter, sort === 'score');
+    const sort = opts.sort && (Object.hasOwn(ORDER, opts.sort) || (opts.sort === 'score' && search.rankSql)) ? opts.sort : DEFAULT_BOOKMARK_SORT;
+    if (search.matchSql) {
+      const matches = this.fewMatches(search.matchSql, sort === 'score');
       if (matches) return this.listMatches(scope, search, matches, sort, opts);
     }
 
@@ -93,19 +93,19 @@ export class SqliteBookmarkQueriesRepository implements BookmarkQueriesRepositor
 
     let sql: string;
     let params: unknown[];
-    if (sort === 'score' && search.matchFilter) {
+    if (sort === 'score' && search.matchSql) {
       const s = scopeSql(scope, true);
-      sql = `SELECT b.id FROM bookmarks_fts f CROSS JOIN bookmarks b ON b.id = f.rowid
-              WHERE bookmarks_fts MATCH ? AND ${s.sql} AND ${search.rest.where}
+      sql = `SELECT b.id FROM (${search.matchSql.sql}) f CROSS JOIN bookmarks b ON b.id = f.id
+              WHERE ${s.sql} AND ${search.rest.where}
               ORDER BY f.rank, b.created DESC, b.id DESC LIMIT ? OFFSET ?`;
-      params = [search.matchFilter, ...s.params, ...search.rest.params, opts.perpage, offset];
+      params = [...search.matchSql.params, ...s.params, ...search.rest.params, opts.perpage, offset];
     } else if (sort === 'score') {
       // OR mode: rows matched only by non-text terms have no rank and go last.
-      sql = `WITH r AS MATERIALIZED (SELECT rowid AS id, rank FROM bookmarks_fts WHERE bookmarks_fts MATCH ?)
+      sql = `WITH r AS MATERIALIZED (${search.rankSql!.sql})
              SELECT b.id FROM bookmarks b LEFT JOIN r ON r.id = b.id
               WHERE ${c.where}
               ORDER BY r.rank IS NULL, r.rank, b.created DESC, b.id DESC LIMIT ? OFFSET ?`;
-      params = [search.rankMatch, ...c.params, opts.perpage, offset];
+      params = [...search.rankSql!.params, ...c.params, opts.perpage, offset];
     } else {
       sql = `SELECT b.id FROM bookmarks b WHERE ${c.where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`;
       params = [...c.params, opts.perpage, offset];
@@ -118,11 +118,11 @@ export class SqliteBookmarkQueriesRepository implements BookmarkQueriesRepositor
    * The rows matching the full-text query, with their rank when asked, or null when there are
    * more than `fewMatchesMax` (reading stops there).
    */
-  private fewMatches(match: string, withRank: boolean): { ids: number[]; rank: Map<number, number> | null } | null {
+  private fewMatches(match: SqlPart, withRank: boolean): { ids: number[]; rank: Map<number, number> | null } | null {
     const rows = this.db
-      .prepare(`SELECT rowid${withRank ? ', rank' : ''} FROM bookmarks_fts WHERE bookmarks_fts MATCH ? LIMIT ${this.plans.fewMatchesMax + 1}`)
+      .prepare(`SELECT id${withRank ? ', rank' : ''} FROM (${match.sql}) LIMIT ${this.plans.fewMatchesMax + 1}`)
       .raw()
-      .all(match) as [number, number?][];
+      .all(...match.params) as [number, number?][];
     if (rows.length > this.plans.fewMatchesMax) return null;
     const ids = rows.map((r) => r[0]);
     const rank = withRank ? new Map(rows.map((r) => [r[0], r[1]!])) : null;

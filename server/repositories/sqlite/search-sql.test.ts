@@ -44,6 +44,8 @@ beforeAll(() => {
   file.run('f1', 'file', ids.file, 'p1');
   file.run('f2', 'cover', ids.cake, 'p2');
   new FullTextIndex(db).reindex(Object.values(ids));
+  // The page text of one bookmark (stored by the articles repository; only its index matters here).
+  db.prepare('INSERT INTO article_fts (rowid, text) VALUES (?, ?)').run(ids.js, 'Tide gauges in Brest measure the sea level');
 });
 afterAll(() => {
   db.close();
@@ -150,12 +152,31 @@ describe('compileSearch against the real schema', () => {
     }
   });
 
+  it('matches plain words and phrases in page text too, whole words only, other operators unchanged', () => {
+    expect(run('brest')).toEqual(['js']);
+    expect(run('"tide gauges"')).toEqual(['js']);
+    expect(run('"gauges tide"')).toEqual([]);
+    expect(run('gauge')).toEqual([]);
+    // One word in the title, one only in the page text.
+    expect(run('closures brest')).toEqual(['js']);
+    expect(run('brest #js')).toEqual(['js']);
+    expect(run('brest #rust')).toEqual([]);
+    expect(run('brest -closures')).toEqual([]);
+    expect(run('title:brest')).toEqual([]);
+    expect(run('-brest')).toEqual(ALL);
+    expect(run('brest match:OR cake')).toEqual(['js', 'cake']);
+  });
+
   it('reports the full-text part for ranking and for driving the query', () => {
-    const c = compileSearch('rust #programming type:article');
-    expect(c.matchFilter).toBe('("rust"*) AND (tags : "programming")');
-    expect(c.rankMatch).toBe(c.matchFilter);
-    expect(compileSearch('type:article')).toMatchObject({ rankMatch: null, matchFilter: null });
-    expect(compileSearch('a match:OR b')).toMatchObject({ rankMatch: '("a"*) OR ("b"*)', matchFilter: null });
-    expect(compileSearch('')).toEqual({ where: '1', params: [], rankMatch: null, matchFilter: null, rest: { where: '1', params: [] } });
+    const c = compileSearch('#programming title:rust type:article');
+    expect(c.matchSql).toEqual({ sql: expect.stringContaining('bookmarks_fts MATCH ?'), params: ['(title : "rust"*) AND (tags : "programming")'] });
+    expect(c.rankSql).toBe(c.matchSql);
+    // A plain word also looks in the page text, ranked after the bookmark's own fields.
+    const word = compileSearch('rust type:article');
+    expect(word.matchSql?.sql).toContain('article_fts MATCH ?');
+    expect(word.matchSql?.params).toEqual(['("rust"*)', '"rust"']);
+    expect(compileSearch('type:article')).toMatchObject({ rankSql: null, matchSql: null });
+    expect(compileSearch('a match:OR b')).toMatchObject({ rankSql: { params: ['("a"*) OR ("b"*)', '("a") OR ("b")'] }, matchSql: null });
+    expect(compileSearch('')).toEqual({ where: '1', params: [], rankSql: null, matchSql: null, rest: { where: '1', params: [] } });
   });
 });

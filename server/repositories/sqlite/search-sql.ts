@@ -13,21 +13,31 @@ export interface CompiledSearch {
   where: string;
   params: unknown[];
   /**
-   * The FTS5 MATCH text of the positive full-text terms, for relevance ranking with
-   * `bm25(bookmarks_fts)`; null when the expression has no positive full-text term.
+   * A SELECT of `(id, rank)` for every full-text match (title, tags, ... and, for plain words and
+   * phrases, the page text), for relevance ranking: lower is better; matches found only in page
+   * text have rank PAGE_TEXT_RANK, below every other. Null when the expression has no positive
+   * full-text term.
    */
-  rankMatch: string | null;
+  rankSql: SqlPart | null;
   /**
-   * Set when every match must also match this FTS5 query (AND mode with a full-text term): the
+   * Set when every match must be one of `rankSql`'s rows (AND mode with a full-text term): the
    * caller may then drive the query from the full-text index (see bookmark-queries.ts).
    */
-  matchFilter: string | null;
+  matchSql: SqlPart | null;
   /**
-   * With `matchFilter`: the rest of `where` (the terms that are not full-text), for a caller that
-   * has already read the rows matching `matchFilter` from the index and only needs to check these.
+   * With `matchSql`: the rest of `where` (the terms that are not full-text), for a caller that
+   * has already read the rows of `matchSql` and only needs to check these.
    */
   rest: { where: string; params: unknown[] };
 }
+
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+/** Rank of a match found only in the page's text: after every match in the bookmark's own fields. */
+export const PAGE_TEXT_RANK = 1e9;
 
 /** Text as one FTS5 string: always quoted, inner quotes doubled, so no user text is read as FTS5 syntax. */
 export function ftsString(text: string): string {
@@ -52,6 +62,9 @@ function ftsQuery(term: Term): string | null {
 }
 
 const FTS_IN = 'b.id IN (SELECT rowid FROM bookmarks_fts WHERE bookmarks_fts MATCH ?)';
+const FTS_ROWS = 'SELECT rowid AS id, rank FROM bookmarks_fts WHERE bookmarks_fts MATCH ?';
+const FTS_IDS = 'SELECT rowid AS id FROM bookmarks_fts WHERE bookmarks_fts MATCH ?';
+const PAGE_IDS = 'SELECT rowid AS id FROM article_fts WHERE article_fts MATCH ?';
 const FTS_NOT_IN = 'b.id NOT IN (SELECT rowid FROM bookmarks_fts WHERE bookmarks_fts MATCH ?)';
 const TAG_EXISTS = 'EXISTS (SELECT 1 FROM bookmark_tags bt WHERE bt.bookmark_id = b.id AND bt.tag = ? COLLATE NOCASE)';
 
@@ -96,12 +109,20 @@ function compileQuery(query: SearchQuery): CompiledSearch {
   const positive: string[] = [];
   const negative: string[] = [];
   const prefilter: string[] = [];
+  /** Positive full-text terms that are not plain words or phrases (field terms): the bookmark's own index only. */
+  const fieldOnly: string[] = [];
+  /** Positive plain words and phrases: [query on bookmarks_fts, query on article_fts]. */
+  const plain: [string, string][] = [];
   const and = query.match === 'AND';
 
   for (const term of query.terms) {
     const fts = ftsQuery(term);
     if (fts !== null) {
       (term.negate ? negative : positive).push(fts);
+      if (!term.negate && (term.kind === 'word' || term.kind === 'phrase') && hasIndexableText(term.value)) {
+        // Page text matches whole words: see domain/search/page-text-terms.ts.
+        plain.push([fts, ftsString(term.value)]);
+      } else if (!term.negate) fieldOnly.push(fts);
       continue;
     }
     const { sql, params: p } = plainSql(term);
@@ -114,29 +135,51 @@ function compileQuery(query: SearchQuery): CompiledSearch {
     }
   }
 
-  let rankMatch: string | null = null;
-  let matchFilter: string | null = null;
+  let rankSql: SqlPart | null = null;
+  let matchSql: SqlPart | null = null;
   const ftsClauses: string[] = [];
   const ftsParams: unknown[] = [];
+  const anyOf = (qs: string[]) => qs.map((q) => `(${q})`).join(' OR ');
+  const allOf = (qs: string[]) => qs.map((q) => `(${q})`).join(' AND ');
   if (and) {
     const pos = [...positive, ...prefilter];
     if (pos.length > 0) {
-      let match = pos.map((q) => `(${q})`).join(' AND ');
-      if (negative.length > 0) match = `(${match}) NOT (${negative.map((q) => `(${q})`).join(' OR ')})`;
-      ftsClauses.push(FTS_IN);
-      ftsParams.push(match);
-      rankMatch = match;
-      matchFilter = match;
+      let match = allOf(pos);
+      if (negative.length > 0) match = `(${match}) NOT (${anyOf(negative)})`;
+      if (plain.length === 0) {
+        matchSql = { sql: FTS_ROWS, params: [match] };
+        ftsClauses.push(FTS_IN);
+        ftsParams.push(match);
+      } else {
+        const viaText = pageTextMatches(plain, [...fieldOnly, ...prefilter], negative);
+        matchSql = {
+          sql: `SELECT id, min(rank) AS rank FROM (${FTS_ROWS} UNION ALL SELECT id, ${PAGE_TEXT_RANK} FROM (${viaText.sql})) GROUP BY id`,
+          params: [match, ...viaText.params],
+        };
+        ftsClauses.push(`b.id IN (${FTS_IDS} UNION ALL ${viaText.sql})`);
+        ftsParams.push(match, ...viaText.params);
+      }
+      rankSql = matchSql;
     } else if (negative.length > 0) {
       ftsClauses.push(FTS_NOT_IN);
-      ftsParams.push(negative.map((q) => `(${q})`).join(' OR '));
+      ftsParams.push(anyOf(negative));
     }
   } else {
     if (positive.length > 0) {
-      const match = positive.map((q) => `(${q})`).join(' OR ');
-      ftsClauses.push(FTS_IN);
-      ftsParams.push(match);
-      rankMatch = match;
+      const match = anyOf(positive);
+      if (plain.length === 0) {
+        rankSql = { sql: FTS_ROWS, params: [match] };
+        ftsClauses.push(FTS_IN);
+        ftsParams.push(match);
+      } else {
+        const text = anyOf(plain.map((p) => p[1]));
+        rankSql = {
+          sql: `SELECT id, min(rank) AS rank FROM (${FTS_ROWS} UNION ALL SELECT rowid, ${PAGE_TEXT_RANK} FROM article_fts WHERE article_fts MATCH ?) GROUP BY id`,
+          params: [match, text],
+        };
+        ftsClauses.push(`b.id IN (${FTS_IDS} UNION ALL ${PAGE_IDS})`);
+        ftsParams.push(match, text);
+      }
     }
     for (const q of negative) {
       ftsClauses.push(FTS_NOT_IN);
@@ -147,11 +190,40 @@ function compileQuery(query: SearchQuery): CompiledSearch {
   // Full-text clauses first: in AND mode they are the most selective part.
   const all = [...ftsClauses, ...clauses];
   const allParams = [...ftsParams, ...params];
-  if (all.length === 0) return { where: '1', params: [], rankMatch: null, matchFilter: null, rest: { where: '1', params: [] } };
+  if (all.length === 0) return { where: '1', params: [], rankSql: null, matchSql: null, rest: { where: '1', params: [] } };
   const where = all.length === 1 ? all[0] : `(${all.join(and ? ' AND ' : ' OR ')})`;
   // In AND mode the match is one clause of an AND: what remains are the plain clauses.
-  const rest = matchFilter && clauses.length > 0 ? { where: clauses.length === 1 ? clauses[0]! : `(${clauses.join(' AND ')})`, params } : { where: '1', params: [] };
-  return { where, params: allParams, rankMatch, matchFilter, rest };
+  const rest = matchSql && clauses.length > 0 ? { where: clauses.length === 1 ? clauses[0]! : `(${clauses.join(' AND ')})`, params } : { where: '1', params: [] };
+  return { where, params: allParams, rankSql, matchSql, rest };
+}
+
+/**
+ * AND mode: the ids whose every plain word or phrase is in the bookmark's own fields or in its
+ * page text, with at least one only in the text would do, that also match the field terms and
+ * none of the negated ones (which look at the bookmark's own fields, as before). One term: its
+ * page-text matches (its own-field matches are the other half of the caller's union).
+ */
+function pageTextMatches(plain: [string, string][], fieldOnly: string[], negative: string[]): SqlPart {
+  let sql: string;
+  const params: unknown[] = [];
+  if (plain.length === 1) {
+    sql = PAGE_IDS;
+    params.push(plain[0]![1]);
+  } else {
+    sql = plain.map(() => `SELECT id FROM (${FTS_IDS} UNION ${PAGE_IDS})`).join(' INTERSECT ');
+    for (const [own, text] of plain) params.push(own, text);
+  }
+  const where: string[] = [];
+  if (fieldOnly.length > 0) {
+    let match = fieldOnly.map((q) => `(${q})`).join(' AND ');
+    if (negative.length > 0) match = `(${match}) NOT (${negative.map((q) => `(${q})`).join(' OR ')})`;
+    where.push(`id IN (${FTS_IDS})`);
+    params.push(match);
+  } else if (negative.length > 0) {
+    where.push(`id NOT IN (${FTS_IDS})`);
+    params.push(negative.map((q) => `(${q})`).join(' OR '));
+  }
+  return { sql: where.length ? `SELECT id FROM (${sql}) WHERE ${where.join(' AND ')}` : sql, params };
 }
 
 /**

@@ -78,6 +78,12 @@ export interface ArticlesRepository {
   /** Status and error of each of these bookmarks that has a row (for `article` on listed bookmarks). */
   states(bookmarkIds: number[]): Promise<Map<number, ArticleState>>;
   /**
+   * The page text of those of `bookmarkIds` whose text holds any of `terms` (each a phrase, as its
+   * words folded by domain/search/page-text-terms.ts), decompressed: the texts search snippets are
+   * cut from, read only for the results on the page.
+   */
+  matchingTexts(bookmarkIds: number[], terms: string[][]): Promise<Map<number, string>>;
+  /**
    * Stores an extraction: status indexed, text and html replaced, index rewritten, the queue
    * cleared (attempts 0, no lease), all in one transaction. Text from the server's fetch never
    * replaces text the extension uploaded unless the row was asked for again (pending or failed):

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import article from './article.js';
 import bulk from './bulk.js';
 import exportFile from './export.js';
 import item from './item.js';
@@ -10,5 +11,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(bulk);
   await app.register(list);
   await app.register(exportFile);
+  await app.register(article);
 };
 export default routes;

@@ -5,6 +5,7 @@ import { IdParam, ItemEnvelope, OkEnvelope } from '../../../lib/api/schemas/comm
 import { notFound } from '../../errors.js';
 import { moveTarget, readChanges } from '../../services/bookmarks/input.js';
 import { errorReplies } from '../error-replies.js';
+import { withArticleFields } from './article-fields.js';
 
 const ItemResponse = ItemEnvelope(Bookmark);
 const errors = errorReplies(400, 403, 404);
@@ -16,7 +17,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const load = async (id: number) => {
     const item = await repos.bookmarks.get(id);
     if (!item) throw notFound();
-    return item;
+    return (await withArticleFields(repos, [item]))[0]!;
   };
 
   app.get(

@@ -3,6 +3,7 @@ import { LIMITS } from '../../../lib/api/constants.js';
 import { BookmarkList, BookmarkListQuery } from '../../../lib/api/schemas/index.js';
 import { ApiError } from '../../errors.js';
 import { bookmarkScope } from '../bookmark-scope.js';
+import { withArticleFields } from './article-fields.js';
 import { CollectionIdParam } from '../../../lib/api/schemas/common.js';
 
 /** Bookmark listing and search: GET /bookmarks/{collectionId}. */
@@ -38,7 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         page: q.page ?? 0,
         perpage,
       });
-      return { result: true as const, items, count, collectionId };
+      return { result: true as const, items: await withArticleFields(app.repos, items, q.search), count, collectionId };
     },
   );
 };

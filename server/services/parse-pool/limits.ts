@@ -29,6 +29,8 @@ export const DEFAULT_PARSE_LIMITS: ParsePoolLimits = {
     'import-convert': 120_000,
     // pdf.js reads a 20 MB PDF of text in a few seconds; one built to be slow stops here
     'document-text': 60_000,
+    // Readability and the sanitiser on a 5 MB page take a few seconds
+    'article-text': 30_000,
   },
   idleMs: 10_000,
   retireHeapMb: 256,

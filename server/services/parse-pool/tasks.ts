@@ -7,6 +7,7 @@ import { runConvertJob } from '../import/convert-job.js';
 import type { ImportLimits } from '../import/types.js';
 import { createArchiveImageFetcher, sanitizeForArchive } from '../parse/archive-sanitizer.js';
 import { createArchiveStylesheetFetcher } from '../parse/archive-stylesheets.js';
+import { extractArticleText } from '../parse/article-text.js';
 import { decodeHtml } from '../parse/decode-html.js';
 import { pdfDocumentText, plainDocumentText } from '../parse/document-text.js';
 import { UnreadablePdf } from '../parse/pdf-text.js';
@@ -71,6 +72,20 @@ async function documentText({ bytes, contentType, kind, url, maxChars }: Documen
   }
 }
 
+interface ArticleTextInput {
+  /** the page's HTML, decoded already, or its bytes with the Content-Type they came with */
+  html: string | { bytes: Uint8Array; contentType: string };
+  /** the address the page was read at (relative links and images resolve against it) */
+  url: string;
+}
+
+/** PUT /bookmark/{id}/article (the page the extension serialised) and the text job (a fetched page): its readable text. */
+function articleText({ html, url }: ArticleTextInput) {
+  const text = typeof html === 'string' ? html : decodeHtml(Buffer.from(html.bytes.buffer, html.bytes.byteOffset, html.bytes.byteLength), html.contentType);
+  const depth = requireShallow(text, 'page');
+  return extractArticleText(text, url, depth);
+}
+
 interface ImportConvertInput {
   content: Uint8Array;
   filename: string | undefined;
@@ -87,6 +102,7 @@ export const TASKS = {
   'archive-copy': archiveCopy,
   'import-convert': importConvert,
   'document-text': documentText,
+  'article-text': articleText,
 };
 
 export type TaskName = keyof typeof TASKS;

@@ -18,7 +18,7 @@ import { inlineStylesheets, type ArchiveStylesheetFetcher, type StylesheetLimits
  * a server that makes no permanent copy) never need it.
  */
 let archiveDom: Promise<{ jsdom: typeof import('jsdom'); createDOMPurify: typeof createDOMPurifyType }> | undefined;
-function loadArchiveDom() {
+export function loadArchiveDom() {
   archiveDom ??= Promise.all([import('jsdom'), import('dompurify')]).then(([jsdom, purify]) => ({ jsdom, createDOMPurify: purify.default }));
   // A failed load (a broken install) is reported by the copy that needed it, and tried again by the next.
   archiveDom.catch(() => (archiveDom = undefined));
