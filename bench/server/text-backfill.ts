@@ -100,7 +100,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // 1. Backfill.
 const dayAgo = new Date(Date.now() - 24 * 3600_000).toISOString();
-let first = await serve('--text-job', 'off');
+const first = await serve('--text-job', 'off');
 for (let start = 0; start < BOOKMARKS; start += 100) {
   const items = Array.from({ length: Math.min(100, BOOKMARKS - start) }, (_, k) => ({ link: `${siteOrigin(start + k)}/p/${start + k}`, created: dayAgo }));
   const res = await fetch(`${first.api}/bookmarks`, {

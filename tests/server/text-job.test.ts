@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEXT_JOB_SETTINGS } from '../../server/config.js';
-import type { ArticleRow } from '../../server/repositories/index.js';
+import type { Article } from '../../lib/api/schemas/article.js';
 import { respond, startPageServer, type PageServer } from '../fixtures/import/page-server.js';
 import { makePdf } from '../helpers/make-pdf.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
@@ -84,11 +84,12 @@ async function save(link: string): Promise<number> {
   return item._id as number;
 }
 
-/** The bookmark's text row once the job has dealt with it (status no longer pending). */
+/** GET /bookmark/{id}/article once the job has dealt with the bookmark (indexed or none). */
 const settled = (id: number) =>
   until(async () => {
-    const row = await s.app.repos.articles.get(id);
-    return row && row.status !== 'pending' && row.status !== 'failed' ? row : undefined;
+    const res = await s.api<Article>('GET', `/bookmark/${id}/article`, { token });
+    expect(res.status).toBe(200);
+    return res.body.status === 'indexed' || res.body.status === 'none' ? res.body : undefined;
   });
 
 const failed = (id: number, attempts = 1) =>
@@ -98,12 +99,15 @@ const failed = (id: number, attempts = 1) =>
   });
 
 describe('the text job', () => {
-  it('reads the page of a bookmark saved through the API', async () => {
+  it('reads the page of a bookmark saved through the API, which search then finds by its text', async () => {
     const id = await save(`${site.origin}/tide-gauges`);
-    const row: ArticleRow = await settled(id);
-    expect(row).toMatchObject({ status: 'indexed', source: 'server', title: 'Tide gauges', error: '' });
+    const row = await settled(id);
+    expect(row).toMatchObject({ status: 'indexed', source: 'server', title: 'Tide gauges', error: '', truncated: false });
     expect(row.text).toContain('The tide gauges in Brest record the sea level every minute.');
     expect(row.html).toContain('<p>');
+    const found = await s.api('GET', `/bookmarks/0?search=${encodeURIComponent('"sea level every minute"')}`, { token });
+    expect(found.body.items.map((b: { _id: number }) => b._id)).toEqual([id]);
+    expect(found.body.items[0].snippet).toContain('<mark>sea level every minute</mark>');
   });
 
   it('decodes a windows-1251 page by its Content-Type header', async () => {
@@ -120,7 +124,7 @@ describe('the text job', () => {
 
   it('reads a PDF\'s text and page count', async () => {
     const row = await settled(await save(`${site.origin}/report.pdf`));
-    expect(row).toMatchObject({ status: 'indexed', title: 'Brest sea level report', page_count: 2 });
+    expect(row).toMatchObject({ status: 'indexed', title: 'Brest sea level report', pageCount: 2 });
     expect(row.text).toBe('Mean sea level at Brest rose by 20 cm.\n\nPage two: method.');
   });
 
@@ -133,8 +137,10 @@ describe('the text job', () => {
     forbidden = true;
     const id = await save(`${site.origin}/forbidden`);
     const first = await failed(id);
-    expect(first.error).toMatch(/^the site answered 403 \(Forbidden\)/);
     expect(first.next_attempt_at).toBe(clock.now() + 60_000);
+    const shown = (await s.api<Article>('GET', `/bookmark/${id}/article`, { token })).body;
+    expect(shown).toMatchObject({ status: 'failed', text: '' });
+    expect(shown.error).toMatch(/^the site answered 403 \(Forbidden\)/);
     expect(site.hits.get('/forbidden')).toBe(1);
 
     // Not before its time: another bookmark read meanwhile shows the job ran and left it alone.
@@ -145,8 +151,9 @@ describe('the text job', () => {
     forbidden = false;
     clock.advance(60_000);
     const row = await settled(id);
-    expect(row).toMatchObject({ status: 'indexed', error: '', attempts: 0 });
+    expect(row).toMatchObject({ status: 'indexed', error: '' });
     expect(row.text).toContain('The gatekeeper let the reader in at last.');
+    expect((await s.app.repos.articles.get(id))?.attempts).toBe(0);
     expect(site.hits.get('/forbidden')).toBe(2);
   });
 
