@@ -135,6 +135,14 @@ const getUser = async () => {
   return performance.now() - t;
 };
 for (let i = 0; i < 50; i++) await getUser(); // warm up
+const quiet: number[] = [];
+const quietEnd = performance.now() + 5000;
+while (performance.now() < quietEnd) quiet.push(await getUser());
+const summary = (values: number[]) => {
+  values.sort((a, b) => a - b);
+  return `GET /user x${values.length}: median ${values[Math.floor(values.length / 2)]!.toFixed(1)} ms, p99 ${values[Math.floor(values.length * 0.99)]!.toFixed(1)} ms, slowest ${values[values.length - 1]!.toFixed(1)} ms`;
+};
+console.log(`idle server, 5 s: ${summary(quiet)}`);
 const created = await fetch(`${second.api}/bookmarks`, {
   method: 'POST',
   headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
@@ -145,12 +153,8 @@ const t1 = performance.now();
 const latencies: number[] = [];
 while (pendingCount(conn, ids) > 0) latencies.push(await getUser());
 const took = (performance.now() - t1) / 1000;
-latencies.sort((a, b) => a - b);
 const rows = conn.prepare(`SELECT bookmark_id, status, length, truncated, error FROM article_texts WHERE bookmark_id IN (${ids.join(',')})`).all() as Record<string, unknown>[];
-console.log(
-  `20 MB page + pathological page read in ${took.toFixed(1)} s; GET /user x${latencies.length}: median ${latencies[Math.floor(latencies.length / 2)]!.toFixed(1)} ms, ` +
-    `p99 ${latencies[Math.floor(latencies.length * 0.99)]!.toFixed(1)} ms, slowest ${latencies[latencies.length - 1]!.toFixed(1)} ms`,
-);
+console.log(`20 MB page + pathological page read in ${took.toFixed(1)} s; ${summary(latencies)}`);
 for (const row of rows) console.log(`  bookmark ${row.bookmark_id}: ${row.status}, ${row.length} characters${row.truncated ? ' (cut)' : ''}${row.error ? `, ${row.error}` : ''}`);
 
 conn.close();

@@ -140,7 +140,8 @@ export class PoliteFetcher {
       ok: true,
       document: {
         kind,
-        bytes: cut ? page.body.subarray(0, pageCap) : page.body,
+        // A copy of the kept part, so the rest can be freed and the part moved to the worker alone.
+        bytes: cut ? Buffer.from(page.body.subarray(0, pageCap)) : page.body,
         contentType: page.contentTypeHeader,
         finalUrl: page.finalUrl,
         truncated: cut || page.truncated,
