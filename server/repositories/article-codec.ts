@@ -4,10 +4,12 @@ import zlib from 'node:zlib';
 const compress = promisify(zlib.brotliCompress);
 const decompress = promisify(zlib.brotliDecompress);
 
+/** Between the html and the text in one packed article (neither holds it: DOMPurify and the text walk drop NUL). */
+const SEPARATOR = '\u0000';
+
 /**
- * How a page's html and text are stored on both backends: brotli at a middle quality, which keeps
- * prose to about a quarter of its size at a few milliseconds per page. Runs on libuv's thread
- * pool, so a megabyte of text never holds up the event loop.
+ * Packs text with brotli at a middle quality: prose to about 40 % of its size at a few milliseconds
+ * a page. Runs on libuv's thread pool, so a megabyte of text never holds up the event loop.
  */
 export async function packText(text: string): Promise<Buffer | null> {
   if (text === '') return null;
@@ -25,4 +27,18 @@ export async function packText(text: string): Promise<Buffer | null> {
 export async function unpackText(packed: Buffer | Uint8Array | null): Promise<string> {
   if (!packed || packed.length === 0) return '';
   return (await decompress(packed)).toString('utf8');
+}
+
+/**
+ * An article's html and text in one brotli stream: the text repeats the html's words, and within
+ * one stream it costs little more than its tags' worth (about half of packing the two apart).
+ */
+export function packArticle(html: string, text: string): Promise<Buffer | null> {
+  return html === '' && text === '' ? Promise.resolve(null) : packText(html.replaceAll(SEPARATOR, '') + SEPARATOR + text);
+}
+
+export async function unpackArticle(packed: Buffer | Uint8Array | null): Promise<{ html: string; text: string }> {
+  const both = await unpackText(packed);
+  const at = both.indexOf(SEPARATOR);
+  return at < 0 ? { html: both, text: '' } : { html: both.slice(0, at), text: both.slice(at + 1) };
 }

@@ -181,6 +181,12 @@ describe('the page text of a bookmark', () => {
     const fromServer = { title: 'From the server', byline: '', siteName: '', html: '<p>login page</p>', text: 'login page', truncated: false };
     expect(await s.app.repos.articles.store(b._id, fromServer, 'server')).toBe(false);
     expect((await s.api('GET', `/bookmark/${b._id}/article`, { token: owner.token })).body.title).toBe('From the browser');
+
+    // Another address is another page: asked for again.
+    const moved = await s.api('PUT', `/bookmark/${b._id}`, { token: owner.token, body: { link: 'https://example.com/elsewhere' } });
+    expect(moved.body.item.article).toEqual({ status: 'pending', error: '' });
+    const renamed = await s.api('PUT', `/bookmark/${b._id}`, { token: owner.token, body: { title: 'Renamed' } });
+    expect(renamed.body.item.article.status).toBe('pending');
   });
 
   it('goes with its bookmark when the bookmark is deleted', async () => {

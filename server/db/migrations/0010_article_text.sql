@@ -1,7 +1,8 @@
 -- A saved page's readable text: one row per bookmark (server/repositories/sqlite/articles.ts).
--- html and text are stored brotli-compressed (server/repositories/article-codec.ts); the words are
--- indexed in `article_fts`, a contentless FTS5 table (rowid = bookmark id) without prefix indexes,
--- so the text and its index together take less room than the raw text.
+-- `content` holds the sanitised html and the text in one brotli stream (server/repositories/
+-- article-codec.ts: the text adds little to the html's size there); the words are indexed in
+-- `article_fts`, a contentless FTS5 table (rowid = bookmark id) without prefix indexes, so the text
+-- and its index together take less room than the raw text.
 --
 -- status: indexed (text stored and searchable), pending (the server's text job will fetch it),
 -- failed (error says why; next_attempt_at set while a retry is due), none (no text: image, binary).
@@ -14,8 +15,7 @@ CREATE TABLE article_texts (
   title           TEXT NOT NULL DEFAULT '',
   byline          TEXT NOT NULL DEFAULT '',
   site_name       TEXT NOT NULL DEFAULT '',
-  html            BLOB,
-  text            BLOB,
+  content         BLOB,
   length          INTEGER NOT NULL DEFAULT 0,
   truncated       INTEGER NOT NULL DEFAULT 0,
   page_count      INTEGER,

@@ -13,7 +13,10 @@ import {
   type ExtractedArticle,
 } from '../types/index.js';
 
-type StoredRow = Omit<ArticleRow, 'html' | 'text'> & { html: Buffer | null; text: Buffer | null };
+type StoredRow = Omit<ArticleRow, 'html' | 'text'> & { html: Buffer | null; text: string | null };
+
+/** The text's words as the GIN index article_texts_search holds them (the same expression, so the index serves it). */
+export const ARTICLE_WORDS = "to_tsvector('tidemark', tidemark_words(text))";
 
 /** bigint columns come back as strings from pg; the row's numbers are numbers on both backends. */
 function num(v: unknown): number | null {
@@ -23,7 +26,7 @@ function num(v: unknown): number | null {
 /**
  * Page text on PostgreSQL. Every statement is CACHE_NEUTRAL: no read cache holds page text or its
  * state (the `article` field is read fresh), and the text job's polling must not empty them.
- * The words go into `search` through the same 'tidemark' configuration as bookmarks.search.
+ * The text's words are indexed by an expression GIN index (migration 0011), not a stored tsvector.
  */
 export class PgArticlesRepository implements ArticlesRepository {
   constructor(
@@ -39,7 +42,8 @@ export class PgArticlesRepository implements ArticlesRepository {
     );
     const row = rows[0];
     if (!row) return null;
-    const [html, text] = await Promise.all([unpackText(row.html), unpackText(row.text)]);
+    const html = await unpackText(row.html);
+    const text = row.text ?? '';
     return {
       ...row,
       bookmark_id: Number(row.bookmark_id),
@@ -66,31 +70,29 @@ export class PgArticlesRepository implements ArticlesRepository {
     if (bookmarkIds.length === 0 || terms.length === 0) return out;
     // Folded words hold letters and digits only: quoting them in a tsquery is safe.
     const query = terms.map((t) => `(${t.map((w) => `'${w}'`).join(' <-> ')})`).join(' | ');
-    const { rows } = await this.pool.query<{ id: string; text: Buffer | null }>(
+    const { rows } = await this.pool.query<{ id: string; text: string | null }>(
       `SELECT bookmark_id AS id, text FROM article_texts
-        WHERE bookmark_id = ANY($1::bigint[]) AND search @@ to_tsquery('tidemark', $2)`,
+        WHERE bookmark_id = ANY($1::bigint[]) AND ${ARTICLE_WORDS} @@ to_tsquery('tidemark', $2)`,
       [bookmarkIds, query],
     );
-    const texts = await Promise.all(rows.map((r) => unpackText(r.text)));
-    rows.forEach((r, i) => out.set(Number(r.id), texts[i]!));
+    for (const r of rows) out.set(Number(r.id), r.text ?? '');
     return out;
   }
 
   async store(bookmarkId: number, extracted: ExtractedArticle, source: ArticleSource): Promise<boolean> {
-    const [html, text] = await Promise.all([packText(extracted.html), packText(extracted.text)]);
+    const html = await packText(extracted.html);
     // One statement: the insert-or-update and its guard are atomic without an explicit transaction.
     // Server text never replaces text the extension uploaded unless the row was asked for again.
     const { rowCount } = await this.pool.query(
       `${CACHE_NEUTRAL} INSERT INTO article_texts AS a (bookmark_id, status, error, title, byline, site_name, html, text, length,
-              truncated, page_count, source, attempts, next_attempt_at, locked_until, updated_at, search)
-       SELECT b.id, 'indexed', '', $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, NULL, NULL, $11,
-              to_tsvector('tidemark', tidemark_words($12))
+              truncated, page_count, source, attempts, next_attempt_at, locked_until, updated_at)
+       SELECT b.id, 'indexed', '', $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, NULL, NULL, $11
          FROM bookmarks b WHERE b.id = $1
        ON CONFLICT (bookmark_id) DO UPDATE SET
          status = 'indexed', error = '', title = excluded.title, byline = excluded.byline, site_name = excluded.site_name,
          html = excluded.html, text = excluded.text, length = excluded.length, truncated = excluded.truncated,
          page_count = excluded.page_count, source = excluded.source, attempts = 0, next_attempt_at = NULL,
-         locked_until = NULL, updated_at = excluded.updated_at, search = excluded.search
+         locked_until = NULL, updated_at = excluded.updated_at
        WHERE excluded.source = 'extension' OR a.source <> 'extension' OR a.status <> 'indexed'`,
       [
         bookmarkId,
@@ -98,13 +100,12 @@ export class PgArticlesRepository implements ArticlesRepository {
         extracted.byline,
         extracted.siteName,
         html,
-        text,
+        extracted.text === '' ? null : extracted.text,
         extracted.text.length,
         extracted.truncated ? 1 : 0,
         extracted.pageCount ?? null,
         source,
         isoNow(this.clock),
-        extracted.text,
       ],
     );
     return (rowCount ?? 0) > 0;
@@ -113,7 +114,7 @@ export class PgArticlesRepository implements ArticlesRepository {
   async markNone(bookmarkId: number, reason: string): Promise<void> {
     await this.pool.query(
       `${CACHE_NEUTRAL} UPDATE article_texts SET status = 'none', error = $1, title = '', byline = '', site_name = '',
-              html = NULL, text = NULL, search = NULL, length = 0, truncated = 0, page_count = NULL,
+              html = NULL, text = NULL, length = 0, truncated = 0, page_count = NULL,
               next_attempt_at = NULL, locked_until = NULL, updated_at = $2
         WHERE bookmark_id = $3`,
       [reason, isoNow(this.clock), bookmarkId],

@@ -5,6 +5,7 @@
 import type { SearchQuery, Term, TextField } from '../../domain/search/ast.js';
 import { parseSearch } from '../../domain/search/parse.js';
 import { escapeLike, FLAG_SQL } from '../search-flags-sql.js';
+import { ARTICLE_WORDS } from './articles.js';
 
 /**
  * A compiled search: `where` over `bookmarks b` with `?` placeholders for `params` (the caller
@@ -66,7 +67,7 @@ function termSql(term: Term): { sql: string; params: unknown[]; rank?: string; a
       // Both sides read their GIN index; the union is then joined to the scope's rows.
       return {
         sql: `b.id IN (SELECT id FROM bookmarks WHERE search @@ to_tsquery('tidemark', ?)
-                       UNION ALL SELECT bookmark_id FROM article_texts WHERE search @@ to_tsquery('tidemark', ?))`,
+                       UNION ALL SELECT bookmark_id FROM article_texts WHERE ${ARTICLE_WORDS} @@ to_tsquery('tidemark', ?))`,
         params: [q, tsq(term.value, false)],
         rank: q,
       };

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open.js';
 import { isoNow, type Clock } from '../../clock.js';
 import { TRASH } from '../../../lib/api/constants.js';
-import { packText, unpackText } from '../article-codec.js';
+import { packArticle, unpackArticle } from '../article-codec.js';
 import {
   ARTICLE_LEASE_MS,
   type ArticleRow,
@@ -12,7 +12,7 @@ import {
   type ExtractedArticle,
 } from '../types/index.js';
 
-type StoredRow = Omit<ArticleRow, 'html' | 'text'> & { html: Buffer | null; text: Buffer | null };
+type StoredRow = Omit<ArticleRow, 'html' | 'text'> & { content: Buffer | null };
 
 /** Page text on SQLite: `article_texts` rows and the contentless `article_fts` index (rowid = bookmark id). */
 export class SqliteArticlesRepository implements ArticlesRepository {
@@ -21,27 +21,27 @@ export class SqliteArticlesRepository implements ArticlesRepository {
   constructor(private db: Db, private clock: Clock) {
     this.stmt = {
       get: db.prepare(
-        `SELECT bookmark_id, status, error, title, byline, site_name, html, text, length, truncated, page_count,
+        `SELECT bookmark_id, status, error, title, byline, site_name, content, length, truncated, page_count,
                 source, attempts, next_attempt_at, updated_at FROM article_texts WHERE bookmark_id = ?`,
       ),
       current: db.prepare('SELECT status, source FROM article_texts WHERE bookmark_id = ?'),
       bookmarkExists: db.prepare('SELECT 1 FROM bookmarks WHERE id = ?'),
       upsert: db.prepare(
-        `INSERT INTO article_texts (bookmark_id, status, error, title, byline, site_name, html, text, length, truncated,
+        `INSERT INTO article_texts (bookmark_id, status, error, title, byline, site_name, content, length, truncated,
                                     page_count, source, attempts, next_attempt_at, locked_until, updated_at)
-         VALUES (@id, 'indexed', '', @title, @byline, @siteName, @html, @text, @length, @truncated,
+         VALUES (@id, 'indexed', '', @title, @byline, @siteName, @content, @length, @truncated,
                  @pageCount, @source, 0, NULL, NULL, @now)
          ON CONFLICT (bookmark_id) DO UPDATE SET
            status = 'indexed', error = '', title = excluded.title, byline = excluded.byline,
-           site_name = excluded.site_name, html = excluded.html, text = excluded.text, length = excluded.length,
+           site_name = excluded.site_name, content = excluded.content, length = excluded.length,
            truncated = excluded.truncated, page_count = excluded.page_count, source = excluded.source,
            attempts = 0, next_attempt_at = NULL, locked_until = NULL, updated_at = excluded.updated_at`,
       ),
       unindex: db.prepare('DELETE FROM article_fts WHERE rowid = ?'),
       index: db.prepare('INSERT INTO article_fts (rowid, text) VALUES (?, ?)'),
       none: db.prepare(
-        `UPDATE article_texts SET status = 'none', error = ?, title = '', byline = '', site_name = '', html = NULL,
-                text = NULL, length = 0, truncated = 0, page_count = NULL, next_attempt_at = NULL, locked_until = NULL,
+        `UPDATE article_texts SET status = 'none', error = ?, title = '', byline = '', site_name = '', content = NULL,
+                length = 0, truncated = 0, page_count = NULL, next_attempt_at = NULL, locked_until = NULL,
                 updated_at = ? WHERE bookmark_id = ?`,
       ),
       failed: db.prepare(
@@ -72,10 +72,10 @@ export class SqliteArticlesRepository implements ArticlesRepository {
   }
 
   async get(bookmarkId: number): Promise<ArticleRow | null> {
-    const row = this.stmt.get.get(bookmarkId) as StoredRow | undefined;
-    if (!row) return null;
-    const [html, text] = await Promise.all([unpackText(row.html), unpackText(row.text)]);
-    return { ...row, html, text };
+    const stored = this.stmt.get.get(bookmarkId) as StoredRow | undefined;
+    if (!stored) return null;
+    const { content, ...row } = stored;
+    return { ...row, ...(await unpackArticle(content)) };
   }
 
   async states(bookmarkIds: number[]): Promise<Map<number, ArticleState>> {
@@ -95,18 +95,18 @@ export class SqliteArticlesRepository implements ArticlesRepository {
     const match = terms.map((t) => `"${t.join(' ')}"`).join(' OR ');
     const rows = this.db
       .prepare(
-        `SELECT a.bookmark_id AS id, a.text FROM article_texts a
+        `SELECT a.bookmark_id AS id, a.content FROM article_texts a
           WHERE a.bookmark_id IN (SELECT f.rowid FROM article_fts f WHERE article_fts MATCH ? AND f.rowid IN (SELECT value FROM json_each(?)))`,
       )
-      .all(match, JSON.stringify(bookmarkIds)) as { id: number; text: Buffer | null }[];
-    const texts = await Promise.all(rows.map((r) => unpackText(r.text)));
-    rows.forEach((r, i) => out.set(r.id, texts[i]!));
+      .all(match, JSON.stringify(bookmarkIds)) as { id: number; content: Buffer | null }[];
+    const articles = await Promise.all(rows.map((r) => unpackArticle(r.content)));
+    rows.forEach((r, i) => out.set(r.id, articles[i]!.text));
     return out;
   }
 
   async store(bookmarkId: number, extracted: ExtractedArticle, source: ArticleSource): Promise<boolean> {
     // Compressed before the write transaction opens, off the event loop.
-    const [html, text] = await Promise.all([packText(extracted.html), packText(extracted.text)]);
+    const content = await packArticle(extracted.html, extracted.text);
     const tx = this.db.transaction((): boolean => {
       if (!this.stmt.bookmarkExists.get(bookmarkId)) return false;
       const current = this.stmt.current.get(bookmarkId) as { status: string; source: string } | undefined;
@@ -116,8 +116,7 @@ export class SqliteArticlesRepository implements ArticlesRepository {
         title: extracted.title,
         byline: extracted.byline,
         siteName: extracted.siteName,
-        html,
-        text,
+        content,
         length: extracted.text.length,
         truncated: extracted.truncated ? 1 : 0,
         pageCount: extracted.pageCount ?? null,

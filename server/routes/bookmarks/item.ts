@@ -80,6 +80,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await repos.users.touchBookmarks(source.ownerId);
       if (move && move.ownerId !== source.ownerId) await repos.users.touchBookmarks(move.ownerId);
       if (body.pleaseParse) await repos.bookmarks.onPleaseParse([id], 'update');
+      // Another address is another page: its text is fetched again (or uploaded by the extension).
+      if (changes.link && changes.link.link !== current.link) await repos.articles.markPending([id]);
       return { result: true as const, item: await load(id) };
     },
   );

@@ -1,7 +1,8 @@
 -- A saved page's readable text: one row per bookmark (server/repositories/postgres/articles.ts),
--- equal in meaning to SQLite's 0010_article_text.sql. html and text are stored brotli-compressed
--- (server/repositories/article-codec.ts) as on SQLite; `search` holds the text's words (the same
--- 'tidemark' configuration as bookmarks.search) with a GIN index.
+-- equal in meaning to SQLite's 0010_article_text.sql. The html is stored brotli-compressed
+-- (server/repositories/article-codec.ts); the text as text, which TOAST compresses, so that the GIN
+-- index can be built over its words (the 'tidemark' configuration of bookmarks.search) without
+-- storing a tsvector beside it: a tsvector with positions takes as much room as the text itself.
 CREATE TABLE article_texts (
   bookmark_id     bigint PRIMARY KEY REFERENCES bookmarks(id) ON DELETE CASCADE,
   status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('indexed', 'pending', 'failed', 'none')),
@@ -10,7 +11,7 @@ CREATE TABLE article_texts (
   byline          text NOT NULL DEFAULT '',
   site_name       text NOT NULL DEFAULT '',
   html            bytea,
-  text            bytea,
+  text            text,
   length          integer NOT NULL DEFAULT 0,
   truncated       smallint NOT NULL DEFAULT 0,
   page_count      integer,
@@ -18,11 +19,10 @@ CREATE TABLE article_texts (
   attempts        integer NOT NULL DEFAULT 0,
   next_attempt_at bigint,
   locked_until    bigint,
-  updated_at      text,
-  search          tsvector
+  updated_at      text
 );
 CREATE INDEX article_texts_due ON article_texts(next_attempt_at) WHERE next_attempt_at IS NOT NULL;
-CREATE INDEX article_texts_search ON article_texts USING gin(search);
+CREATE INDEX article_texts_search ON article_texts USING gin (to_tsvector('tidemark', tidemark_words(text)));
 
 -- Every bookmark gets its row when it is made, due for the server's job 15 s after it was created
 -- (a page saved from the extension uploads its own text meanwhile); older bookmarks are due at once.
