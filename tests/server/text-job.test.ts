@@ -17,7 +17,7 @@ import { until } from '../helpers/until.js';
 const html = (charset = 'utf-8') => ({ 'content-type': `text/html; charset=${charset}` });
 const article = (title: string, body: string) =>
   `<!DOCTYPE html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
-  `${[1, 2, 3].map((n) => `<p>${body} Paragraph ${n} of a story long enough for a reader view to treat it as an article, with words and more words.</p>`).join('')}</article></body></html>`;
+  `${[1, 2, 3].map((n) => `<p>${body} Paragraph ${n} of a story long enough for a reader view to treat it as an article, with <a href="/more-${n}">words</a> and more words.</p>`).join('')}</article></body></html>`;
 
 const RUSSIAN = 'Приливомер в Бресте работает с 1711 года';
 const JAPANESE = '潮位観測の長い歴史について';
@@ -104,7 +104,7 @@ describe('the text job', () => {
     const row = await settled(id);
     expect(row).toMatchObject({ status: 'indexed', source: 'server', title: 'Tide gauges', error: '', truncated: false });
     expect(row.text).toContain('The tide gauges in Brest record the sea level every minute.');
-    expect(row.html).toContain('<p>');
+    expect(row.html).toContain(`<a href="${site.origin}/more-1" rel="noopener noreferrer">words</a>`);
     const found = await s.api('GET', `/bookmarks/0?search=${encodeURIComponent('"sea level every minute"')}`, { token });
     expect(found.body.items.map((b: { _id: number }) => b._id)).toEqual([id]);
     expect(found.body.items[0].snippet).toContain('<mark>sea level every minute</mark>');
@@ -145,7 +145,8 @@ describe('the text job', () => {
 
     // Not before its time: another bookmark read meanwhile shows the job ran and left it alone.
     const later = await save(`${other.origin}/elsewhere`);
-    await settled(later);
+    // Links resolve against each page's own address, though one worker reads both sites.
+    expect((await settled(later)).html).toContain(`href="${other.origin}/more-1"`);
     expect(site.hits.get('/forbidden')).toBe(1);
 
     forbidden = false;
