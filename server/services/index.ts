@@ -32,7 +32,7 @@ export function createServices(config: ServerConfig, repos: Repositories, permis
   const files = createFileStorage(config.files, config.dataDir);
   const parsePool = new ParsePool();
   const jobs = createJobRunner(config, repos, files, parsePool);
-  const textJob = createTextJob(config, repos, parsePool);
+  const textJob = createTextJob(config, repos, files, parsePool);
   const mailer = createMailer(config);
   return {
     bookmarkCreation: new BookmarkCreation(repos, permissions),

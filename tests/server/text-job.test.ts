@@ -7,6 +7,7 @@ import { respond, startPageServer, type PageServer } from '../fixtures/import/pa
 import { makePdf } from '../helpers/make-pdf.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
+import { upload } from './upload-client.js';
 
 // The text job over real HTTP: a bookmark made through the API gets its page read from a local
 // site by the job, in the charset the page declares, a PDF made here has its text and pages, an
@@ -126,6 +127,14 @@ describe('the text job', () => {
     const row = await settled(await save(`${site.origin}/report.pdf`));
     expect(row).toMatchObject({ status: 'indexed', title: 'Brest sea level report', pageCount: 2 });
     expect(row.text).toBe('Mean sea level at Brest rose by 20 cm.\n\nPage two: method.');
+  });
+
+  it('reads an uploaded PDF from the file storage, and says an uploaded image has no text', async () => {
+    const pdf = await upload(s, 'PUT', '/bookmark/file', [{ name: 'file', filename: 'minutes.pdf', content: makePdf(['Harbour board minutes: dredging approved.']), type: 'application/pdf' }], token);
+    const png = await upload(s, 'PUT', '/bookmark/file', [{ name: 'file', filename: 'chart.png', content: PNG, type: 'image/png' }], token);
+    clock.advance(16_000);
+    expect(await settled(pdf.body.item._id)).toMatchObject({ status: 'indexed', title: 'minutes.pdf', pageCount: 1, text: 'Harbour board minutes: dredging approved.' });
+    expect(await settled(png.body.item._id)).toMatchObject({ status: 'none', error: 'this is an image: no text' });
   });
 
   it('says an image has no text', async () => {

@@ -4,7 +4,9 @@ import type { DueArticle, ExtractedArticle, Repositories } from '../../../reposi
 import { ARTICLE_TEXT_MAX_CHARS } from '../../parse/article-text.js';
 import { ParseRefused, type ParsePool } from '../../parse-pool/index.js';
 import type { TextFailure } from './failure-reason.js';
+import type { FileStorage } from '../../files/storage.js';
 import { PoliteFetcher, type FetchedDocument } from './polite-fetch.js';
+import { uploadedFile } from './uploaded-file.js';
 
 // The text job: reads the page of every bookmark the extension did not send text for, and stores
 // its readable text for search and the reader. It is its own loop over `articles.claimDue`, not a
@@ -41,7 +43,7 @@ function refusalFailure(error: ParseRefused): TextFailure {
   }
 }
 
-export function createTextJob(config: ServerConfig, repos: Repositories, parsePool: ParsePool, log?: Logger): TextJob {
+export function createTextJob(config: ServerConfig, repos: Repositories, store: FileStorage, parsePool: ParsePool, log?: Logger): TextJob {
   const settings = config.textJob;
   const clock = config.clock;
   const logger = log ?? pino({ level: config.logLevel, name: 'text-job' });
@@ -93,7 +95,8 @@ export function createTextJob(config: ServerConfig, repos: Repositories, parsePo
   }
 
   async function readText(due: DueArticle, signal: AbortSignal): Promise<void> {
-    const fetched = await fetcher.fetch(due.link, signal);
+    // An uploaded file is read from the storage; its link is never fetched.
+    const fetched = (await uploadedFile(repos.files, store, due.bookmarkId, settings.maxBytes)) ?? (await fetcher.fetch(due.link, signal));
     if (!fetched.ok) return recordFailure(due, fetched.failure);
     let extracted;
     try {
