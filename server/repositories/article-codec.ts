@@ -23,9 +23,13 @@ export async function packText(text: string): Promise<Buffer | null> {
   });
 }
 
+/** Packed sizes up to this are unpacked on the spot: a thread-pool round trip costs more than the work. */
+const UNPACK_INLINE_MAX = 16 * 1024;
+
 /** The text `packText` stored; '' for none. */
 export async function unpackText(packed: Buffer | Uint8Array | null): Promise<string> {
   if (!packed || packed.length === 0) return '';
+  if (packed.length <= UNPACK_INLINE_MAX) return zlib.brotliDecompressSync(packed).toString('utf8');
   return (await decompress(packed)).toString('utf8');
 }
 

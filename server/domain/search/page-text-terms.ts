@@ -14,7 +14,11 @@ export function indexWords(text: string): string[] {
   return (text.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).map(foldWord);
 }
 
+const NON_ASCII = /[^ -~]/;
+
 export function foldWord(word: string): string {
+  // Most words are printable ASCII (words hold no control characters): lower-casing is all they need (decomposing costs more than the rest of a snippet).
+  if (!NON_ASCII.test(word)) return word.toLowerCase();
   return word.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
