@@ -21,12 +21,6 @@ export class HostGate {
     return this.hosts.size;
   }
 
-  /** Whether a request to `host` could start now without waiting. */
-  isFree(host: string): boolean {
-    const state = this.hosts.get(host);
-    return !state || (!state.busy && state.waiters.length === 0 && state.freeAt <= Date.now());
-  }
-
   /**
    * Runs `work` when `host` is free and its pause is over; rejects with the signal's reason if it
    * aborts while waiting. The host's pause starts when `work` settles, whichever way.

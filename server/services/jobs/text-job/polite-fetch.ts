@@ -84,11 +84,6 @@ export class PoliteFetcher {
     this.gate = new HostGate(settings.hostDelayMs);
   }
 
-  /** Whether a request to this address's host could start now (for a caller choosing what to fetch first). */
-  hostIsFree(url: string): boolean {
-    return this.gate.isFree(hostOf(url));
-  }
-
   /**
    * Fetches `url` when its host is free. Answers the document, or why there is no text; throws only
    * when `signal` aborts (the job is stopping) or for a fault in this code.
