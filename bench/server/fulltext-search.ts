@@ -286,10 +286,14 @@ async function postgres(): Promise<void> {
            FROM pg_class WHERE relname = 'article_texts'`,
       )
     ).rows[0]!;
+    const columns = (
+      await pool.query<{ html: string; text: string }>('SELECT sum(pg_column_size(html)) AS html, sum(pg_column_size(text)) AS text FROM article_texts')
+    ).rows[0]!;
     console.log(`PostgreSQL: page text stored in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     console.log(
       `PostgreSQL storage: raw text ${mb(raw)}; added ${mb(added)} (${((added / raw) * 100).toFixed(0)} % of the raw text); ` +
-        `table ${mb(Number(parts.heap))}, TOAST ${mb(Number(parts.toast))}, GIN index ${mb(Number(parts.search))}`,
+        `table ${mb(Number(parts.heap))}, TOAST ${mb(Number(parts.toast))}, GIN index ${mb(Number(parts.search))}; ` +
+        `stored text ${mb(Number(columns.text))} (compressed by TOAST), html ${mb(Number(columns.html))} (brotli)`,
     );
     await measure('PostgreSQL', repos, userId);
   } finally {

@@ -45,6 +45,11 @@ function* tokenize(text: string, from = 0, to = text.length): Generator<Token> {
   }
 }
 
+/** Whether any term occurs in `text` (as the snippet would find it). */
+export function holdsAnyTerm(text: string, terms: PageTextTerm[]): boolean {
+  return terms.length > 0 && firstMatch(text, terms) !== null;
+}
+
 /** The first match of any term, reading the text a window of words at a time. */
 function firstMatch(text: string, terms: PageTextTerm[]): { start: number; end: number } | null {
   const longest = Math.max(...terms.map((t) => t.length));

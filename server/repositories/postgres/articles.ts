@@ -3,6 +3,7 @@ import { isoNow, type Clock } from '../../clock.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { CACHE_NEUTRAL } from '../../db/postgres/change-feed.js';
 import { packText, unpackText } from '../article-codec.js';
+import { holdsAnyTerm } from '../../domain/search/snippet.js';
 import {
   ARTICLE_LEASE_MS,
   type ArticleRow,
@@ -68,14 +69,13 @@ export class PgArticlesRepository implements ArticlesRepository {
   async matchingTexts(bookmarkIds: number[], terms: string[][]): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     if (bookmarkIds.length === 0 || terms.length === 0) return out;
-    // Folded words hold letters and digits only: quoting them in a tsquery is safe.
-    const query = terms.map((t) => `(${t.map((w) => `'${w}'`).join(' <-> ')})`).join(' | ');
-    const { rows } = await this.pool.query<{ id: string; text: string | null }>(
-      `SELECT bookmark_id AS id, text FROM article_texts
-        WHERE bookmark_id = ANY($1::bigint[]) AND ${ARTICLE_WORDS} @@ to_tsquery('tidemark', $2)`,
-      [bookmarkIds, query],
+    // Checked here rather than with the index: for a page of results, reading their texts costs
+    // less than PostgreSQL turning each into a tsvector again to confirm the match.
+    const { rows } = await this.pool.query<{ id: string; text: string }>(
+      "SELECT bookmark_id AS id, text FROM article_texts WHERE bookmark_id = ANY($1::bigint[]) AND status = 'indexed' AND text IS NOT NULL",
+      [bookmarkIds],
     );
-    for (const r of rows) out.set(Number(r.id), r.text ?? '');
+    for (const r of rows) if (holdsAnyTerm(r.text, terms)) out.set(Number(r.id), r.text);
     return out;
   }
 

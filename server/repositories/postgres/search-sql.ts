@@ -51,11 +51,23 @@ const ASCII_LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const fold = (sql: string) => `translate(${sql}, '${ASCII_UPPER}', '${ASCII_LOWER}')`;
 
 /**
+ * The ids of bookmarks whose own fields match `own`, or whose page text matches `text`, as a
+ * parenthesised SELECT: each side reads its GIN index.
+ */
+function plainTermIds(own: string, text: string): { sql: string; params: unknown[] } {
+  return {
+    sql: `(SELECT id FROM bookmarks WHERE search @@ to_tsquery('tidemark', ?)
+           UNION ALL SELECT bookmark_id FROM article_texts WHERE ${ARTICLE_WORDS} @@ to_tsquery('tidemark', ?))`,
+    params: [own, text],
+  };
+}
+
+/**
  * SQL for one term (before its negation), or null for a full-text term without any word. `rank`
  * is the term's part of the relevance query; `andRank` a part it adds in AND mode only (a tag or a
  * domain, as the SQLite compiler's index prefilter does, so `#tag` with sort=score ranks too).
  */
-function termSql(term: Term): { sql: string; params: unknown[]; rank?: string; andRank?: string } | null {
+function termSql(term: Term): { sql: string; params: unknown[]; rank?: string; andRank?: string; ids?: { sql: string; params: unknown[] } } | null {
   switch (term.kind) {
     case 'word':
     case 'phrase': {
@@ -64,13 +76,8 @@ function termSql(term: Term): { sql: string; params: unknown[]; rank?: string; a
       // Negated, a word looks at the bookmark's own fields only (as before page text was indexed).
       if (term.negate) return { sql: "b.search @@ to_tsquery('tidemark', ?)", params: [q], rank: q };
       // The bookmark's fields, or its page text (whole words: domain/search/page-text-terms.ts).
-      // Both sides read their GIN index; the union is then joined to the scope's rows.
-      return {
-        sql: `b.id IN (SELECT id FROM bookmarks WHERE search @@ to_tsquery('tidemark', ?)
-                       UNION ALL SELECT bookmark_id FROM article_texts WHERE ${ARTICLE_WORDS} @@ to_tsquery('tidemark', ?))`,
-        params: [q, tsq(term.value, false)],
-        rank: q,
-      };
+      const ids = plainTermIds(q, tsq(term.value, false)!);
+      return { sql: `b.id IN ${ids.sql}`, params: ids.params, rank: q, ids };
     }
     case 'field': {
       const q = tsq(term.value, true, FIELD_WEIGHT[term.field]);
@@ -123,13 +130,26 @@ function compilePgQuery(query: SearchQuery): PgCompiledSearch {
   const params: unknown[] = [];
   const ranks: string[] = [];
   const and = query.match === 'AND';
+  // AND mode: the plain words' and phrases' id sets are intersected in one subquery, computed once.
+  // Apart, each would be a semi-join, and with the planner's low guess of a word's matches in page
+  // text the later ones are run again for every row of the first (a second at 100k pages).
+  const plainIds: { sql: string; params: unknown[] }[] = [];
   for (const term of query.terms) {
     const t = termSql(term);
+    if (and && t?.ids && !term.negate) {
+      plainIds.push(t.ids);
+      if (t.rank) ranks.push(`(${t.rank})`);
+      continue;
+    }
     const sql = t === null ? 'FALSE' : t.sql;
     clauses.push(term.negate ? `NOT (${sql})` : sql);
     if (t) params.push(...t.params);
     if (t?.rank && !term.negate) ranks.push(`(${t.rank})`);
     if (t?.andRank && !term.negate && and) ranks.push(`(${t.andRank})`);
+  }
+  if (plainIds.length > 0) {
+    clauses.unshift(`b.id IN (${plainIds.map((p) => p.sql).join(' INTERSECT ')})`);
+    params.unshift(...plainIds.flatMap((p) => p.params));
   }
   if (clauses.length === 0) return { where: 'TRUE', params: [], rank: null };
   const where = clauses.length === 1 ? clauses[0] : `(${clauses.join(and ? ' AND ' : ' OR ')})`;
