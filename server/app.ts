@@ -66,7 +66,9 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   // Background jobs stop before the server closes, so they can hand running jobs back while the database
   // is open. The parse pool and the mailer close only after the requests in flight have finished (onClose
   // below): a page being read when SIGTERM arrives still gets its answer.
-  app.addHook('preClose', async () => app.services.jobs.stop());
+  app.addHook('preClose', async () => {
+    await Promise.all([app.services.jobs.stop(), app.services.textJob.stop()]);
+  });
   // Shutting down: requests in flight finish; no client connection (kept alive, or opened ahead of
   // need and never used) holds the close open until it times out. No per-request hook.
   installShutdown(app);
@@ -75,6 +77,7 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
     await app.services.files.check();
     app.log.info({ files: app.services.files.description }, 'file storage ready');
     app.services.jobs.start();
+    app.services.textJob.start();
   });
 
   installValidators(app);

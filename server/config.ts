@@ -67,6 +67,8 @@ export interface ServerConfig {
   files?: FileStorageSettings;
   /** The background job runner (pleaseParse, permanent copies). */
   jobs: JobSettings;
+  /** The text job: reads the pages of bookmarks the extension sent no text for (search, reader view). */
+  textJob: TextJobSettings;
   /** Time limit for reading one page (GET /import/url/parse, background jobs): DNS, redirects and body. */
   fetchTimeoutMs: number;
   /**
@@ -106,7 +108,43 @@ interface JobSettings {
   leaseMs: number;
 }
 
+export interface TextJobSettings {
+  /** false: the job never starts (tests that read no pages; a server that must not reach out) */
+  enabled: boolean;
+  /** How often the job looks for due bookmarks when idle. */
+  pollMs: number;
+  /** Bookmarks in hand at once (each waits for its host, is fetched, then extracted). */
+  concurrency: number;
+  /** Pause between two requests to one host (`--text-host-delay-ms`). */
+  hostDelayMs: number;
+  /** Time limit for one page: DNS, redirects and body. */
+  timeoutMs: number;
+  /** Bytes read from one page or PDF: a page is cut there (its text marked truncated), a longer PDF refused. */
+  maxBytes: number;
+  /** Tries before a failing page is left failed until someone asks again. */
+  maxAttempts: number;
+  /** Wait before the first retry; doubles with every further failure, up to maxBackoffMs (a site's Retry-After is honoured within that cap). */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** A claimed bookmark not finished within this time is taken up again (its process died). */
+  leaseMs: number;
+}
+
 const MB = 1024 * 1024;
+
+export const DEFAULT_TEXT_JOB_SETTINGS: TextJobSettings = {
+  enabled: true,
+  pollMs: 2000,
+  concurrency: 8,
+  hostDelayMs: 2000,
+  timeoutMs: 20_000,
+  maxBytes: 20 * MB,
+  maxAttempts: 5,
+  backoffMs: 10 * 60_000,
+  maxBackoffMs: 24 * 3600_000,
+  // room for every bookmark in hand to wait for one host: concurrency × (pause + timeout + extraction)
+  leaseMs: 15 * 60_000,
+};
 
 function megabytesFromEnv(name: string, fallback: number): number {
   const value = Number(process.env[name]);
@@ -162,6 +200,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     invitationTtlDays: positiveNumber(process.env.TIDEMARK_INVITATION_TTL_DAYS, 14),
     uploads: { maxBytes: megabytesFromEnv('TIDEMARK_UPLOAD_MAX_MB', 10 * MB), importMaxBytes: 50 * MB, importMaxEntries: LIMITS.importEntriesMax, cacheMaxBytes: 20 * MB },
     jobs: { ...DEFAULT_JOB_SETTINGS },
+    textJob: { ...DEFAULT_TEXT_JOB_SETTINGS },
     files: fileStorageFromEnv(process.env),
     fetchTimeoutMs: 10_000,
     passwordHashCost: passwordHashCostFromEnv(process.env),

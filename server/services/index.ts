@@ -4,6 +4,7 @@ import { BookmarkCreation } from './bookmarks/create.js';
 import { createFileStorage } from './files/create-storage.js';
 import type { FileStorage } from './files/storage.js';
 import { createJobRunner, type JobRunner } from './jobs/index.js';
+import { createTextJob, type TextJob } from './jobs/text-job/index.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { ParsePool } from './parse-pool/index.js';
 import { PasswordGate } from './password-gate.js';
@@ -14,6 +15,8 @@ export interface Services {
   /** Creating bookmarks (routes and the import command). */
   bookmarkCreation: BookmarkCreation;
   jobs: JobRunner;
+  /** Reads the pages of bookmarks saved without their text (search, the reader view). */
+  textJob: TextJob;
   /** Where the bytes of uploads, covers and permanent copies are kept (a directory or an S3 bucket). */
   files: FileStorage;
   mailer: Mailer;
@@ -29,16 +32,18 @@ export function createServices(config: ServerConfig, repos: Repositories, permis
   const files = createFileStorage(config.files, config.dataDir);
   const parsePool = new ParsePool();
   const jobs = createJobRunner(config, repos, files, parsePool);
+  const textJob = createTextJob(config, repos, files, parsePool);
   const mailer = createMailer(config);
   return {
     bookmarkCreation: new BookmarkCreation(repos, permissions),
     jobs,
+    textJob,
     files,
     mailer,
     passwordGate: new PasswordGate(config.clock, config.web, repos.signInFailures, config.passwordHashCost),
     parsePool,
     async stop() {
-      await jobs.stop();
+      await Promise.all([jobs.stop(), textJob.stop()]);
       await parsePool.close();
       await mailer.close();
     },

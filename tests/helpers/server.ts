@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
-import { defaultConfig, type ServerConfig } from '../../server/config.js';
+import { defaultConfig, DEFAULT_TEXT_JOB_SETTINGS, type ServerConfig } from '../../server/config.js';
 import type { Db } from '../../server/db/open.js';
 import { openStore } from '../../server/db/open-store.js';
 import type { PostgresStore } from '../../server/db/postgres-store.js';
@@ -104,6 +104,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
     // No web app build unless a test brings one (a build in the checkout would change where sign-in leads).
     webAppDir: path.join(dataDir, 'no-web-app-build'),
+    // The text job would read every test bookmark's made-up address; tests of it turn it on.
+    textJob: { ...DEFAULT_TEXT_JOB_SETTINGS, enabled: false },
     ...overrides,
   });
   // A database the caller names is used as given; otherwise the run's backend decides.

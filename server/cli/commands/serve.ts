@@ -35,6 +35,9 @@ export async function run(args: string[]): Promise<void> {
   if (settings.logLevel) config.logLevel = settings.logLevel;
   if (settings.uploadMaxMb) config.uploads.maxBytes = Math.floor(settings.uploadMaxMb * 1024 * 1024);
   if (settings.invitationTtlDays) config.invitationTtlDays = settings.invitationTtlDays;
+  if (settings.textHostDelayMs) config.textJob.hostDelayMs = settings.textHostDelayMs;
+  if (settings.textConcurrency) config.textJob.concurrency = settings.textConcurrency;
+  if (settings.textJob !== undefined) config.textJob.enabled = settings.textJob;
   if (settings.smtpUrl) {
     if (config.smtp) throw new CliError('--smtp-url (TIDEMARK_SMTP_URL) and TIDEMARK_SMTP_HOST both name the mail server. Use one of them.');
     config.smtp = { ...settings.smtpUrl, from: DEFAULT_MAIL_FROM };

@@ -27,6 +27,8 @@ export const DEFAULT_PARSE_LIMITS: ParsePoolLimits = {
     'archive-copy': 60_000,
     // a 50 MB export (260,000 bookmarks) converts in 10 to 30 s, more on a busy machine
     'import-convert': 120_000,
+    // pdf.js reads a 20 MB PDF of text in a few seconds; one built to be slow stops here
+    'document-text': 60_000,
     // Readability and the sanitiser on a 5 MB page take a few seconds
     'article-text': 30_000,
   },

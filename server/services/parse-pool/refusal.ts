@@ -1,9 +1,10 @@
 /**
  * Why the parse pool did not finish a task: the input is nested past the limit, took longer or
- * needed more memory than a parse may, the caller went away, or the pool was closed. The message
- * is meant for the person who sent the page or file.
+ * needed more memory than a parse may, cannot be read at all (a damaged or password-protected
+ * PDF), the caller went away, or the pool was closed. The message is meant for the person who sent
+ * the page or file.
  */
-export type RefusalCode = 'too_deep' | 'too_slow' | 'too_much_memory' | 'cancelled' | 'closed';
+export type RefusalCode = 'too_deep' | 'too_slow' | 'too_much_memory' | 'unreadable' | 'cancelled' | 'closed';
 
 export class ParseRefused extends Error {
   override readonly name = 'ParseRefused';

@@ -9,6 +9,8 @@ import { createArchiveImageFetcher, sanitizeForArchive } from '../parse/archive-
 import { createArchiveStylesheetFetcher } from '../parse/archive-stylesheets.js';
 import { extractArticleText } from '../parse/article-text.js';
 import { decodeHtml } from '../parse/decode-html.js';
+import { pdfDocumentText, plainDocumentText } from '../parse/document-text.js';
+import { UnreadablePdf } from '../parse/pdf-text.js';
 import { extractMetadata, isHtmlContentType } from '../parse/metadata.js';
 import { MAX_ARTICLE_DEPTH, MAX_NESTING_DEPTH, nestingDepth, tooDeepMessage } from '../parse/nesting-depth.js';
 import { ParseRefused } from './refusal.js';
@@ -48,6 +50,28 @@ async function archiveCopy({ html, baseUrl, fetch }: ArchiveCopyInput): Promise<
   return sanitizeForArchive(text, baseUrl, fetch ? { fetchImage: createArchiveImageFetcher(fetch), fetchStylesheet: createArchiveStylesheetFetcher(fetch) } : {});
 }
 
+interface DocumentTextInput {
+  /** the document as fetched, and the Content-Type it came with (a text file's charset) */
+  bytes: Uint8Array;
+  contentType: string;
+  kind: 'pdf' | 'plain';
+  /** where it was read (its name stands in for a missing title) */
+  url: string;
+  /** characters of text kept; the rest is cut and the answer says `truncated` */
+  maxChars: number;
+}
+
+/** The text job on a PDF (pdf.js, with the page count) or a plain-text document. */
+async function documentText({ bytes, contentType, kind, url, maxChars }: DocumentTextInput) {
+  if (kind === 'plain') return plainDocumentText(bytes, contentType, url, maxChars);
+  try {
+    return await pdfDocumentText(bytes, url, maxChars);
+  } catch (error) {
+    if (error instanceof UnreadablePdf) throw new ParseRefused('unreadable', error.message);
+    throw error;
+  }
+}
+
 interface ArticleTextInput {
   /** the page's HTML, decoded already, or its bytes with the Content-Type they came with */
   html: string | { bytes: Uint8Array; contentType: string };
@@ -77,6 +101,7 @@ export const TASKS = {
   'page-metadata': pageMetadata,
   'archive-copy': archiveCopy,
   'import-convert': importConvert,
+  'document-text': documentText,
   'article-text': articleText,
 };
 

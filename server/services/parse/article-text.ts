@@ -61,13 +61,34 @@ export async function extractArticleText(html: string, url: string, depth: numbe
   };
 }
 
-/** The article through DOMPurify with the server's allow-list, minus the page's styling, and its text. */
-async function sanitizeArticle(content: string, pageUrl: URL): Promise<{ sanitized: string; text: string }> {
-  const { jsdom, createDOMPurify } = await loadArchiveDom();
-  const { window } = new jsdom.JSDOM('<!doctype html><body></body>', { virtualConsole: new jsdom.VirtualConsole() });
-  try {
+type Purifier = ReturnType<typeof createDOMPurifyType>;
+let sharedPurifier: Promise<Purifier> | null = null;
+
+/**
+ * One DOMPurify on one jsdom window per worker, made on first use: making a window costs about as
+ * much as sanitising a whole article, and the text job reads pages by the thousand. Each sanitise
+ * parses into a fresh document of its own, so nothing of one page stays for the next; the hooks,
+ * which hold the page's address, are replaced per page.
+ */
+function purifier(): Promise<Purifier> {
+  sharedPurifier ??= (async () => {
+    const { jsdom, createDOMPurify } = await loadArchiveDom();
+    const { window } = new jsdom.JSDOM('<!doctype html><body></body>', { virtualConsole: new jsdom.VirtualConsole() });
     const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurifyType>[0]);
     if (!purify.isSupported) throw new Error('DOMPurify cannot run on this DOM; refusing to store an unsanitised article');
+    return purify;
+  })().catch((error: unknown) => {
+    sharedPurifier = null;
+    throw error;
+  });
+  return sharedPurifier;
+}
+
+/** The article through DOMPurify with the server's allow-list, minus the page's styling, and its text. */
+async function sanitizeArticle(content: string, pageUrl: URL): Promise<{ sanitized: string; text: string }> {
+  const purify = await purifier();
+  purify.removeAllHooks();
+  try {
     addArchiveHooks(purify, pageUrl);
     // The reader shows the article from our origin: links and images must not depend on a base.
     purify.addHook('afterSanitizeAttributes', (node) => {
@@ -92,7 +113,7 @@ async function sanitizeArticle(content: string, pageUrl: URL): Promise<{ sanitiz
     }) as unknown as HTMLElement;
     return { sanitized: body.innerHTML, text: plainText(body) };
   } finally {
-    window.close();
+    purify.removeAllHooks();
   }
 }
 
