@@ -2,11 +2,11 @@
 // broken profile, a wiped folder or a mass delete elsewhere cannot empty the other side.
 
 /** More removals than this always ask. */
-export const FAILSAFE_MAX = 100;
+const FAILSAFE_MAX = 100;
 /** A larger share of the mirrored bookmarks than this asks... */
-export const FAILSAFE_SHARE = 0.2;
+const FAILSAFE_SHARE = 0.2;
 /** ...once more than this many would go (deleting one bookmark of three is not a mass delete). */
-export const FAILSAFE_FLOOR = 3;
+const FAILSAFE_FLOOR = 3;
 
 /** Whether removing `removals` of `mirrored` bookmarks (on one side) must be confirmed by the user. */
 export function needsConfirmation(removals: number, mirrored: number): boolean {

@@ -97,7 +97,7 @@ export function collectionsInScope(all: RemoteCollection[], scope: Mirror['scope
 }
 
 /** `start` and its ancestors by `parentOf`, nearest first (at most 100: a cycle in damaged data ends there). */
-export function lineage<T>(start: T, parentOf: (id: T) => T | undefined): T[] {
+function lineage<T>(start: T, parentOf: (id: T) => T | undefined): T[] {
   const out: T[] = [];
   for (let p: T | undefined = start; p !== undefined && out.length < 100; p = parentOf(p)) out.push(p);
   return out;
