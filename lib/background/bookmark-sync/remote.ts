@@ -22,7 +22,7 @@ export const remoteOf = (b: Bookmark): RemoteBookmark => ({
   updatedAt: Date.parse(b.lastUpdate) || 0,
 });
 
-export const collectionOf = (c: Collection): RemoteCollection => ({ id: c._id, title: c.title, parent: c.parent?.$id ?? 0 });
+const collectionOf = (c: Collection): RemoteCollection => ({ id: c._id, title: c.title, parent: c.parent?.$id ?? 0 });
 
 export interface FeedChanges {
   /** [id, link key, collection id] of bookmarks changed since the cursor. */
