@@ -7,7 +7,6 @@ import { accountItem, bookmarkSyncDecisionItem, bookmarkSyncSettingsItem } from 
 import { reportError } from '../report-error.js';
 import { ALARM_BOOKMARK_SYNC, BookmarkSync, type Deps } from './sync.js';
 
-export { BookmarkSync } from './sync.js';
 
 /** Messages of this extension's pages that change bookmarks: a pull follows them. */
 const CHANGING_MESSAGES = new Set([

@@ -13,7 +13,7 @@ const NO_ID = 2_147_483_647;
 const FETCH_AT_ONCE = 4;
 const PER_PAGE = 50;
 
-export const remoteOf = (b: Bookmark): RemoteBookmark => ({
+const remoteOf = (b: Bookmark): RemoteBookmark => ({
   id: b._id,
   link: b.link,
   key: normalizeUrl(b.link) ?? b.link,

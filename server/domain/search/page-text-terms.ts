@@ -10,7 +10,7 @@ import type { SearchQuery } from './ast.js';
 export type PageTextTerm = string[];
 
 /** Words as both backends' indexes split and fold them: letters and digits, no diacritics, lower case. */
-export function indexWords(text: string): string[] {
+function indexWords(text: string): string[] {
   return (text.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).map(foldWord);
 }
 

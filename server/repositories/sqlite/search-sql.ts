@@ -37,7 +37,7 @@ export interface SqlPart {
 }
 
 /** Rank of a match found only in the page's text: after every match in the bookmark's own fields. */
-export const PAGE_TEXT_RANK = 1e9;
+const PAGE_TEXT_RANK = 1e9;
 
 /** Text as one FTS5 string: always quoted, inner quotes doubled, so no user text is read as FTS5 syntax. */
 export function ftsString(text: string): string {
