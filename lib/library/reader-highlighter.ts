@@ -11,7 +11,7 @@ import { Toolbar } from '../highlighter/ui/toolbar.js';
 import { TOOLBAR_CSS } from '../highlighter/ui/toolbar-css.js';
 import { t } from '../i18n.js';
 import type { StoredHighlight } from '../model.js';
-import { createPainter, type DisposablePainter } from '../painting/index.js';
+import { HighlightApiPainter, supportsHighlightApi, type DisposablePainter } from '../painting/index.js';
 import { highlightApiCss, NOTE_HIGHLIGHT } from '../painting/styles.js';
 import type { LibraryHost } from './host.js';
 import { describeSelection, indexArticle, placeHighlights } from './reader-anchoring.js';
@@ -85,17 +85,16 @@ export class ReaderHighlighter {
 
   /** Loads the highlights, indexes the article and paints what it finds. */
   async start(): Promise<void> {
-    const [painter, index, view] = await Promise.all([
-      // documentStyled: this page has the rules (the sheet above), so the painter marks nothing.
-      createPainter(document, { documentStyled: true }),
+    // The library runs where the Highlight API exists (the extension's browsers, current phones); rangy's
+    // fallback, which rewrites the article's markup, is left to live pages.
+    if (!supportsHighlightApi(document)) throw new Error(t('readerNoHighlightApi'));
+    const [index, view] = await Promise.all([
       indexArticle(this.root),
       this.host.readerHighlights(this.target),
     ]);
-    if (this.destroyed) {
-      painter.destroy();
-      return;
-    }
-    this.painter = painter;
+    if (this.destroyed) return;
+    // documentStyled: this page has the rules (the sheet above), so the painter marks nothing.
+    this.painter = new HighlightApiPainter(document, { documentStyled: true });
     this.index = index;
     await this.apply(view);
   }

@@ -1,10 +1,8 @@
 // The reader's article, made safe to put into the library's own page. The server sanitised it when
-// it was extracted; it is sanitised again here, with a stricter allow-list, so that nothing the page
+// it was extracted (DOMPurify); it is rebuilt here from a stricter allow-list, so that nothing the page
 // sent can run, restyle the library or tell the page's server who reads it: no script, no event
 // handler, no form, no style, no id or class; links open in a new tab without a referrer; images
 // load lazily without a referrer; relative addresses resolve against the page's own address.
-import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
-
 const ALLOWED_TAGS = [
   'article', 'section', 'header', 'footer', 'aside', 'div', 'span', 'address', 'hgroup', 'main',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'wbr', 'pre', 'code', 'blockquote', 'q', 'cite',
@@ -20,16 +18,12 @@ const ALLOWED_ATTR = ['href', 'src', 'srcset', 'sizes', 'alt', 'title', 'width',
 /** Elements dropped with everything inside them (other removed elements keep their text). */
 const FORBID_CONTENTS = ['script', 'style', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'noscript', 'noembed', 'noframes', 'select', 'textarea', 'button', 'form', 'title', 'head'];
 
-const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
-  ALLOWED_TAGS,
-  ALLOWED_ATTR,
-  ALLOW_DATA_ATTR: false,
-  ALLOW_ARIA_ATTR: false,
-  ALLOW_UNKNOWN_PROTOCOLS: false,
-  FORBID_CONTENTS,
-  KEEP_CONTENT: true,
-  RETURN_DOM_FRAGMENT: true,
-};
+/** Deeper than this, an element's text is kept without its markup (the server caps nesting already). */
+const MAX_DEPTH = 100;
+
+const allowedTags = new Set(ALLOWED_TAGS);
+const allowedAttrs = new Set(ALLOWED_ATTR);
+const dropped = new Set(FORBID_CONTENTS);
 
 /** `value` as an absolute http(s) address (or mailto: for links, data:image for images), else null. */
 export function safeUrl(value: string, base: string, kind: 'link' | 'image'): string | null {
@@ -58,55 +52,70 @@ function safeSrcset(srcset: string, base: string): string {
     .join(', ');
 }
 
-let purifier: { purify: DOMPurify; base: string } | null = null;
-
-/** One DOMPurify of its own (its hooks stay out of any other), made on first use. */
-function purifierFor(base: string): DOMPurify {
-  if (!purifier) {
-    const purify = createDOMPurify(window);
-    const state = { purify, base };
-    purify.addHook('afterSanitizeAttributes', (node) => {
-      const el = node as Element;
-      if (el.nodeType !== 1) return;
-      const name = el.localName;
-      const href = el.getAttribute('href');
-      if (href !== null) {
-        const url = name === 'a' ? safeUrl(href, state.base, 'link') : null;
-        if (url) el.setAttribute('href', url);
-        else el.removeAttribute('href');
-      }
-      if (name === 'a' && el.hasAttribute('href')) {
-        el.setAttribute('target', '_blank');
-        el.setAttribute('rel', 'noopener noreferrer');
-      }
-      const src = el.getAttribute('src');
-      if (src !== null) {
-        const url = name === 'img' ? safeUrl(src, state.base, 'image') : null;
-        if (url) el.setAttribute('src', url);
-        else el.removeAttribute('src');
-      }
-      const srcset = el.getAttribute('srcset');
-      if (srcset !== null) {
-        const kept = name === 'img' || name === 'source' ? safeSrcset(srcset, state.base) : '';
-        if (kept) el.setAttribute('srcset', kept);
-        else el.removeAttribute('srcset');
-      }
-      if (name === 'img') {
-        el.setAttribute('referrerpolicy', 'no-referrer');
-        el.setAttribute('loading', 'lazy');
-        el.setAttribute('decoding', 'async');
-      }
-    });
-    purifier = state;
+/** Copies an allowed attribute of `from` onto `to`, with addresses made absolute and safe. */
+function copyAttribute(to: Element, name: string, value: string, base: string): void {
+  const tag = to.localName;
+  if (name === 'href') {
+    const url = tag === 'a' ? safeUrl(value, base, 'link') : null;
+    if (url) to.setAttribute('href', url);
+  } else if (name === 'src') {
+    const url = tag === 'img' ? safeUrl(value, base, 'image') : null;
+    if (url) to.setAttribute('src', url);
+  } else if (name === 'srcset') {
+    const kept = tag === 'img' ? safeSrcset(value, base) : '';
+    if (kept) to.setAttribute('srcset', kept);
+  } else {
+    to.setAttribute(name, value);
   }
-  purifier.base = base;
-  return purifier.purify;
+}
+
+/** Builds the allowed part of `from`'s children into `into`, as new nodes of the library's document. */
+function copyChildren(from: Node, into: Node, base: string, depth: number): void {
+  for (let node = from.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      into.appendChild(document.createTextNode((node as Text).data));
+      continue;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const el = node as Element;
+    const tag = el.localName;
+    if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml' || dropped.has(tag)) continue;
+    if (depth >= MAX_DEPTH) {
+      into.appendChild(document.createTextNode(el.textContent ?? ''));
+      continue;
+    }
+    if (!allowedTags.has(tag)) {
+      // An element the reader does not show keeps its text and the allowed elements inside it.
+      copyChildren(el, into, base, depth + 1);
+      continue;
+    }
+    const copy = document.createElement(tag);
+    for (const attr of Array.from(el.attributes)) {
+      if (allowedAttrs.has(attr.name)) copyAttribute(copy, attr.name, attr.value, base);
+    }
+    if (tag === 'a' && copy.hasAttribute('href')) {
+      copy.setAttribute('target', '_blank');
+      copy.setAttribute('rel', 'noopener noreferrer');
+    }
+    if (tag === 'img') {
+      copy.setAttribute('referrerpolicy', 'no-referrer');
+      copy.setAttribute('loading', 'lazy');
+      copy.setAttribute('decoding', 'async');
+    }
+    copyChildren(el, copy, base, depth + 1);
+    into.appendChild(copy);
+  }
 }
 
 /**
- * The article's HTML as a fragment ready to insert: sanitised with the reader's allow-list, every
- * image without a referrer and every link to a new tab. `base` is the page's address.
+ * The article's HTML as a fragment ready to insert: only the allow-list's elements and attributes,
+ * built anew in the library's document (nothing of the parsed markup is inserted as such), every
+ * image without a referrer and every link to a new tab. `base` is the page's address. The markup is
+ * parsed in an inert document: its scripts never run and its images never load there.
  */
 export function readerFragment(html: string, base: string): DocumentFragment {
-  return purifierFor(base).sanitize(html, CONFIG);
+  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  const fragment = document.createDocumentFragment();
+  copyChildren(parsed.body, fragment, base, 0);
+  return fragment;
 }
