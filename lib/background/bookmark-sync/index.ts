@@ -60,14 +60,23 @@ export function startBookmarkSync(deps: Deps): BookmarkSync {
   });
 
   let changeTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The change's own request is under way: the pull waits for the queue, then a moment for the handler's answer. */
+  /**
+   * The change's own request is under way: the pull follows a moment later, once the handler has
+   * answered. Writes still waiting in the offline queue are left to the queue's own schedule (sending
+   * them early would count an attempt and freeze what the popup lets the user still add to them); the
+   * minute's pull takes them in once they are sent.
+   */
   function afterExtensionChange() {
     if (changeTimer) clearTimeout(changeTimer);
     changeTimer = setTimeout(() => {
       changeTimer = null;
-      // A drain that fails reports itself (main.ts); the pull goes ahead either way.
-      void deps.queue.drain().catch(() => undefined).then(() => sync.request({ pull: true, collections: true }));
+      void pullIfIdle().catch(reportError('bookmark sync pull'));
     }, 1000);
+  }
+
+  async function pullIfIdle() {
+    if (!(await bookmarkSyncSettingsItem.getValue()).enabled || (await deps.queue.busy())) return;
+    await sync.request({ pull: true, collections: true });
   }
 
   async function begin() {
