@@ -233,7 +233,7 @@ async function sqlite(): Promise<void> {
     } catch {
       parts = 'dbstat not available';
     }
-    const packed = (db.prepare('SELECT sum(length(content)) AS n FROM article_texts').get() as { n: number }).n;
+    const packed = (db.prepare('SELECT sum(length(data)) AS n FROM article_content').get() as { n: number }).n;
     console.log(`SQLite storage: raw text ${mb(raw)}; added by text, html and index ${mb(added)} (${((added / raw) * 100).toFixed(0)} % of the raw text); ${parts}; packed html and text ${mb(packed)}`);
     await measure('SQLite', repos, userId);
     db.close();

@@ -46,3 +46,30 @@ export async function unpackArticle(packed: Buffer | Uint8Array | null): Promise
   const at = both.indexOf(SEPARATOR);
   return at < 0 ? { html: both, text: '' } : { html: both.slice(0, at), text: both.slice(at + 1) };
 }
+
+const deflate = promisify(zlib.deflateRaw);
+const inflate = promisify(zlib.inflateRaw);
+
+/** The most of a text deflate can look back into: its window. */
+const DICTIONARY_MAX = 32 * 1024;
+
+/** The text as deflate's preset dictionary: its start, where the html's first references to it point. */
+function dictionary(text: string): Buffer {
+  return Buffer.from(text, 'utf8').subarray(0, DICTIONARY_MAX);
+}
+
+/**
+ * Packs an article's html for a store that keeps its text apart (PostgreSQL): deflated with the
+ * text as a preset dictionary, the html's runs of text become references to it, so the html costs
+ * little more than its markup. Unpacking needs the same text.
+ */
+export async function packHtml(html: string, text: string): Promise<Buffer | null> {
+  if (html === '') return null;
+  return deflate(Buffer.from(html, 'utf8'), { level: 9, memLevel: 9, dictionary: dictionary(text) });
+}
+
+/** The html `packHtml` stored with this `text`; '' for none. */
+export async function unpackHtml(packed: Buffer | Uint8Array | null, text: string): Promise<string> {
+  if (!packed || packed.length === 0) return '';
+  return (await inflate(packed, { dictionary: dictionary(text) })).toString('utf8');
+}
