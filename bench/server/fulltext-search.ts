@@ -2,8 +2,10 @@
 // one- to three-word queries as the library asks (sort=score, 25 a page, snippets for the page),
 // and the storage the text and its index add against the size of the raw text.
 //
-//   npx tsx bench/server/fulltext-search.ts [--bookmarks 100000] [--queries 300] [--backend sqlite|postgres|both]
+//   npx tsx bench/server/fulltext-search.ts [--bookmarks 100000] [--queries 300] [--backend sqlite|postgres|both] [--keep]
 //
+// --keep leaves the PostgreSQL cluster running with its `bench` database (for EXPLAIN ANALYZE) and
+// prints how to reach and stop it.
 // SQLite runs in a temporary data directory; PostgreSQL in a throwaway cluster of Debian's binaries
 // (tests/helpers/pg-cluster.ts: a free loopback port, fsync off), stopped at the end. The whole run
 // stops itself after 40 minutes whatever happens. The text is generated from the prose of the
@@ -24,9 +26,11 @@ import { createSqliteRepositories } from '../../server/repositories/sqlite/index
 import { createPostgresRepositories } from '../../server/repositories/postgres/index.js';
 import type { Repositories } from '../../server/repositories/types/index.js';
 import { withArticleFields } from '../../server/routes/bookmarks/article-fields.js';
-import { startPgCluster, type PgCluster } from '../../tests/helpers/pg-cluster.js';
+import { pgBinDir, startPgCluster, type PgCluster } from '../../tests/helpers/pg-cluster.js';
 
-const { values } = parseArgs({ options: { bookmarks: { type: 'string' }, queries: { type: 'string' }, backend: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { bookmarks: { type: 'string' }, queries: { type: 'string' }, backend: { type: 'string' }, keep: { type: 'boolean' } },
+});
 const BOOKMARKS = Number(values.bookmarks ?? 100_000);
 const QUERIES = Number(values.queries ?? 300);
 const BACKEND = values.backend ?? 'both';
@@ -233,7 +237,7 @@ async function sqlite(): Promise<void> {
     } catch {
       parts = 'dbstat not available';
     }
-    const packed = (db.prepare('SELECT sum(length(content)) AS n FROM article_texts').get() as { n: number }).n;
+    const packed = (db.prepare('SELECT sum(length(data)) AS n FROM article_content').get() as { n: number }).n;
     console.log(`SQLite storage: raw text ${mb(raw)}; added by text, html and index ${mb(added)} (${((added / raw) * 100).toFixed(0)} % of the raw text); ${parts}; packed html and text ${mb(packed)}`);
     await measure('SQLite', repos, userId);
     db.close();
@@ -293,12 +297,14 @@ async function postgres(): Promise<void> {
     console.log(
       `PostgreSQL storage: raw text ${mb(raw)}; added ${mb(added)} (${((added / raw) * 100).toFixed(0)} % of the raw text); ` +
         `table ${mb(Number(parts.heap))}, TOAST ${mb(Number(parts.toast))}, GIN index ${mb(Number(parts.search))}; ` +
-        `stored text ${mb(Number(columns.text))} (compressed by TOAST), html ${mb(Number(columns.html))} (brotli)`,
+        `stored text ${mb(Number(columns.text))} (compressed by TOAST), html ${mb(Number(columns.html))} (deflated against the text)`,
     );
     await measure('PostgreSQL', repos, userId);
   } finally {
     await pool.end();
-    cluster.stop();
+    if (values.keep) {
+      console.log(`PostgreSQL left running: ${cluster.url('bench')}; stop it with: runuser -u postgres -- ${path.join(pgBinDir(), 'pg_ctl')} -D ${path.join(cluster.dir, 'data')} stop`);
+    } else cluster.stop();
   }
 }
 

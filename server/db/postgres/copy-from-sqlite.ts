@@ -14,6 +14,7 @@ const NOT_COPIED = new Set([
   'sqlite_stat4',
   // Page text is fetched again on PostgreSQL: its bookmark insert trigger queues every copied bookmark.
   'article_texts',
+  'article_content',
   'article_fts',
 ]);
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { isoNow, type Clock } from '../../clock.js';
 import { TRASH } from '../../../lib/api/constants.js';
 import { CACHE_NEUTRAL } from '../../db/postgres/change-feed.js';
-import { packText, unpackText } from '../article-codec.js';
+import { packHtml, unpackHtml } from '../article-codec.js';
 import { holdsAnyTerm } from '../../domain/search/snippet.js';
 import {
   ARTICLE_LEASE_MS,
@@ -43,8 +43,8 @@ export class PgArticlesRepository implements ArticlesRepository {
     );
     const row = rows[0];
     if (!row) return null;
-    const html = await unpackText(row.html);
     const text = row.text ?? '';
+    const html = await unpackHtml(row.html, text);
     return {
       ...row,
       bookmark_id: Number(row.bookmark_id),
@@ -80,7 +80,7 @@ export class PgArticlesRepository implements ArticlesRepository {
   }
 
   async store(bookmarkId: number, extracted: ExtractedArticle, source: ArticleSource): Promise<boolean> {
-    const html = await packText(extracted.html);
+    const html = await packHtml(extracted.html, extracted.text);
     // One statement: the insert-or-update and its guard are atomic without an explicit transaction.
     // Server text never replaces text the extension uploaded unless the row was asked for again.
     const { rowCount } = await this.pool.query(

@@ -12,7 +12,13 @@ import {
   type ExtractedArticle,
 } from '../types/index.js';
 
-type StoredRow = Omit<ArticleRow, 'html' | 'text'> & { content: Buffer | null };
+type StoredRow = Omit<ArticleRow, 'html' | 'text'>;
+
+/**
+ * Bytes of packed article per `article_content` row: with its key, a part stays under the 1,002
+ * bytes a WITHOUT ROWID row may keep in a 4 KB page before spilling, so four share a page.
+ */
+const PART_BYTES = 960;
 
 /** Page text on SQLite: `article_texts` rows and the contentless `article_fts` index (rowid = bookmark id). */
 export class SqliteArticlesRepository implements ArticlesRepository {
@@ -21,26 +27,29 @@ export class SqliteArticlesRepository implements ArticlesRepository {
   constructor(private db: Db, private clock: Clock) {
     this.stmt = {
       get: db.prepare(
-        `SELECT bookmark_id, status, error, title, byline, site_name, content, length, truncated, page_count,
+        `SELECT bookmark_id, status, error, title, byline, site_name, length, truncated, page_count,
                 source, attempts, next_attempt_at, updated_at FROM article_texts WHERE bookmark_id = ?`,
       ),
+      parts: db.prepare('SELECT data FROM article_content WHERE bookmark_id = ? ORDER BY part').pluck(),
+      dropParts: db.prepare('DELETE FROM article_content WHERE bookmark_id = ?'),
+      addPart: db.prepare('INSERT INTO article_content (bookmark_id, part, data) VALUES (?, ?, ?)'),
       current: db.prepare('SELECT status, source FROM article_texts WHERE bookmark_id = ?'),
       bookmarkExists: db.prepare('SELECT 1 FROM bookmarks WHERE id = ?'),
       upsert: db.prepare(
-        `INSERT INTO article_texts (bookmark_id, status, error, title, byline, site_name, content, length, truncated,
+        `INSERT INTO article_texts (bookmark_id, status, error, title, byline, site_name, length, truncated,
                                     page_count, source, attempts, next_attempt_at, locked_until, updated_at)
-         VALUES (@id, 'indexed', '', @title, @byline, @siteName, @content, @length, @truncated,
+         VALUES (@id, 'indexed', '', @title, @byline, @siteName, @length, @truncated,
                  @pageCount, @source, 0, NULL, NULL, @now)
          ON CONFLICT (bookmark_id) DO UPDATE SET
            status = 'indexed', error = '', title = excluded.title, byline = excluded.byline,
-           site_name = excluded.site_name, content = excluded.content, length = excluded.length,
+           site_name = excluded.site_name, length = excluded.length,
            truncated = excluded.truncated, page_count = excluded.page_count, source = excluded.source,
            attempts = 0, next_attempt_at = NULL, locked_until = NULL, updated_at = excluded.updated_at`,
       ),
       unindex: db.prepare('DELETE FROM article_fts WHERE rowid = ?'),
       index: db.prepare('INSERT INTO article_fts (rowid, text) VALUES (?, ?)'),
       none: db.prepare(
-        `UPDATE article_texts SET status = 'none', error = ?, title = '', byline = '', site_name = '', content = NULL,
+        `UPDATE article_texts SET status = 'none', error = ?, title = '', byline = '', site_name = '',
                 length = 0, truncated = 0, page_count = NULL, next_attempt_at = NULL, locked_until = NULL,
                 updated_at = ? WHERE bookmark_id = ?`,
       ),
@@ -72,10 +81,9 @@ export class SqliteArticlesRepository implements ArticlesRepository {
   }
 
   async get(bookmarkId: number): Promise<ArticleRow | null> {
-    const stored = this.stmt.get.get(bookmarkId) as StoredRow | undefined;
-    if (!stored) return null;
-    const { content, ...row } = stored;
-    return { ...row, ...(await unpackArticle(content)) };
+    const row = this.stmt.get.get(bookmarkId) as StoredRow | undefined;
+    if (!row) return null;
+    return { ...row, ...(await unpackArticle(this.packed(bookmarkId))) };
   }
 
   async states(bookmarkIds: number[]): Promise<Map<number, ArticleState>> {
@@ -93,15 +101,19 @@ export class SqliteArticlesRepository implements ArticlesRepository {
     if (bookmarkIds.length === 0 || terms.length === 0) return out;
     // Folded words hold letters and digits only: quoting them as FTS5 strings is safe.
     const match = terms.map((t) => `"${t.join(' ')}"`).join(' OR ');
-    const rows = this.db
-      .prepare(
-        `SELECT a.bookmark_id AS id, a.content FROM article_texts a
-          WHERE a.bookmark_id IN (SELECT f.rowid FROM article_fts f WHERE article_fts MATCH ? AND f.rowid IN (SELECT value FROM json_each(?)))`,
-      )
-      .all(match, JSON.stringify(bookmarkIds)) as { id: number; content: Buffer | null }[];
-    const articles = await Promise.all(rows.map((r) => unpackArticle(r.content)));
-    rows.forEach((r, i) => out.set(r.id, articles[i]!.text));
+    const ids = this.db
+      .prepare('SELECT rowid FROM article_fts WHERE article_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
+      .pluck()
+      .all(match, JSON.stringify(bookmarkIds)) as number[];
+    const articles = await Promise.all(ids.map((id) => unpackArticle(this.packed(id))));
+    ids.forEach((id, i) => out.set(id, articles[i]!.text));
     return out;
+  }
+
+  /** The packed article of a bookmark, its parts joined; null when none is stored. */
+  private packed(bookmarkId: number): Buffer | null {
+    const parts = this.stmt.parts.all(bookmarkId) as Buffer[];
+    return parts.length === 0 ? null : Buffer.concat(parts);
   }
 
   async store(bookmarkId: number, extracted: ExtractedArticle, source: ArticleSource): Promise<boolean> {
@@ -116,13 +128,16 @@ export class SqliteArticlesRepository implements ArticlesRepository {
         title: extracted.title,
         byline: extracted.byline,
         siteName: extracted.siteName,
-        content,
         length: extracted.text.length,
         truncated: extracted.truncated ? 1 : 0,
         pageCount: extracted.pageCount ?? null,
         source,
         now: isoNow(this.clock),
       });
+      this.stmt.dropParts.run(bookmarkId);
+      for (let at = 0, part = 0; content && at < content.length; at += PART_BYTES, part++) {
+        this.stmt.addPart.run(bookmarkId, part, content.subarray(at, at + PART_BYTES));
+      }
       this.stmt.unindex.run(bookmarkId);
       if (extracted.text !== '') this.stmt.index.run(bookmarkId, extracted.text);
       return true;
@@ -133,6 +148,7 @@ export class SqliteArticlesRepository implements ArticlesRepository {
   async markNone(bookmarkId: number, reason: string): Promise<void> {
     this.db.transaction(() => {
       this.stmt.none.run(reason, isoNow(this.clock), bookmarkId);
+      this.stmt.dropParts.run(bookmarkId);
       this.stmt.unindex.run(bookmarkId);
     }).immediate();
   }

@@ -1,8 +1,9 @@
 -- A saved page's readable text: one row per bookmark (server/repositories/postgres/articles.ts),
--- equal in meaning to SQLite's 0010_article_text.sql. The html is stored brotli-compressed
--- (server/repositories/article-codec.ts); the text as text, which TOAST compresses, so that the GIN
--- index can be built over its words (the 'tidemark' configuration of bookmarks.search) without
--- storing a tsvector beside it: a tsvector with positions takes as much room as the text itself.
+-- equal in meaning to SQLite's 0010_article_text.sql. The text is stored as text, which TOAST
+-- compresses, so that the GIN index can be built over its words (the 'tidemark' configuration of
+-- bookmarks.search) without storing a tsvector beside it: a tsvector with positions takes as much
+-- room as the text itself. The html is deflated with the text as dictionary (server/repositories/
+-- article-codec.ts), so the words are not stored a second time.
 CREATE TABLE article_texts (
   bookmark_id     bigint PRIMARY KEY REFERENCES bookmarks(id) ON DELETE CASCADE,
   status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('indexed', 'pending', 'failed', 'none')),
