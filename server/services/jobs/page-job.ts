@@ -50,6 +50,27 @@ function pageFill(item: ParsedPageItem): PageFill {
   };
 }
 
+/** An uploaded file's own address: `<origin>/rest/v1/files/<file id>/<name>` (routes/files/context.ts). */
+const UPLOADED_FILE_PATH = /\/rest\/v1\/files\/([^/]+)\/[^/]*$/;
+
+/**
+ * The bookmark stands for an uploaded file. The upload route attaches the file just after creating
+ * the bookmark, and this job can start in between: then the file is found by the id in its address.
+ */
+async function isUploadedFile(files: PageJobDeps['files'], bookmark: { id: number; link: string }): Promise<boolean> {
+  if ((await files.ofBookmark(bookmark.id, 'file')).length > 0) return true;
+  let path: string;
+  try {
+    path = new URL(bookmark.link).pathname;
+  } catch {
+    return false;
+  }
+  const id = UPLOADED_FILE_PATH.exec(path)?.[1];
+  if (!id) return false;
+  const row = await files.get(decodeURIComponent(id));
+  return row?.kind === 'file' && (row.bookmark_id === null || row.bookmark_id === bookmark.id);
+}
+
 /**
  * A 'page' job: read the bookmark's page once; with `parse` (pleaseParse) fill the fields its
  * owner left empty, and for a pro owner keep a sanitised permanent copy (unless the extension
@@ -58,7 +79,7 @@ function pageFill(item: ParsedPageItem): PageFill {
 export async function runPageJob(deps: PageJobDeps, payload: PageJobPayload, signal: AbortSignal): Promise<JobOutcome> {
   const bookmark = await deps.jobs.bookmark(payload.bookmarkId);
   if (!bookmark) return { ok: true, note: 'the bookmark was removed before its page was read' };
-  if ((await deps.files.ofBookmark(bookmark.id, 'file')).length > 0) {
+  if (await isUploadedFile(deps.files, bookmark)) {
     return { ok: true, note: 'an uploaded file: there is no page to read' };
   }
   const owner = await deps.users.byId(bookmark.user_id);
