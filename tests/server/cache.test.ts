@@ -178,6 +178,16 @@ describe('permanent copies made in the background', () => {
     expect((await getRaw(cacheUrl(res.body.item._id), pro.token)).status).toBe(404);
   });
 
+  it('a job that starts before the upload attaches its file still knows the bookmark is a file', async () => {
+    // The moment between the upload route creating the bookmark (which queues the job) and attaching
+    // the file, held open: the file row exists, unattached, and the bookmark links to its address.
+    const fileId = `race-${Date.now()}`;
+    await s.app.repos.files.add({ id: fileId, userId: pro.id, kind: 'file', name: 'chart.png', mime: 'image/png', size: PNG_1x1.length, sha256: 'x'.repeat(64), path: `files/${fileId}` });
+    const id = await save(pro.token, `${s.origin}/rest/v1/files/${fileId}/chart.png`);
+    const job = await jobDone(id);
+    expect(job!.outcome).toMatch(/uploaded file/);
+  });
+
   it('only those who may see the bookmark: another pro user gets 403, unknown bookmark 404, no token 401', async () => {
     const id = await save(pro.token, `${pages.origin}/tides-3`);
     await jobDone(id);
