@@ -37,7 +37,11 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   const app = Fastify({
     // One JSON line per request (or readable lines for a terminal, `serve --log-format pretty`),
     // through serializers that keep headers, cookies and query values out (logging.ts).
-    logger: { level: config.logLevel, serializers: logSerializers, ...(config.logFormat === 'pretty' ? { stream: prettyStream() } : {}) },
+    logger: {
+      level: config.logLevel,
+      serializers: logSerializers,
+      ...(config.logFormat === 'pretty' ? { stream: prettyStream(config.logDestination) } : config.logDestination ? { stream: config.logDestination } : {}),
+    },
     // A request's own logger (bound to its request id) is made only when request logs are written
     // (level info or lower): the id correlates nothing in warn/error lines alone, and the child
     // logger cost ~1.5 % of a GET's CPU.

@@ -26,6 +26,8 @@ export interface ServerConfig {
   logLevel: string;
   /** 'json' (default): one JSON line per request, for log collectors; 'pretty': readable lines for a terminal. */
   logFormat?: 'json' | 'pretty';
+  /** Where log lines go: standard output unless set (the tests collect every server's log in a file). */
+  logDestination?: { write(line: string): unknown };
   /** Lets the URL fetcher reach loopback and private addresses. For local testing only. */
   allowPrivateNetwork: boolean;
   /** Trust X-Forwarded-For from a reverse proxy in front of the service (`serve --trust-proxy`). */
