@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
 import type { ServerConfig } from './config.js';
@@ -66,7 +67,8 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   app.decorate('config', config);
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
-  app.decorate('services', createServices(config, repos, app.permissions));
+  // Fastify made its logger with pino (the logger options above), so it is a pino Logger.
+  app.decorate('services', createServices(config, repos, app.permissions, app.log as Logger));
   // Background jobs stop before the server closes, so they can hand running jobs back while the database
   // is open. The parse pool and the mailer close only after the requests in flight have finished (onClose
   // below): a page being read when SIGTERM arrives still gets its answer.
