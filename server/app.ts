@@ -51,8 +51,10 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
     },
     bodyLimit: config.bodyLimit,
     forceCloseConnections: 'idle',
-    // Behind a reverse proxy, per-IP limits (sign-in throttling, anonymous rate limits) need the client's address.
-    trustProxy: config.trustProxy,
+    // Behind a reverse proxy, per-IP limits (sign-in throttling, anonymous rate limits) need the client's
+    // address. One hop: the address the proxy itself added, last in X-Forwarded-For; an address a client
+    // wrote in front of it (a proxy that appends instead of replacing) is not believed.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop < 1 : false,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array' } },
     // Requests the router itself refuses (a malformed URL, a path segment over maxParamLength)
