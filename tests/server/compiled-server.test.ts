@@ -132,7 +132,7 @@ describe('the compiled server with production dependencies only', () => {
     expect(log).not.toMatch(/authorization|cookie/i);
   }, 60_000);
 
-  it('runs the import and backup commands', () => {
+  it('runs every other command: import, backup, restore, app:create, invite:resend, migrate-data', () => {
     const file = path.join(dataDir, 'export.html');
     fs.writeFileSync(file, '<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><p><DT><H3>From the CLI</H3><DL><p><DT><A HREF="https://cli.example/">CLI</A></DL></DL>');
     const imported = runCompiled(['import', '--email', 'op@example.com', '--file', file, '--data', dataDir]);
@@ -143,7 +143,21 @@ describe('the compiled server with production dependencies only', () => {
     const backup = runCompiled(['backup', '--out', archive, '--data', dataDir]);
     expect(backup.status, backup.stderr).toBe(0);
     expect(fs.statSync(archive).size).toBeGreaterThan(0);
+    const restoredDir = `${dataDir}-restored`;
+    const restored = runCompiled(['restore', '--from', archive, '--data', restoredDir]);
     fs.rmSync(archive);
+    expect(restored.status, restored.stderr).toBe(0);
+    const app = runCompiled(['app:create', '--email', 'op@example.com', '--name', 'Reader', '--redirect', 'https://reader.example/cb'], { TIDEMARK_DATA: restoredDir });
+    fs.rmSync(restoredDir, { recursive: true, force: true });
+    expect(app.status, app.stderr).toBe(0);
+    expect(JSON.parse(app.stdout)).toMatchObject({ client_id: expect.any(String) });
+    const resend = runCompiled(['invite:resend', '--all', '--data', dataDir]);
+    expect(resend.status, resend.stderr).toBe(0);
+    // PostgreSQL's driver loads and the command says where it could not connect (port 1: nobody listens).
+    const migrate = runCompiled(['migrate-data', '--from', dataDir, '--to', 'postgres://tidemark@127.0.0.1:1/tidemark']);
+    expect(migrate.status).not.toBe(0);
+    expect(migrate.stderr).toMatch(/127\.0\.0\.1:1/);
+    expect(migrate.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
   });
 });
 
@@ -174,12 +188,17 @@ describe('serve settings from the environment', () => {
       // A URL that may hold a password is named, never echoed.
       [{ TIDEMARK_SMTP_URL: 'mail://u:hunter2@x' }, /^TIDEMARK_SMTP_URL must be a URL such as smtps:\/\/[^"]*\.$/],
       [{ TIDEMARK_DATABASE_URL: 'mysql://u:hunter2@x/db' }, /^TIDEMARK_DATABASE_URL must be a PostgreSQL URL[^"]*\.$/],
+      // Variables without a flag are read as strictly, and refused as plainly (no stack trace).
+      [{ TIDEMARK_SMTP_HOST: 'mail.example.com', TIDEMARK_SMTP_SECURE: 'maybe' }, /^TIDEMARK_SMTP_SECURE must be true or false, got "maybe"\.$/],
+      [{ TIDEMARK_PASSWORD_HASH_COST: '1000' }, /^TIDEMARK_PASSWORD_HASH_COST must be a power of two from 1024 to 32768 .*got "1000"\.$/],
+      [{ TIDEMARK_GOOGLE_CLIENT_ID: 'id-only' }, /^TIDEMARK_GOOGLE_CLIENT_ID and TIDEMARK_GOOGLE_CLIENT_SECRET go together: set both, or neither\.$/],
     ];
     for (const [vars, message] of cases) {
       // No --port: a flag would win over TIDEMARK_PORT, and the server would start.
       const res = runCompiled(['serve', '--data', dataDir], vars);
       expect(res.status, JSON.stringify(vars)).toBe(2);
       expect(res.stderr.trim()).toMatch(message);
+      expect(res.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);
       expect(res.stdout).not.toMatch(/listening/);
     }
     // The flag's own value is checked the same way, named as a flag.

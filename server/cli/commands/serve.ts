@@ -21,7 +21,7 @@ export async function run(args: string[]): Promise<void> {
     return;
   }
   const perMinute = settings.rateLimit ?? 120;
-  const config = defaultConfig({
+  const config = configFromEnvironment({
     port: settings.port ?? 8787,
     host: settings.host ?? '127.0.0.1',
     dataDir: settings.data ?? path.resolve('data'),
@@ -88,6 +88,19 @@ export async function run(args: string[]): Promise<void> {
     process.stderr.write(`${costWarning}\n`);
   }
   process.stdout.write(`Tidemark API listening on ${url.origin}${API_PREFIX}\n`);
+}
+
+/**
+ * The configuration with what the environment-only variables (TIDEMARK_SMTP_*, TIDEMARK_S3_*,
+ * providers, TIDEMARK_PASSWORD_HASH_COST) say. A value they cannot read is the operator's to fix: its
+ * message alone (which names the variable), no stack trace.
+ */
+function configFromEnvironment(overrides: Parameters<typeof defaultConfig>[0]): ReturnType<typeof defaultConfig> {
+  try {
+    return defaultConfig(overrides);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
 }
 
 /** A file storage that cannot be used is the operator's to fix: its message alone, exit code 2. */
