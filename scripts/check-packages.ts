@@ -41,7 +41,13 @@ function check(): string[] {
   for (const needed of ['package.json', 'package-lock.json', 'wxt.config.ts', 'scripts/postinstall.mjs', 'entrypoints/background/index.ts']) {
     if (!sources.includes(needed)) problems.push(`The sources archive lacks ${needed}: it would not rebuild the extension.`);
   }
-  const stray = sources.filter((f) => /^(server|tests|dist|node_modules|\.output|data)\//.test(f));
+  // The build reads the root tsconfig.json, which references each part's: one missing stops it.
+  const rootConfig = run('unzip', ['-p', file('sources'), 'tsconfig.json']).replace(/^\s*\/\/.*$/gm, '');
+  for (const { path: part } of (JSON.parse(rootConfig) as { references?: { path: string }[] }).references ?? []) {
+    const config = path.posix.normalize(part.endsWith('.json') ? part : `${part}/tsconfig.json`);
+    if (!sources.includes(config)) problems.push(`The sources archive lacks ${config}, which tsconfig.json references: the build would stop.`);
+  }
+  const stray = sources.filter((f) => /^(server|tests|bench|dist|node_modules|\.output|data)\/./.test(f) && !f.endsWith('/tsconfig.json'));
   if (stray.length) problems.push(`The sources archive holds files that are not the extension's: ${stray.slice(0, 5).join(', ')}.`);
 
   const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-firefox-package-'));
