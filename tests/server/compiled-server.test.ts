@@ -60,9 +60,14 @@ describe('the compiled server with production dependencies only', () => {
   });
 
   it('serves, configured by TIDEMARK_* variables, a flag winning over its variable', async () => {
-    // TIDEMARK_PORT=1 is privileged: the start would fail if the flag did not win.
+    // The web app as `npm run build` puts it beside the compiled server (a stand-in page: the walk
+    // checks where it is found, not the app).
+    fs.mkdirSync(path.join(appDir, 'dist', 'web'), { recursive: true });
+    fs.writeFileSync(path.join(appDir, 'dist', 'web', 'index.html'), '<!doctype html><title>Tidemark web app stand-in</title>');
+    // TIDEMARK_PORT=1 is privileged: the start would fail if the flag did not win. Started in another
+    // directory than its own, as a service manager may: nothing it reads depends on the working directory.
     serve = spawn(process.execPath, [cli, 'serve', '--port', '0'], {
-      cwd: appDir,
+      cwd: os.tmpdir(),
       env: env({ TIDEMARK_PORT: '1', TIDEMARK_DATA: dataDir, TIDEMARK_LOG_FORMAT: 'json', TIDEMARK_LOG_LEVEL: 'info', TIDEMARK_PUBLIC_URL: 'http://tidemark.test' }),
     });
     const started = new Promise<string>((resolve, reject) => {
@@ -104,6 +109,8 @@ describe('the compiled server with production dependencies only', () => {
     expect(signin.status).toBe(303);
     const session = signin.headers.get('set-cookie')!.split(';')[0]!;
     expect((await fetch(`${origin}/account`, { headers: { cookie: `${visitor}; ${session}` } })).status).toBe(200);
+    const webApp = await fetch(`${origin}/`, { headers: { cookie: `${visitor}; ${session}` } });
+    expect(await webApp.text()).toContain('Tidemark web app stand-in');
 
     const created = await api('POST', '/bookmark', { link: 'https://compiled.example/page', title: `About ${searchWord}`, note });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -125,7 +132,7 @@ describe('the compiled server with production dependencies only', () => {
     await new Promise((resolve) => serve!.once('exit', resolve));
     serve = undefined;
     const requests = log.split('\n').filter((line) => line.includes('"request completed"'));
-    expect(requests.length).toBe(7); // the walk's seven requests; the probes are not logged
+    expect(requests.length).toBe(8); // the walk's eight requests; the probes are not logged
     for (const secret of [password, token, note, searchWord, session.split('=')[1]!, visitor.split('=')[1]!, csrf]) {
       expect(log.includes(secret), `the log shows ${secret}`).toBe(false);
     }
