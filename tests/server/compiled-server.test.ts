@@ -4,7 +4,7 @@
 // create, list, search, import a small file through the conversion worker) works. Everything the
 // processes write is then searched for the secrets the walk used: no password, token, cookie,
 // note or search text may appear in a log line. Settings read from the environment, and refused.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,15 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function runCompiled(args: string[], extra: Record<string, string> = {}) {
   return spawnSync(process.execPath, [cli, ...args], { cwd: appDir, encoding: 'utf8', env: env(extra), timeout: 30_000 });
+}
+
+/** runCompiled without blocking: for several commands at once. */
+function runCompiledAsync(args: string[], extra: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: appDir, encoding: 'utf8', env: env(extra), timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 beforeAll(() => {
@@ -193,7 +202,7 @@ describe('serve settings from the environment', () => {
     }
   });
 
-  it('refuses an unknown TIDEMARK_* variable or a malformed value, naming it', () => {
+  it('refuses an unknown TIDEMARK_* variable or a malformed value, naming it', async () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ TIDEMARK_PROT: '8080' }, /^Unknown environment variable TIDEMARK_PROT\. Run `serve --help`/],
       [{ TIDEMARK_PORT: 'eighty' }, /^TIDEMARK_PORT must be a number from 0 to 65535, got "eighty"\./],
@@ -208,9 +217,11 @@ describe('serve settings from the environment', () => {
       [{ TIDEMARK_PASSWORD_HASH_COST: '1000' }, /^TIDEMARK_PASSWORD_HASH_COST must be a power of two from 1024 to 32768 .*got "1000"\.$/],
       [{ TIDEMARK_GOOGLE_CLIENT_ID: 'id-only' }, /^TIDEMARK_GOOGLE_CLIENT_ID and TIDEMARK_GOOGLE_CLIENT_SECRET go together: set both, or neither\.$/],
     ];
-    for (const [vars, message] of cases) {
-      // No --port: a flag would win over TIDEMARK_PORT, and the server would start.
-      const res = runCompiled(['serve', '--data', dataDir], vars);
+    // All at once (each is a process that stops at once): the machine's cores, not one after another.
+    // No --port: a flag would win over TIDEMARK_PORT, and the server would start.
+    const results = await Promise.all(cases.map(([vars]) => runCompiledAsync(['serve', '--data', dataDir], vars)));
+    for (const [i, [vars, message]] of cases.entries()) {
+      const res = results[i]!;
       expect(res.status, JSON.stringify(vars)).toBe(2);
       expect(res.stderr.trim()).toMatch(message);
       expect(res.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
 import { lowPasswordCostWarning } from '../../services/passwords.js';
 import { FileStorageError } from '../../services/files/storage.js';
@@ -8,7 +7,6 @@ import { ensureExtensionClient } from '../../services/oauth/extension-client.js'
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
 import { CliError } from '../args.js';
 import { readServeSettings, serveHelp } from '../serve-options.js';
-import { openStoreForCommand } from '../store.js';
 
 /**
  * `serve`: every flag and its TIDEMARK_* variable are listed in cli/serve-options.ts (`serve --help`).
@@ -48,6 +46,9 @@ export async function run(args: string[]): Promise<void> {
     if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
     config.files = { kind: 'directory', dir: settings.files };
   }
+  // The server itself (Fastify, the database drivers, every route) loads only once the settings
+  // are read: `--help` and a mistyped setting answer at once.
+  const [{ buildApp, API_PREFIX }, { openStoreForCommand }] = await Promise.all([import('../../app.js'), import('../store.js')]);
   const store = await openStoreForCommand(config);
   const app = await buildApp(config, store).catch(async (error: unknown) => {
     await store.close();
