@@ -16,10 +16,12 @@ export const SERVER_TEST_FILES = ['tests/server/**/*.test.ts', 'server/**/*.test
  * or a global (the extension tests that do stay isolated, in the unit project below).
  * One throwaway PostgreSQL cluster per run (tests/helpers/pg-database.ts gives each file a database),
  * and the command line bundled once for the tests that run it as processes (tests/helpers/process.ts).
+ * Every server's log goes to one place, searched at the end for the secrets the run's requests carried
+ * (tests/setup/suite-log.ts).
  */
 export const SERVER_LANE = {
   isolate: false,
-  globalSetup: ['tests/setup/postgres.ts', 'tests/setup/cli-bundle.ts'],
+  globalSetup: ['tests/setup/postgres.ts', 'tests/setup/cli-bundle.ts', 'tests/setup/suite-log.ts'],
 };
 
 export const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 60_000 };

@@ -21,6 +21,8 @@ export default defineConfig({
     artifactTemplate: '{{name}}-{{version}}-{{browser}}.zip',
     sourcesTemplate: '{{name}}-{{version}}-sources.zip',
     excludeSources: ['server/**', 'bench/**', 'tests/**', 'dist/**', 'data/**', 'docs/**', 'test-results/**', 'playwright-report/**', '**/*.test.ts', '**/*.test.tsx', '*.log'],
+    // The root tsconfig.json references every part's: the build stops at a reference it cannot find.
+    includeSources: ['server/tsconfig.json', 'bench/tsconfig.json', 'tests/tsconfig.json'],
   },
   // No auto-imports: every global (browser, storage, defineBackground...) is an explicit import.
   imports: false,

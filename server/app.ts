@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import './fastify-types.js';
 import type { ServerConfig } from './config.js';
@@ -37,7 +38,11 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   const app = Fastify({
     // One JSON line per request (or readable lines for a terminal, `serve --log-format pretty`),
     // through serializers that keep headers, cookies and query values out (logging.ts).
-    logger: { level: config.logLevel, serializers: logSerializers, ...(config.logFormat === 'pretty' ? { stream: prettyStream() } : {}) },
+    logger: {
+      level: config.logLevel,
+      serializers: logSerializers,
+      ...(config.logFormat === 'pretty' ? { stream: prettyStream(config.logDestination) } : config.logDestination ? { stream: config.logDestination } : {}),
+    },
     // A request's own logger (bound to its request id) is made only when request logs are written
     // (level info or lower): the id correlates nothing in warn/error lines alone, and the child
     // logger cost ~1.5 % of a GET's CPU.
@@ -46,8 +51,10 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
     },
     bodyLimit: config.bodyLimit,
     forceCloseConnections: 'idle',
-    // Behind a reverse proxy, per-IP limits (sign-in throttling, anonymous rate limits) need the client's address.
-    trustProxy: config.trustProxy,
+    // Behind a reverse proxy, per-IP limits (sign-in throttling, anonymous rate limits) need the client's
+    // address. One hop: the address the proxy itself added, last in X-Forwarded-For; an address a client
+    // wrote in front of it (a proxy that appends instead of replacing) is not believed.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop < 1 : false,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array' } },
     // Requests the router itself refuses (a malformed URL, a path segment over maxParamLength)
@@ -62,7 +69,8 @@ export async function buildApp(config: ServerConfig, store: Store): Promise<Fast
   app.decorate('config', config);
   app.decorate('repos', repos);
   app.decorate('permissions', new Permissions(repos.access));
-  app.decorate('services', createServices(config, repos, app.permissions));
+  // Fastify made its logger with pino (the logger options above), so it is a pino Logger.
+  app.decorate('services', createServices(config, repos, app.permissions, app.log as Logger));
   // Background jobs stop before the server closes, so they can hand running jobs back while the database
   // is open. The parse pool and the mailer close only after the requests in flight have finished (onClose
   // below): a page being read when SIGTERM arrives still gets its answer.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { LIMITS } from '../lib/api/constants.js';
@@ -26,6 +27,8 @@ export interface ServerConfig {
   logLevel: string;
   /** 'json' (default): one JSON line per request, for log collectors; 'pretty': readable lines for a terminal. */
   logFormat?: 'json' | 'pretty';
+  /** Where log lines go: standard output unless set (the tests collect every server's log in a file). */
+  logDestination?: { write(line: string): unknown };
   /** Lets the URL fetcher reach loopback and private addresses. For local testing only. */
   allowPrivateNetwork: boolean;
   /** Trust X-Forwarded-For from a reverse proxy in front of the service (`serve --trust-proxy`). */
@@ -78,7 +81,7 @@ export interface ServerConfig {
   passwordHashCost: number;
   /**
    * The built web app (`vite build -c vite.web.config.ts` writes it), served at `/`; default
-   * `dist/web` under the working directory. Missing: `/` explains how to build it.
+   * `dist/web` (defaultWebAppDir). Missing: `/` explains how to build it.
    */
   webAppDir: string;
 }
@@ -180,6 +183,17 @@ export function passwordHashCostFromEnv(env: NodeJS.ProcessEnv): number {
   return n;
 }
 
+/**
+ * The compiled server (dist/server/) serves the web app built beside it (dist/web/), from whatever
+ * directory it was started in (a service manager's may be /). From the sources: dist/web under the
+ * working directory, as `npm start` runs it.
+ */
+function defaultWebAppDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const compiled = path.basename(here) === 'server' && path.basename(path.dirname(here)) === 'dist';
+  return compiled ? path.join(here, '..', 'web') : path.resolve('dist/web');
+}
+
 export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
     host: '127.0.0.1',
@@ -204,7 +218,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     files: fileStorageFromEnv(process.env),
     fetchTimeoutMs: 10_000,
     passwordHashCost: passwordHashCostFromEnv(process.env),
-    webAppDir: path.resolve('dist/web'),
+    webAppDir: defaultWebAppDir(),
     ...overrides,
   };
 }

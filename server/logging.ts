@@ -62,7 +62,7 @@ export function prettyLine(json: string): string {
 }
 
 /** A stream pino writes JSON lines into and that writes them readable to `out` (a terminal). */
-export function prettyStream(out: NodeJS.WritableStream = process.stdout): Writable {
+export function prettyStream(out: { write(text: string): unknown } = process.stdout): Writable {
   let pending = '';
   return new Writable({
     write(chunk: Buffer, _encoding, done) {

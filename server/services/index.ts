@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import type { Repositories } from '../repositories/index.js';
 import { BookmarkCreation } from './bookmarks/create.js';
@@ -28,11 +29,15 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export function createServices(config: ServerConfig, repos: Repositories, permissions: Permissions): Services {
+/**
+ * `log` is the app's logger: the background jobs write their lines where the requests' go, in the
+ * same format (JSON or readable) and through the same serializers.
+ */
+export function createServices(config: ServerConfig, repos: Repositories, permissions: Permissions, log?: Logger): Services {
   const files = createFileStorage(config.files, config.dataDir);
   const parsePool = new ParsePool();
-  const jobs = createJobRunner(config, repos, files, parsePool);
-  const textJob = createTextJob(config, repos, files, parsePool);
+  const jobs = createJobRunner(config, repos, files, parsePool, log?.child({ name: 'jobs' }));
+  const textJob = createTextJob(config, repos, files, parsePool, log?.child({ name: 'text-job' }));
   const mailer = createMailer(config);
   return {
     bookmarkCreation: new BookmarkCreation(repos, permissions),

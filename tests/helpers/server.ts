@@ -17,6 +17,7 @@ import type { Store } from '../../server/db/store.js';
 import { numberPlaceholders } from '../../server/repositories/postgres/search-sql.js';
 import { hashPassword } from '../../server/services/passwords.js';
 import { createTestDatabase, type TestPgDatabase } from './pg-database.js';
+import { openServerLog } from './suite-log.js';
 
 /** The backend server tests run on: TIDEMARK_TEST_BACKEND=postgres, or SQLite. */
 export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.TIDEMARK_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
@@ -97,10 +98,13 @@ export async function runSql<T = Record<string, unknown>>(store: Store, query: s
 
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tidemark-test-'));
+  // In a server lane the log is written as `serve` writes it, into the run's log (tests/setup/suite-log.ts).
+  const suiteLog = openServerLog();
   const config = defaultConfig({
     port: 0,
     dataDir,
-    logLevel: 'silent',
+    logLevel: suiteLog ? 'info' : 'silent',
+    logDestination: suiteLog?.destination,
     rateLimit: { perMinute: 100_000, smallPerMinute: 100_000 },
     // No web app build unless a test brings one (a build in the checkout would change where sign-in leads).
     webAppDir: path.join(dataDir, 'no-web-app-build'),
@@ -116,6 +120,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   }
   const store = await openStore(config);
   const app = await buildApp(config, store);
+  suiteLog?.attach(app);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = address;
   const url = `${origin}/rest/v1`;

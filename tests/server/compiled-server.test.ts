@@ -4,7 +4,7 @@
 // create, list, search, import a small file through the conversion worker) works. Everything the
 // processes write is then searched for the secrets the walk used: no password, token, cookie,
 // note or search text may appear in a log line. Settings read from the environment, and refused.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,15 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function runCompiled(args: string[], extra: Record<string, string> = {}) {
   return spawnSync(process.execPath, [cli, ...args], { cwd: appDir, encoding: 'utf8', env: env(extra), timeout: 30_000 });
+}
+
+/** runCompiled without blocking: for several commands at once. */
+function runCompiledAsync(args: string[], extra: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: appDir, encoding: 'utf8', env: env(extra), timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 beforeAll(() => {
@@ -60,9 +69,14 @@ describe('the compiled server with production dependencies only', () => {
   });
 
   it('serves, configured by TIDEMARK_* variables, a flag winning over its variable', async () => {
-    // TIDEMARK_PORT=1 is privileged: the start would fail if the flag did not win.
+    // The web app as `npm run build` puts it beside the compiled server (a stand-in page: the walk
+    // checks where it is found, not the app).
+    fs.mkdirSync(path.join(appDir, 'dist', 'web'), { recursive: true });
+    fs.writeFileSync(path.join(appDir, 'dist', 'web', 'index.html'), '<!doctype html><title>Tidemark web app stand-in</title>');
+    // TIDEMARK_PORT=1 is privileged: the start would fail if the flag did not win. Started in another
+    // directory than its own, as a service manager may: nothing it reads depends on the working directory.
     serve = spawn(process.execPath, [cli, 'serve', '--port', '0'], {
-      cwd: appDir,
+      cwd: os.tmpdir(),
       env: env({ TIDEMARK_PORT: '1', TIDEMARK_DATA: dataDir, TIDEMARK_LOG_FORMAT: 'json', TIDEMARK_LOG_LEVEL: 'info', TIDEMARK_PUBLIC_URL: 'http://tidemark.test' }),
     });
     const started = new Promise<string>((resolve, reject) => {
@@ -104,6 +118,8 @@ describe('the compiled server with production dependencies only', () => {
     expect(signin.status).toBe(303);
     const session = signin.headers.get('set-cookie')!.split(';')[0]!;
     expect((await fetch(`${origin}/account`, { headers: { cookie: `${visitor}; ${session}` } })).status).toBe(200);
+    const webApp = await fetch(`${origin}/`, { headers: { cookie: `${visitor}; ${session}` } });
+    expect(await webApp.text()).toContain('Tidemark web app stand-in');
 
     const created = await api('POST', '/bookmark', { link: 'https://compiled.example/page', title: `About ${searchWord}`, note });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -125,14 +141,22 @@ describe('the compiled server with production dependencies only', () => {
     await new Promise((resolve) => serve!.once('exit', resolve));
     serve = undefined;
     const requests = log.split('\n').filter((line) => line.includes('"request completed"'));
-    expect(requests.length).toBe(7); // the walk's seven requests; the probes are not logged
+    expect(requests.length).toBe(8); // the walk's eight requests; the probes are not logged
     for (const secret of [password, token, note, searchWord, session.split('=')[1]!, visitor.split('=')[1]!, csrf]) {
       expect(log.includes(secret), `the log shows ${secret}`).toBe(false);
     }
     expect(log).not.toMatch(/authorization|cookie/i);
+    // Nothing went wrong on the way, the worker threads (WAL checkpoints, conversion) included: a worker
+    // that cannot load its code says so in a warning. The one expected is the tests' cheap password hashing.
+    const warnings = log
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; passwordHashCost?: number })
+      .filter((entry) => entry.level >= 40 && entry.passwordHashCost === undefined);
+    expect(warnings).toEqual([]);
   }, 60_000);
 
-  it('runs the import and backup commands', () => {
+  it('runs every other command: import, backup, restore, app:create, invite:resend, migrate-data', () => {
     const file = path.join(dataDir, 'export.html');
     fs.writeFileSync(file, '<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><p><DT><H3>From the CLI</H3><DL><p><DT><A HREF="https://cli.example/">CLI</A></DL></DL>');
     const imported = runCompiled(['import', '--email', 'op@example.com', '--file', file, '--data', dataDir]);
@@ -143,7 +167,21 @@ describe('the compiled server with production dependencies only', () => {
     const backup = runCompiled(['backup', '--out', archive, '--data', dataDir]);
     expect(backup.status, backup.stderr).toBe(0);
     expect(fs.statSync(archive).size).toBeGreaterThan(0);
+    const restoredDir = `${dataDir}-restored`;
+    const restored = runCompiled(['restore', '--from', archive, '--data', restoredDir]);
     fs.rmSync(archive);
+    expect(restored.status, restored.stderr).toBe(0);
+    const app = runCompiled(['app:create', '--email', 'op@example.com', '--name', 'Reader', '--redirect', 'https://reader.example/cb'], { TIDEMARK_DATA: restoredDir });
+    fs.rmSync(restoredDir, { recursive: true, force: true });
+    expect(app.status, app.stderr).toBe(0);
+    expect(JSON.parse(app.stdout)).toMatchObject({ client_id: expect.any(String) });
+    const resend = runCompiled(['invite:resend', '--all', '--data', dataDir]);
+    expect(resend.status, resend.stderr).toBe(0);
+    // PostgreSQL's driver loads and the command says where it could not connect (port 1: nobody listens).
+    const migrate = runCompiled(['migrate-data', '--from', dataDir, '--to', 'postgres://tidemark@127.0.0.1:1/tidemark']);
+    expect(migrate.status).not.toBe(0);
+    expect(migrate.stderr).toMatch(/127\.0\.0\.1:1/);
+    expect(migrate.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
   });
 });
 
@@ -164,7 +202,7 @@ describe('serve settings from the environment', () => {
     }
   });
 
-  it('refuses an unknown TIDEMARK_* variable or a malformed value, naming it', () => {
+  it('refuses an unknown TIDEMARK_* variable or a malformed value, naming it', async () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ TIDEMARK_PROT: '8080' }, /^Unknown environment variable TIDEMARK_PROT\. Run `serve --help`/],
       [{ TIDEMARK_PORT: 'eighty' }, /^TIDEMARK_PORT must be a number from 0 to 65535, got "eighty"\./],
@@ -174,12 +212,19 @@ describe('serve settings from the environment', () => {
       // A URL that may hold a password is named, never echoed.
       [{ TIDEMARK_SMTP_URL: 'mail://u:hunter2@x' }, /^TIDEMARK_SMTP_URL must be a URL such as smtps:\/\/[^"]*\.$/],
       [{ TIDEMARK_DATABASE_URL: 'mysql://u:hunter2@x/db' }, /^TIDEMARK_DATABASE_URL must be a PostgreSQL URL[^"]*\.$/],
+      // Variables without a flag are read as strictly, and refused as plainly (no stack trace).
+      [{ TIDEMARK_SMTP_HOST: 'mail.example.com', TIDEMARK_SMTP_SECURE: 'maybe' }, /^TIDEMARK_SMTP_SECURE must be true or false, got "maybe"\.$/],
+      [{ TIDEMARK_PASSWORD_HASH_COST: '1000' }, /^TIDEMARK_PASSWORD_HASH_COST must be a power of two from 1024 to 32768 .*got "1000"\.$/],
+      [{ TIDEMARK_GOOGLE_CLIENT_ID: 'id-only' }, /^TIDEMARK_GOOGLE_CLIENT_ID and TIDEMARK_GOOGLE_CLIENT_SECRET go together: set both, or neither\.$/],
     ];
-    for (const [vars, message] of cases) {
-      // No --port: a flag would win over TIDEMARK_PORT, and the server would start.
-      const res = runCompiled(['serve', '--data', dataDir], vars);
+    // All at once (each is a process that stops at once): the machine's cores, not one after another.
+    // No --port: a flag would win over TIDEMARK_PORT, and the server would start.
+    const results = await Promise.all(cases.map(([vars]) => runCompiledAsync(['serve', '--data', dataDir], vars)));
+    for (const [i, [vars, message]] of cases.entries()) {
+      const res = results[i]!;
       expect(res.status, JSON.stringify(vars)).toBe(2);
       expect(res.stderr.trim()).toMatch(message);
+      expect(res.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);
       expect(res.stdout).not.toMatch(/listening/);
     }
     // The flag's own value is checked the same way, named as a flag.

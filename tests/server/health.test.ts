@@ -104,4 +104,21 @@ describe('PostgreSQL', () => {
     }
     await until(async () => (await get(s, '/ready')).status === 200, 15_000);
   }, 60_000);
+
+  it('answers 503 with the reason while a migration is missing, 200 again once it is applied', async () => {
+    const [{ version }] = await s.sql<{ version: number }>('SELECT max(version) AS version FROM schema_migrations');
+    const [row] = await s.sql<{ name: string; applied_at: string }>('SELECT name, applied_at FROM schema_migrations WHERE version = ?', version);
+    await s.sql('DELETE FROM schema_migrations WHERE version = ?', version);
+    try {
+      const ready = await get(s, '/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({
+        result: false,
+        errorMessage: `Not ready: database migrations are not applied yet (schema version ${version - 1}, this server needs ${version}).`,
+      });
+    } finally {
+      await s.sql('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', version, row!.name, row!.applied_at);
+    }
+    expect((await get(s, '/ready')).status).toBe(200);
+  });
 });

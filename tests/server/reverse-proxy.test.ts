@@ -30,6 +30,13 @@ describe('with --trust-proxy', () => {
     expect((await signin(s, {})).headers.get('x-ratelimit-remaining')).toBe('2');
   });
 
+  it('believes only the address the proxy added: one a client wrote in front of it buys no new allowance', async () => {
+    // A proxy that appends (nginx's $proxy_add_x_forwarded_for) passes on what the client sent, then the client's real address.
+    const spoofed = (n: number) => signin(s, { 'x-forwarded-for': `10.0.0.${n}, 192.0.2.77` });
+    for (let i = 0; i < 3; i++) expect((await spoofed(i)).status).toBe(200);
+    expect((await spoofed(3)).status).toBe(429);
+  });
+
   it('sets Secure cookies when the proxy says the request came over https, and not over http', async () => {
     const https = await signin(s, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.1' });
     expect(https.headers.get('set-cookie')).toMatch(/; Secure/i);

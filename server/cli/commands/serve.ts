@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { buildApp, API_PREFIX } from '../../app.js';
 import { defaultConfig } from '../../config.js';
 import { lowPasswordCostWarning } from '../../services/passwords.js';
 import { FileStorageError } from '../../services/files/storage.js';
@@ -8,7 +7,6 @@ import { ensureExtensionClient } from '../../services/oauth/extension-client.js'
 import { CHROME_REDIRECT_URL, FIREFOX_REDIRECT_URL } from '../../../lib/api/extension-identity.js';
 import { CliError } from '../args.js';
 import { readServeSettings, serveHelp } from '../serve-options.js';
-import { openStoreForCommand } from '../store.js';
 
 /**
  * `serve`: every flag and its TIDEMARK_* variable are listed in cli/serve-options.ts (`serve --help`).
@@ -21,7 +19,7 @@ export async function run(args: string[]): Promise<void> {
     return;
   }
   const perMinute = settings.rateLimit ?? 120;
-  const config = defaultConfig({
+  const config = configFromEnvironment({
     port: settings.port ?? 8787,
     host: settings.host ?? '127.0.0.1',
     dataDir: settings.data ?? path.resolve('data'),
@@ -48,6 +46,9 @@ export async function run(args: string[]): Promise<void> {
     if (config.files?.kind === 's3') throw new CliError('--files and TIDEMARK_S3_* both name where files are kept. Use one of them.');
     config.files = { kind: 'directory', dir: settings.files };
   }
+  // The server itself (Fastify, the database drivers, every route) loads only once the settings
+  // are read: `--help` and a mistyped setting answer at once.
+  const [{ buildApp, API_PREFIX }, { openStoreForCommand }] = await Promise.all([import('../../app.js'), import('../store.js')]);
   const store = await openStoreForCommand(config);
   const app = await buildApp(config, store).catch(async (error: unknown) => {
     await store.close();
@@ -88,6 +89,19 @@ export async function run(args: string[]): Promise<void> {
     process.stderr.write(`${costWarning}\n`);
   }
   process.stdout.write(`Tidemark API listening on ${url.origin}${API_PREFIX}\n`);
+}
+
+/**
+ * The configuration with what the environment-only variables (TIDEMARK_SMTP_*, TIDEMARK_S3_*,
+ * providers, TIDEMARK_PASSWORD_HASH_COST) say. A value they cannot read is the operator's to fix: its
+ * message alone (which names the variable), no stack trace.
+ */
+function configFromEnvironment(overrides: Parameters<typeof defaultConfig>[0]): ReturnType<typeof defaultConfig> {
+  try {
+    return defaultConfig(overrides);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
 }
 
 /** A file storage that cannot be used is the operator's to fix: its message alone, exit code 2. */

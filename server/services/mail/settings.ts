@@ -16,9 +16,13 @@ export interface SmtpSettings {
 
 export const DEFAULT_MAIL_FROM = 'Tidemark <no-reply@tidemark.invalid>';
 
-function flag(value: string | undefined): boolean | undefined {
+/** An on/off variable; a value that is neither stops the start (a typo must not turn TLS off unseen). */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const value = env[name];
   if (value === undefined || value === '') return undefined;
-  return /^(1|true|yes|on)$/i.test(value.trim());
+  if (/^(1|true|yes|on)$/i.test(value.trim())) return true;
+  if (/^(0|false|no|off)$/i.test(value.trim())) return false;
+  throw new Error(`${name} must be true or false, got "${value}".`);
 }
 
 /**
@@ -29,7 +33,7 @@ function flag(value: string | undefined): boolean | undefined {
 export function smtpFromEnv(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
   const host = env.TIDEMARK_SMTP_HOST?.trim();
   if (!host) return undefined;
-  const secureFlag = flag(env.TIDEMARK_SMTP_SECURE);
+  const secureFlag = flag(env, 'TIDEMARK_SMTP_SECURE');
   const port = env.TIDEMARK_SMTP_PORT ? Number(env.TIDEMARK_SMTP_PORT) : secureFlag ? 465 : 587;
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new Error(`TIDEMARK_SMTP_PORT must be a port number from 1 to 65535, got "${env.TIDEMARK_SMTP_PORT}".`);
@@ -38,7 +42,7 @@ export function smtpFromEnv(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
     host,
     port,
     secure: secureFlag ?? port === 465,
-    requireTLS: flag(env.TIDEMARK_SMTP_REQUIRE_TLS),
+    requireTLS: flag(env, 'TIDEMARK_SMTP_REQUIRE_TLS'),
     user: env.TIDEMARK_SMTP_USER || undefined,
     pass: env.TIDEMARK_SMTP_PASS || undefined,
     from: env.TIDEMARK_MAIL_FROM || DEFAULT_MAIL_FROM,

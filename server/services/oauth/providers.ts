@@ -83,7 +83,9 @@ export function providersFromEnv(env: Record<string, string | undefined>): Provi
     const prefix = `TIDEMARK_${name.toUpperCase()}_`;
     const clientId = env[`${prefix}CLIENT_ID`];
     const clientSecret = env[`${prefix}CLIENT_SECRET`];
-    if (!clientId || !clientSecret) continue;
+    if (!clientId && !clientSecret) continue;
+    // One without the other would leave the provider off without a word.
+    if (!clientId || !clientSecret) throw new Error(`${prefix}CLIENT_ID and ${prefix}CLIENT_SECRET go together: set both, or neither.`);
     out[name] = {
       clientId,
       clientSecret,
