@@ -38,13 +38,17 @@ test('desktop: list, search with operators, save by address, bulk move with Undo
   await form.getByLabel('Address of the page').fill(`${w.siteOrigin}/article`);
   await expect(form.getByLabel('Title')).toHaveValue('Tide tables of the North Sea', READ);
   await expect(form.getByLabel('Excerpt')).toHaveValue(/When the water turns/);
+  // The page's cover, shown as the browser loads it.
+  const cover = form.locator('img.save-cover');
+  await expect(cover).toHaveAttribute('src', `${w.siteOrigin}/cover.png`);
+  await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(192);
   await form.getByRole('combobox', { name: 'Tags' }).fill('coast');
   await form.getByRole('combobox', { name: 'Tags' }).press('Enter');
   await form.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved in Unsorted.' })).toBeVisible();
   await expect(page.locator('.bookmark .title', { hasText: 'Tide tables of the North Sea' })).toBeVisible();
   const saved = (await w.s.api('GET', `/bookmarks/-1?search=${encodeURIComponent('#coast')}`, { token: w.token })).body.items;
-  expect(saved.map((b: { title: string; link: string }) => [b.title, b.link])).toEqual([['Tide tables of the North Sea', `${w.siteOrigin}/article`]]);
+  expect(saved.map((b: { title: string; link: string; cover: string }) => [b.title, b.link, b.cover])).toEqual([['Tide tables of the North Sea', `${w.siteOrigin}/article`, `${w.siteOrigin}/cover.png`]]);
 
   // The same address again: it is found, and offered for editing instead of a second copy.
   await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -152,9 +156,14 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     const form = page.getByRole('dialog', { name: 'Save a page' });
     await form.getByLabel('Address of the page').fill(`${w.siteOrigin}/phone`);
     await expect(form.getByLabel('Title')).toHaveValue('Tide tables of the Baltic', READ);
+    // Into another collection than the one shown.
+    await form.getByRole('combobox', { name: 'Collection' }).tap();
+    await form.getByRole('option', { name: 'Work' }).tap();
+    await expect(form.getByRole('combobox', { name: 'Collection' })).toHaveValue('Work');
     await form.getByRole('button', { name: 'Save', exact: true }).tap();
-    await expect(page.getByRole('status').filter({ hasText: 'Saved in Reading.' })).toBeVisible();
-    expect(await w.apiTitles(w.ids.reading)).toContain('Tide tables of the Baltic');
+    await expect(page.getByRole('status').filter({ hasText: 'Saved in Work.' })).toBeVisible();
+    expect(await w.apiTitles(w.ids.work)).toContain('Tide tables of the Baltic');
+    expect(await w.apiTitles(w.ids.reading)).not.toContain('Tide tables of the Baltic');
   } finally {
     await context.close();
   }

@@ -1,15 +1,22 @@
 // What the web app's specs run against: the real server serving the built web app, one user with a
-// small library (two collections, six bookmarks), and a local site whose pages the server reads
-// when a page is saved by its address.
+// small library (two collections, six bookmarks), and a local site whose pages (with a cover image)
+// the server reads when a page is saved by its address.
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { ROOT } from '../../../scripts/build-extension.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 import { ensureWebBuilt } from './web-build.js';
 
 const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Tide tables of the North Sea</title>
 <meta name="description" content="When the water turns, port by port, for the whole year.">
+<meta property="og:image" content="/cover.png">
 </head><body><article><h1>Tide tables of the North Sea</h1><p>${'High water comes twice a day. '.repeat(40)}</p></article></body></html>`;
+
+/** The pages' cover image (og:image), any real PNG. */
+const COVER = fs.readFileSync(path.join(ROOT, 'web/public/icons/icon-192.png'));
 
 /** The local site's page titles by path (any other path: the North Sea). */
 const SEAS: Record<string, string> = { '/shared': 'Irish Sea', '/phone': 'Baltic' };
@@ -36,6 +43,10 @@ export async function startWebBackend(email: string): Promise<WebBackend> {
   const s = await startServer({ webAppDir: await ensureWebBuilt(), allowPrivateNetwork: true });
   const token = (await s.createUser(email, { password, pro: true })).token;
   const site = http.createServer((req, res) => {
+    if (req.url === '/cover.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(COVER);
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(ARTICLE.replace('North Sea', SEAS[req.url ?? ''] ?? 'North Sea'));
   });
