@@ -81,6 +81,8 @@ test('desktop: list, search with operators, save by address, bulk move with Undo
   await title.press('Tab');
   await expect(page.locator('.save-state')).toHaveText('Saved');
   expect((await w.bookmark(w.ids['Reading the harbour charts'])).title).toBe('Reading harbour charts at night');
+  // All of it under the app's strict policy (no inline script or style): nothing was blocked.
+  expect(await w.blocked(page)).toEqual([]);
 });
 
 test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-screen detail, save by address', async ({ browser }) => {
@@ -164,6 +166,7 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     await expect(page.getByRole('status').filter({ hasText: 'Saved in Work.' })).toBeVisible();
     expect(await w.apiTitles(w.ids.work)).toContain('Tide tables of the Baltic');
     expect(await w.apiTitles(w.ids.reading)).not.toContain('Tide tables of the Baltic');
+    expect(await w.blocked(page)).toEqual([]);
   } finally {
     await context.close();
   }

@@ -33,8 +33,13 @@ export interface WebBackend {
   titles(page: Page): Promise<string[]>;
   apiTitles(collectionId: number, search?: string): Promise<string[]>;
   bookmark(id: number): Promise<{ title: string; tags: string[]; collectionId: number }>;
-  /** Opens `path`, signs in on the page the server redirects to, and waits to be back. */
+  /**
+   * Opens `path`, signs in on the page the server redirects to, and waits to be back. From then on
+   * the page records what its Content-Security-Policy blocked (read with `blocked`).
+   */
   signIn(page: Page, path?: string): Promise<void>;
+  /** What the policy blocked on the page since it last loaded: "directive blocked-address (sample)" each. */
+  blocked(page: Page): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -79,6 +84,11 @@ export async function startWebBackend(email: string): Promise<WebBackend> {
       ((await s.api('GET', `/bookmarks/${collectionId}?perpage=50${search ? `&search=${encodeURIComponent(search)}` : ''}`, { token })).body.items as { title: string }[]).map((b) => b.title),
     bookmark: async (id) => (await s.api('GET', `/bookmark/${id}`, { token })).body.item,
     signIn: async (page, path = '/') => {
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __blocked: string[] }).__blocked = seen;
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI} (${e.sample || 'no sample'})`));
+      });
       await page.goto(`${s.origin}${path}`);
       await expect(page).toHaveURL(/\/signin\?next=/);
       await page.fill('#email', email);
@@ -86,6 +96,7 @@ export async function startWebBackend(email: string): Promise<WebBackend> {
       await page.click('button[type=submit]');
       await expect(page).toHaveURL(new RegExp(`^${s.origin.replace(/[.]/g, '\\.')}/`));
     },
+    blocked: (page) => page.evaluate(() => (window as unknown as { __blocked?: string[] }).__blocked ?? ['the page was not watched']),
     close: async () => {
       await s.close();
       await new Promise((resolve) => site.close(resolve));
