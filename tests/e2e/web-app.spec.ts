@@ -196,6 +196,9 @@ test('the installed app reopens offline with the last list, marked offline, and 
     await page.locator('#d-title').fill('Changed offline');
     await page.locator('#d-title').press('Tab');
     await expect(page.locator('.save-state')).toHaveText("You are offline: this change was not saved. Try again when you're back online.");
+    // The reader's code, loaded on first use, comes from this device's copy too.
+    await page.getByRole('button', { name: `Read “${shown[1]}”` }).click();
+    await expect(page.getByRole('region', { name: 'Reader' }).getByRole('heading', { level: 1 })).toHaveText(shown[1]);
     await context.setOffline(false);
     expect(await w.apiTitles(w.ids.work)).toEqual(shown);
   } finally {
