@@ -258,6 +258,14 @@ describe('next= never leaves the site, for the web app\'s links too', () => {
     expect(again.headers.get('location')).toBe('/');
   });
 
+  it('the header\'s Sign in and Sign up links keep a deep link on its way', async () => {
+    const web = new WebClient(s.origin);
+    const deep = '/?collection=12&q=%23tag';
+    const { document } = parseHTML((await web.get(`/signin?next=${encodeURIComponent(deep)}`)).text);
+    const links = [...document.querySelectorAll('header nav a')].map((a) => a.getAttribute('href'));
+    expect(links).toEqual([`/signin?next=${encodeURIComponent(deep)}`, `/signup?next=${encodeURIComponent(deep)}`]);
+  });
+
   it('next= after signing up goes to the library too, for every one of them', async () => {
     for (const [i, next] of HOSTILE.entries()) {
       const web = new WebClient(s.origin);
