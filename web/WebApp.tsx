@@ -1,13 +1,13 @@
 // The web app around the shared library UI: the library itself (components/library/LibraryApp.tsx,
 // the same as the extension's) with the web's own controls in its top bar (Save by address, the
-// account and sign-out), a banner while the network is down, and the save form the share target opens.
+// account menu), a banner while the network is down, and the save form the share target opens.
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../lib/i18n.js';
 import type { WebHost } from '../lib/library/web-host.js';
 import { parseState } from '../lib/library/url-state.js';
 import { LibraryApp } from '../components/library/LibraryApp.js';
 import { SaveForm } from './SaveForm.js';
-import { signOut } from './sign-out.js';
+import { AccountMenu } from './AccountMenu.js';
 
 /** The save form's request in the address (`/?save=<address>&title=`, where the share target leads), or null. */
 function saveRequest(search: string): { url: string; title: string } | null {
@@ -29,7 +29,6 @@ export function WebApp({ host }: { host: WebHost }) {
   const [save, setSave] = useState(() => saveRequest(location.search));
   const [online, setOnline] = useState(() => navigator.onLine);
   const [message, setMessage] = useState('');
-  const [signingOut, setSigningOut] = useState('');
 
   useEffect(() => {
     const on = () => setOnline(navigator.onLine);
@@ -73,29 +72,7 @@ export function WebApp({ host }: { host: WebHost }) {
               <svg class="glyph" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
               <span class="save-label">{t('webSaveButtonShort')}</span>
             </button>
-            <details class="account-menu">
-              <summary aria-label={t('webAccountMenu')}>
-                <svg class="glyph" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="8" r="4" /><path d="M4 21c1.5-4.5 4.5-6 8-6s6.5 1.5 8 6" /></svg>
-                <span class="account-label">{t('webAccount')}</span>
-              </summary>
-              <div class="account-items">
-                <a href="/account">{t('webAccountSettings')}</a>
-                <button
-                  type="button"
-                  class="sign-out"
-                  disabled={!!signingOut}
-                  onClick={() => {
-                    setSigningOut(t('webSigningOut'));
-                    signOut().catch((err: Error) => {
-                      setSigningOut('');
-                      setMessage(err.message);
-                    });
-                  }}
-                >
-                  {signingOut || t('webSignOut')}
-                </button>
-              </div>
-            </details>
+            <AccountMenu onError={setMessage} />
           </div>
         }
       />

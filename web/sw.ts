@@ -78,9 +78,13 @@ async function appPage(request: Request): Promise<Response> {
   }
 }
 
-/** Hashed files never change: the kept copy, else the network (and kept from then on). */
+/**
+ * Hashed files never change: the kept copy, else the network (and kept from then on). Whatever the
+ * request's headers: the server's answers say `Vary: Origin`, and a file loaded by import() carries
+ * an Origin that the precache's requests did not, though the file is the same.
+ */
 async function fromShellFirst(request: Request): Promise<Response> {
-  const kept = await caches.match(request, { cacheName: SHELL });
+  const kept = await caches.match(request, { cacheName: SHELL, ignoreVary: true });
   if (kept) return kept;
   const res = await fetch(request);
   if (res.ok) {

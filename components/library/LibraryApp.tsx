@@ -2,7 +2,7 @@
 // all highlights, export. What is shown lives in the address (lib/library/url-state.ts); the data
 // comes from the host in context (lib/library/host.ts); state changes are in lib/library/library-state.ts.
 import type { ComponentChildren } from 'preact';
-import { memo } from 'preact/compat';
+import { lazy, memo, Suspense } from 'preact/compat';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ALL_COLLECTIONS, TRASH, UNSORTED, type HighlightColor } from '../../lib/api/constants.js';
 import type { Bookmark, Tag } from '../../lib/api/types.js';
@@ -23,13 +23,17 @@ import { HighlightsView } from './HighlightsView.js';
 import { useHost } from './host-context.js';
 import { ListHead, type ExportFormat } from './ListHead.js';
 import { ListStatus } from './ListStatus.js';
-import { ReaderView } from './reader/ReaderView.js';
 import { useReader } from './reader/use-reader.js';
 import { SearchBox } from './SearchBox.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Toast, type ToastSpec } from './Toast.js';
 import { useLibraryKeys } from './use-library-keys.js';
 import { useStableActions } from './use-stable-actions.js';
+
+// The reader (its article, anchoring, painting and toolbar: about a third of the library's code) is
+// loaded when a bookmark is first read, not before the first list. Its file is in the web app's
+// offline copy (web/sw.ts keeps every file of the build) and in the extension's package.
+const ReaderView = lazy(() => import('./reader/ReaderView.js').then((m) => m.ReaderView));
 
 const MemoSidebar = memo(Sidebar);
 
@@ -406,7 +410,11 @@ export function LibraryApp({ actions }: Props = {}) {
       {toast && <Toast toast={toast} canUndo={!!undo} busy={busy} onUndo={() => void bulk.undoLast()} onClose={() => setToast(null)} />}
       {dialog && <Dialog spec={dialog} onClose={() => setDialog(null)} />}
     </div>
-    {state.read !== null && <ReaderView bookmarkId={state.read} known={items.find((b) => b._id === state.read) ?? null} onClose={reader.close} />}
+    {state.read !== null && (
+      <Suspense fallback={null}>
+        <ReaderView bookmarkId={state.read} known={items.find((b) => b._id === state.read) ?? null} onClose={reader.close} />
+      </Suspense>
+    )}
     </>
   );
 }

@@ -24,7 +24,8 @@ export const DEFAULT_STATE: LibraryState = { collectionId: 0, search: '', sort: 
 /** Reads the state from a query string (`location.search`); anything unknown falls back to the default. */
 export function parseState(query: string): LibraryState {
   const p = new URLSearchParams(query);
-  const c = Number(p.get('c') ?? '0');
+  // `collection=` is the long spelling of `c=` (links written by hand, or by other apps).
+  const c = Number(p.get('c') ?? p.get('collection') ?? '0');
   const sort = p.get('sort') ?? '';
   const color = p.get('color');
   const read = Number(p.get('read'));

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { queryText } from './forms.js';
 import { html, type SafeHtml } from './html.js';
 import { CSRF_FIELD, csrfToken, signedInUserOf, webState } from './session.js';
 
@@ -15,6 +16,15 @@ export function notice(kind: 'error' | 'ok', message: string | undefined): SafeH
     : html`<p class="notice ok" role="status">${message}</p>`;
 }
 
+/**
+ * The header's Sign in and Sign up links keep the page's `next` (a deep link on its way through
+ * sign-in), as the form's own links do; where it leads is checked when it is used.
+ */
+function nextCarried(request: FastifyRequest): string {
+  const next = queryText(request, 'next');
+  return next ? `?next=${encodeURIComponent(next)}` : '';
+}
+
 /** The page shell: header with the signed-in user's links, main content; `head` adds to <head>. */
 export function layout(request: FastifyRequest, title: string, body: SafeHtml, head: SafeHtml = html``): SafeHtml {
   const user = signedInUserOf(request);
@@ -24,7 +34,7 @@ export function layout(request: FastifyRequest, title: string, body: SafeHtml, h
         <a href="/apps">Apps</a>
         <form method="post" action="/signout" class="inline">${csrfField(request)}<button type="submit" class="link">Sign out</button></form>
       </nav>`
-    : html`<nav aria-label="Account"><a href="/signin">Sign in</a> <a href="/signup">Sign up</a></nav>`;
+    : html`<nav aria-label="Account"><a href="/signin${nextCarried(request)}">Sign in</a> <a href="/signup${nextCarried(request)}">Sign up</a></nav>`;
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -1,5 +1,6 @@
 // The web app in Firefox ESR (no extension): sign in on the server's page, the library opens with
-// the list, and a page is saved by its address (read by the server from a local test page).
+// the list, a page is saved by its address (read by the server from a local test page), and the
+// reader opens on it.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,4 +71,8 @@ test('signs in, shows the list, and saves a page by its address', async () => {
   );
   const saved = (await s.api('GET', '/bookmarks/-1?perpage=50', { token })).body.items as { title: string; link: string; excerpt: string }[];
   expect(saved.find((b) => b.link === `${siteOrigin}/dunes`)).toMatchObject({ title: 'Foxes of the dunes', excerpt: 'Where the dune foxes den, and when they hunt.' });
+
+  // The reader, loaded when first used (a file of its own), opens on the saved page.
+  await page.click('button[aria-label="Read “Foxes of the dunes”"]');
+  expect(await waitFor('the reader', async () => (await page.$eval('.reader .reader-title', (h) => h.textContent).catch(() => '')) || undefined)).toBe('Foxes of the dunes');
 });

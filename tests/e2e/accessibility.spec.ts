@@ -189,11 +189,12 @@ test.describe('the web app', () => {
   let pages: http.Server;
   let pagesOrigin: string;
   const email = 'a11y-web@example.test';
+  let webToken: string;
   const password = 'correct horse battery';
 
   test.beforeAll(async () => {
     web = await startServer({ webAppDir: await ensureWebBuilt(), allowPrivateNetwork: true });
-    const { token: webToken } = await web.createUser(email, { password });
+    ({ token: webToken } = await web.createUser(email, { password }));
     const reading = await web.createItem('/collection', webToken, { title: 'Reading' });
     await web.createItem('/collection', webToken, { title: 'Inside', parent: { $id: reading._id } });
     for (const [i, title] of ['Neap tides', 'Storm surge', 'Harbour charts'].entries()) {
@@ -247,6 +248,63 @@ test.describe('the web app', () => {
     await page.keyboard.press('Escape');
     await expect(form).toHaveCount(0);
     await expect(open).toBeFocused();
+  });
+
+  test('keyboard only: save by address from start to end, and the account menu', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page);
+    // From the top of the page: the web app's own controls are in the order, each showing its focus.
+    const stops = await tabThrough(page, 8);
+    expect(stops.filter((s) => s && !s.ring).map((s) => s!.what)).toEqual([]);
+    const order = stops.map((s) => s?.what ?? 'outside the page');
+    expect(order.slice(0, 3)).toEqual(['input[search] "Search the library"', 'button "Save"', 'summary "Account and sign out"']);
+
+    // Save: opened, filled, every field passed with Tab (each showing its focus), saved with Enter.
+    const open = page.getByRole('button', { name: 'Save', exact: true });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('dialog', { name: 'Save a page' });
+    await page.keyboard.type(`${pagesOrigin}/keyboard`);
+    await expect(form.getByLabel('Title')).toHaveValue('Spring tides');
+    const submit = form.getByRole('button', { name: 'Save', exact: true });
+    const passed: string[] = [];
+    for (let i = 0; i < 12 && !(await submit.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+      const now = await focusNow(page);
+      expect(now?.ring, `focus shows on ${now?.what}`).toBe(true);
+      passed.push(await page.evaluate(() => document.activeElement!.id || document.activeElement!.textContent!.trim()));
+    }
+    await expect(submit).toBeFocused();
+    expect(passed).toEqual(['save-title', 'save-excerpt', 'collection-input', 'tags-input', 'Cancel', 'Save']);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: 'Saved in Unsorted.' })).toBeVisible();
+    await expect(form).toHaveCount(0);
+    await expect(open).toBeFocused();
+
+    // The account menu: Enter opens it, Tab walks it, Escape closes it and the focus goes back.
+    const account = page.getByLabel('Account and sign out');
+    await account.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('link', { name: 'Account settings' })).toBeVisible();
+    await expectNoSeriousViolations(page);
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Account settings' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
+    await expect(account).toBeFocused();
+    // Leaving it by Tab closes it too: nothing stays open behind the focus.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
+
+    // The library as the other tests of this file expect it: without the page saved here.
+    const saved = (await web.api('GET', `/bookmarks/0?search=${encodeURIComponent('"Spring tides"')}`, { token: webToken })).body.items as { _id: number }[];
+    expect(saved).toHaveLength(1);
+    for (const id of [saved[0]._id, saved[0]._id]) expect((await web.api('DELETE', `/bookmark/${id}`, { token: webToken })).status).toBe(200);
   });
 
   test('on a phone: the list, the drawer and the detail pane', async ({ browser: chromium }) => {

@@ -1,6 +1,6 @@
 // The rest of the web app's library in Chromium against the real server: the saved copy, export and
-// sign-out; collections and the highlights view; a session ended elsewhere; changes to every match of
-// a search and emptying Trash.
+// sign-out; collections and the highlights view; a session ended elsewhere; a deep link through
+// sign-in; changes to every match of a search and emptying Trash.
 import { expect, test } from '@playwright/test';
 import { startWebBackend, type WebBackend } from './helpers/web-app.js';
 
@@ -111,6 +111,16 @@ test('a session ended elsewhere sends the app to sign in, and back to the same p
   } finally {
     await context.close();
   }
+});
+
+test('a deep link with a collection and a search opens there after signing in', async ({ page }) => {
+  await w.signIn(page, `/?collection=${w.ids.reading}&q=${encodeURIComponent('#tide')}`);
+  await expect(page).toHaveURL(`${w.s.origin}/?collection=${w.ids.reading}&q=%23tide`);
+  await expect(page.locator('.view-title')).toHaveText('Reading');
+  await expect(page.getByRole('combobox', { name: 'Search the library' })).toHaveValue('#tide');
+  const expected = await w.apiTitles(w.ids.reading, '#tide');
+  expect(expected).toHaveLength(2);
+  await expect.poll(() => w.titles(page)).toEqual(expected);
 });
 
 test('every match of a search changes in one call with Undo; Trash empties for good', async ({ page }) => {

@@ -49,9 +49,15 @@ test('on a phone: the reader’s own address through sign-in and a reload, fitte
     expect(widths.page).toBeLessThanOrEqual(widths.view);
 
     await dragSelect(page, 'Sailors call these the neap tides');
+    await expect(highlightToolbar(page)).toHaveCSS('background-color', 'rgb(31, 35, 40)');
     await highlightToolbar(page).getByRole('button', { name: 'Green' }).click();
     await expect.poll(async () => ((await w.s.api('GET', `/bookmark/${id}`, { token: w.token })).body.item.highlights as { text: string; prefix?: string }[]).map((h) => [h.text, !!h.prefix])).toContainEqual(['Sailors call these the neap tides', true]);
     await expect.poll(async () => (await painted(page)).green).toEqual(['Sailors call these the neap tides']);
+    // The reader and its highlighter run under the app's strict policy. The shared highlighter UI
+    // (lib/highlighter/ui, sized to the extension's injected-script budget) writes its CSS into
+    // <style> elements, which that policy refuses; the reader gives the same rules as constructed
+    // sheets (the toolbar was styled, above). Nothing else was blocked.
+    expect((await w.blocked(page)).filter((b) => !b.startsWith('style-src-elem inline'))).toEqual([]);
 
     await reader.getByRole('button', { name: /Back/ }).click();
     await expect(reader).toHaveCount(0);

@@ -38,13 +38,17 @@ test('desktop: list, search with operators, save by address, bulk move with Undo
   await form.getByLabel('Address of the page').fill(`${w.siteOrigin}/article`);
   await expect(form.getByLabel('Title')).toHaveValue('Tide tables of the North Sea', READ);
   await expect(form.getByLabel('Excerpt')).toHaveValue(/When the water turns/);
+  // The page's cover, shown as the browser loads it.
+  const cover = form.locator('img.save-cover');
+  await expect(cover).toHaveAttribute('src', `${w.siteOrigin}/cover.png`);
+  await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(192);
   await form.getByRole('combobox', { name: 'Tags' }).fill('coast');
   await form.getByRole('combobox', { name: 'Tags' }).press('Enter');
   await form.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved in Unsorted.' })).toBeVisible();
   await expect(page.locator('.bookmark .title', { hasText: 'Tide tables of the North Sea' })).toBeVisible();
   const saved = (await w.s.api('GET', `/bookmarks/-1?search=${encodeURIComponent('#coast')}`, { token: w.token })).body.items;
-  expect(saved.map((b: { title: string; link: string }) => [b.title, b.link])).toEqual([['Tide tables of the North Sea', `${w.siteOrigin}/article`]]);
+  expect(saved.map((b: { title: string; link: string; cover: string }) => [b.title, b.link, b.cover])).toEqual([['Tide tables of the North Sea', `${w.siteOrigin}/article`, `${w.siteOrigin}/cover.png`]]);
 
   // The same address again: it is found, and offered for editing instead of a second copy.
   await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -77,6 +81,8 @@ test('desktop: list, search with operators, save by address, bulk move with Undo
   await title.press('Tab');
   await expect(page.locator('.save-state')).toHaveText('Saved');
   expect((await w.bookmark(w.ids['Reading the harbour charts'])).title).toBe('Reading harbour charts at night');
+  // All of it under the app's strict policy (no inline script or style): nothing was blocked.
+  expect(await w.blocked(page)).toEqual([]);
 });
 
 test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-screen detail, save by address', async ({ browser }) => {
@@ -152,9 +158,15 @@ test('phone 390x844 with touch: drawer, Select mode, bulk move with Undo, full-s
     const form = page.getByRole('dialog', { name: 'Save a page' });
     await form.getByLabel('Address of the page').fill(`${w.siteOrigin}/phone`);
     await expect(form.getByLabel('Title')).toHaveValue('Tide tables of the Baltic', READ);
+    // Into another collection than the one shown.
+    await form.getByRole('combobox', { name: 'Collection' }).tap();
+    await form.getByRole('option', { name: 'Work' }).tap();
+    await expect(form.getByRole('combobox', { name: 'Collection' })).toHaveValue('Work');
     await form.getByRole('button', { name: 'Save', exact: true }).tap();
-    await expect(page.getByRole('status').filter({ hasText: 'Saved in Reading.' })).toBeVisible();
-    expect(await w.apiTitles(w.ids.reading)).toContain('Tide tables of the Baltic');
+    await expect(page.getByRole('status').filter({ hasText: 'Saved in Work.' })).toBeVisible();
+    expect(await w.apiTitles(w.ids.work)).toContain('Tide tables of the Baltic');
+    expect(await w.apiTitles(w.ids.reading)).not.toContain('Tide tables of the Baltic');
+    expect(await w.blocked(page)).toEqual([]);
   } finally {
     await context.close();
   }
@@ -184,6 +196,9 @@ test('the installed app reopens offline with the last list, marked offline, and 
     await page.locator('#d-title').fill('Changed offline');
     await page.locator('#d-title').press('Tab');
     await expect(page.locator('.save-state')).toHaveText("You are offline: this change was not saved. Try again when you're back online.");
+    // The reader's code, loaded on first use, comes from this device's copy too.
+    await page.getByRole('button', { name: `Read “${shown[1]}”` }).click();
+    await expect(page.getByRole('region', { name: 'Reader' }).getByRole('heading', { level: 1 })).toHaveText(shown[1]);
     await context.setOffline(false);
     expect(await w.apiTitles(w.ids.work)).toEqual(shown);
   } finally {

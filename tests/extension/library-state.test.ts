@@ -26,6 +26,8 @@ describe('library state in the address', () => {
     expect(parseState('?c=-1').collectionId).toBe(-1);
     expect(parseState('?c=-5').collectionId).toBe(0);
     expect(parseState('?c=abc').collectionId).toBe(0);
+    expect(parseState('?collection=12&q=%23tag')).toMatchObject({ collectionId: 12, search: '#tag' });
+    expect(parseState('?c=3&collection=12').collectionId).toBe(3);
     expect(parseState('?sort=random').sort).toBe('');
     expect(parseState('?view=grid').view).toBe('list');
     expect(parseState('?color=chartreuse').color).toBeNull();

@@ -258,6 +258,24 @@ describe('next= never leaves the site, for the web app\'s links too', () => {
     expect(again.headers.get('location')).toBe('/');
   });
 
+  it('the header\'s Sign in and Sign up links keep a deep link on its way', async () => {
+    const web = new WebClient(s.origin);
+    const deep = '/?collection=12&q=%23tag';
+    const { document } = parseHTML((await web.get(`/signin?next=${encodeURIComponent(deep)}`)).text);
+    const links = [...document.querySelectorAll('header nav a')].map((a) => a.getAttribute('href'));
+    expect(links).toEqual([`/signin?next=${encodeURIComponent(deep)}`, `/signup?next=${encodeURIComponent(deep)}`]);
+  });
+
+  it('next= after signing up goes to the library too, for every one of them', async () => {
+    for (const [i, next] of HOSTILE.entries()) {
+      const web = new WebClient(s.origin);
+      await web.get(`/signup?next=${encodeURIComponent(next)}`);
+      const res = await web.post('/signup', { name: 'New', email: `next-${i}@example.test`, password, next });
+      expect(res.status, `next=${next}`).toBe(303);
+      expect(res.headers.get('location'), `next=${next}`).toBe('/');
+    }
+  });
+
   it.each(['https://evil.example/', '//evil.example/x', 'https:\\\\evil.example'])('a share of %j only ever leads to the save form on this site', async (url) => {
     const web = await signedIn();
     const res = await web.get(`/share?url=${encodeURIComponent(url)}&text=${encodeURIComponent(url)}`);
