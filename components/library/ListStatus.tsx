@@ -4,6 +4,7 @@ import type { Bookmark } from '../../lib/api/types.js';
 import { t } from '../../lib/i18n.js';
 import type { PagerSnapshot } from '../../lib/library/pager.js';
 import type { LibraryState } from '../../lib/library/url-state.js';
+import { useHost } from './host-context.js';
 
 interface Props {
   list: PagerSnapshot<Bookmark>;
@@ -14,6 +15,7 @@ interface Props {
 }
 
 export function ListStatus({ list, state, inTrash, go, onRetry }: Props) {
+  const host = useHost();
   if (list.error) {
     return (
       <div class="error-box" role="alert">
@@ -24,9 +26,12 @@ export function ListStatus({ list, state, inTrash, go, onRetry }: Props) {
   }
   if (list.loading || list.pages === 0 || list.items.length > 0) return null;
   const filtersActive = !!state.search || state.collectionId !== ALL_COLLECTIONS;
+  // Nothing saved anywhere yet: say how to save a first page.
+  const firstRun = !filtersActive && !inTrash;
   return (
     <div class="empty" role="status">
-      <p class="empty-title">{state.search ? t('libNoMatches', state.search) : inTrash ? t('libTrashEmpty') : t('libEmptyCollection')}</p>
+      <p class="empty-title">{state.search ? t('libNoMatches', state.search) : inTrash ? t('libTrashEmpty') : firstRun ? t('libEmptyLibrary') : t('libEmptyCollection')}</p>
+      {firstRun && <p class="empty-hint">{host.firstSaveHint}</p>}
       {filtersActive && (
         <div class="empty-actions">
           {state.search && <button type="button" onClick={() => go({ search: '' })}>{t('libClearSearch')}</button>}

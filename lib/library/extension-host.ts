@@ -12,6 +12,9 @@ export const listThroughBackground: LibraryHost['list'] = (query) => send('libra
 
 export const extensionHost: LibraryHost = {
   queuesOffline: true,
+  get firstSaveHint() {
+    return t('libFirstSaveExtension');
+  },
   list: listThroughBackground,
   collections: () => send('libraryCollections', null),
   tags: () => send('listTags', null),

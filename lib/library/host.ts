@@ -23,6 +23,8 @@ export interface LibraryHost {
    * then say `queued: true`); when false they fail with a message saying so.
    */
   readonly queuesOffline: boolean;
+  /** What an empty library says about how to save a first page here (the toolbar button, the + button...). */
+  readonly firstSaveHint: string;
 
   /**
    * One page (50) of a listing. A newer first page with the same `channel` may cancel an older one

@@ -145,6 +145,7 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
     writeError,
     notifyChanged: () => reloaders.forEach((cb) => cb()),
     queuesOffline: false,
+    firstSaveHint: t('libFirstSaveWeb'),
 
     list: (q) =>
       read(async () => {

@@ -1,6 +1,6 @@
 // The rest of the web app's library in Chromium against the real server: the saved copy, export and
 // sign-out; collections and the highlights view; a session ended elsewhere; a deep link through
-// sign-in; changes to every match of a search and emptying Trash.
+// sign-in; changes to every match of a search and emptying Trash; a new account's empty library.
 import { expect, test } from '@playwright/test';
 import { startWebBackend, type WebBackend } from './helpers/web-app.js';
 
@@ -162,4 +162,19 @@ test('every match of a search changes in one call with Undo; Trash empties for g
   await page.getByRole('dialog').getByRole('button', { name: 'Empty Trash' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Trash emptied: 6 deleted for good.' })).toBeVisible();
   expect([await count(-99), await count(batch)]).toEqual([0, 54]);
+});
+
+test('a new account signs up and its empty library says how to save a first page', async ({ page }) => {
+  await page.goto(`${w.s.origin}/signup`);
+  await page.getByLabel('Name').fill('New Reader');
+  await page.getByLabel('Email').fill('new-reader@example.test');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(`${w.s.origin}/`);
+  const empty = page.getByRole('status').filter({ hasText: 'Your library is empty.' });
+  await expect(empty).toBeVisible();
+  await expect(empty).toContainText('Save a page by its address with the + button.');
+  // The button it names is there, and opens the save form.
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Save a page' })).toBeVisible();
 });
