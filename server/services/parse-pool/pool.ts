@@ -291,10 +291,11 @@ export class ParsePool {
       return;
     }
     slot.worker.unref();
-    // One worker stays for good (it keeps no process alive): starting one costs about a second of
-    // loading the parsers, which the next page read should not wait for. Extra ones end when idle.
+    // One idle worker stays for good (it keeps no process alive): starting one costs about a second
+    // of loading the parsers, which the next page read should not wait for, nor somebody else's
+    // while one user's long parse holds the other worker. Extra idle ones end.
     const retireWhenIdle = () => {
-      if (this.slots.size > 1) void this.end(slot);
+      if (this.idle.length > 1) void this.end(slot);
       else slot.idleTimer = setTimeout(retireWhenIdle, this.limits.idleMs).unref();
     };
     slot.idleTimer = setTimeout(retireWhenIdle, this.limits.idleMs);
