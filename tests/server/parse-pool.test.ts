@@ -40,6 +40,18 @@ describe('the parse pool', () => {
     await Promise.all([light, ...heavy]);
   });
 
+  it('a pool in use keeps a worker ready beside the busy one, so another user\'s task starts on it', { timeout: 120_000 }, async () => {
+    pool = new ParsePool({ workers: 2, perUser: 1 });
+    const long = pool.run(1, 'import-convert', { content: bookmarks(100_000), filename: undefined, limits: {} });
+    // The first task started a second worker beside its own...
+    expect(pool.stats()).toMatchObject({ workers: 2, running: 1, waiting: 0 });
+    // ...which the next user's task takes: no third, and nothing waits.
+    const light = pool.run(2, 'page-metadata', SMALL_PAGE);
+    expect(pool.stats()).toMatchObject({ workers: 2, running: 2, waiting: 0 });
+    expect((await light).title).toBe('Small');
+    await long;
+  });
+
   it('while one user\'s long task runs, an idle worker stays ready for everybody else', { timeout: 120_000 }, async () => {
     // The pool's timers run when the test moves them; its workers run for real.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

@@ -75,6 +75,8 @@ export class ParsePool {
   private readonly slots = new Set<Slot>();
   private readonly idle: Slot[] = [];
   private closed = false;
+  /** the last worker started ended before it was ready */
+  private startFailed = false;
   private readonly ended: Partial<Record<Outcome, number>> = {};
 
   constructor(limits: Partial<ParsePoolLimits> = {}) {
@@ -131,10 +133,22 @@ export class ParsePool {
   private pump(): void {
     while (!this.closed && (this.idle.length > 0 || this.slots.size < this.limits.workers)) {
       const task = this.next();
-      if (!task) return;
+      if (!task) break;
       const slot = this.idle.pop() ?? this.spawn();
       void this.start(slot, task);
     }
+    this.keepSpare();
+  }
+
+  /**
+   * Once the pool is in use, one worker is kept ready beside the busy ones (within the limit): while
+   * one user's long parse runs, or after a worker was ended at its limit, the next person's parse
+   * starts at once instead of waiting about a second for a worker to load its parsers. Not while
+   * workers fail to start, which would only start more.
+   */
+  private keepSpare(): void {
+    if (this.closed || this.serial === 0 || this.startFailed || this.idle.length > 0 || this.slots.size >= this.limits.workers) return;
+    this.park(this.spawn());
   }
 
   /**
@@ -165,17 +179,23 @@ export class ParsePool {
     const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb },
     });
+    let started = false;
     const slot: Slot = {
       worker,
       ready: new Promise<void>((resolve) => {
         const onReady = (message: { ready?: boolean }) => {
           if (!message.ready) return;
           worker.off('message', onReady);
+          started = true;
+          this.startFailed = false;
           resolve();
         };
         worker.on('message', onReady);
         // A worker that fails to start ends; the task given to it is refused by onExit below.
-        worker.once('exit', () => resolve());
+        worker.once('exit', () => {
+          if (!started && !slot.ended) this.startFailed = true;
+          resolve();
+        });
       }),
     };
     worker.on('message', (answer: WorkerAnswer & { ready?: boolean }) => {
@@ -290,6 +310,12 @@ export class ParsePool {
       void this.end(slot);
       return;
     }
+    this.park(slot);
+    this.pump();
+  }
+
+  /** Puts a worker among the idle ones, ready for the next task. */
+  private park(slot: Slot): void {
     slot.worker.unref();
     // One idle worker stays for good (it keeps no process alive): starting one costs about a second
     // of loading the parsers, which the next page read should not wait for, nor somebody else's
@@ -301,7 +327,6 @@ export class ParsePool {
     slot.idleTimer = setTimeout(retireWhenIdle, this.limits.idleMs);
     slot.idleTimer.unref();
     this.idle.push(slot);
-    this.pump();
   }
 
   private forget(slot: Slot): void {
