@@ -58,6 +58,8 @@ type Outcome = 'done' | 'failed' | ParseRefused['code'];
 
 export interface ParsePoolStats {
   workers: number;
+  /** workers started since the pool started */
+  workersStarted: number;
   running: number;
   waiting: number;
   /** tasks ended since the pool started, by how they ended */
@@ -75,6 +77,7 @@ export class ParsePool {
   private readonly slots = new Set<Slot>();
   private readonly idle: Slot[] = [];
   private closed = false;
+  private workersStarted = 0;
   /** the last worker started ended before it was ready */
   private startFailed = false;
   private readonly ended: Partial<Record<Outcome, number>> = {};
@@ -117,7 +120,7 @@ export class ParsePool {
     for (const queue of this.waiting.values()) waiting += queue.length;
     let running = 0;
     for (const slot of this.slots) if (slot.task) running++;
-    return { workers: this.slots.size, running, waiting, ended: { ...this.ended } };
+    return { workers: this.slots.size, workersStarted: this.workersStarted, running, waiting, ended: { ...this.ended } };
   }
 
   /** Ends every worker; waiting and running tasks are refused as 'closed'. */
@@ -176,6 +179,7 @@ export class ParsePool {
   }
 
   private spawn(): Slot {
+    this.workersStarted++;
     const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb },
     });
