@@ -7,12 +7,11 @@
 //   npx tsx bench/import/responsive.ts --nested 40000   (one bookmark in folders nested that deep: refused, after parsing)
 //
 // Prints figures only; it asserts nothing.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BenchData, timedGetUser } from '../server/child-server.js';
 import { generateNetscape } from './generate.js';
 
 const args = process.argv.slice(2);
@@ -20,23 +19,11 @@ const at = args.indexOf('--bookmarks');
 const count = at >= 0 ? Number(args[at + 1]) : 260_000;
 const nestedAt = args.indexOf('--nested');
 const depth = nestedAt >= 0 ? Number(args[nestedAt + 1]) : 0;
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
-const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-import-responsive-'));
+const data = new BenchData('import-responsive');
+const importer = data.tokenFor('importer@example.test');
+const bystander = data.tokenFor('bystander@example.test');
 
-const cli = (...cmd: string[]) => {
-  const out = spawnSync(tsx, ['server/cli.ts', ...cmd, '--data', dataDir], { cwd: root, encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`${cmd[0]} failed: ${out.stderr}`);
-  return JSON.parse(out.stdout) as Record<string, string>;
-};
-const tokenFor = (email: string) => {
-  cli('user:create', '--email', email, '--password', 'bench-password-1');
-  return cli('token:create', '--email', email).access_token!;
-};
-const importer = tokenFor('importer@example.test');
-const bystander = tokenFor('bystander@example.test');
-
-const file = join(dataDir, 'bookmarks.html');
+const file = join(data.dir, 'bookmarks.html');
 /** One bookmark inside `levels` nested folders. */
 const nestedNetscape = (levels: number) =>
   '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n' +
@@ -47,23 +34,9 @@ const nestedNetscape = (levels: number) =>
 writeFileSync(file, depth ? nestedNetscape(depth) : generateNetscape(count));
 console.log(`file: ${depth ? `1 bookmark in folders nested ${depth} deep` : `${count} bookmarks`}, ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`);
 
-const server = spawn(tsx, ['server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', '1000000'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-let origin = '';
-for await (const chunk of server.stdout) {
-  const m = /listening on (http:\/\/[^/\s]+)/.exec(String(chunk));
-  if (m) {
-    origin = m[1]!;
-    break;
-  }
-}
-
-const getUser = async () => {
-  const t = performance.now();
-  const res = await fetch(`${origin}/rest/v1/user`, { headers: { authorization: `Bearer ${bystander}` } });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`GET /user answered ${res.status}`);
-  return performance.now() - t;
-};
+const server = await data.serve();
+const origin = server.origin;
+const getUser = () => timedGetUser(server.api, bystander);
 for (let i = 0; i < 20; i++) await getUser(); // warm up
 const idle: number[] = [];
 for (let i = 0; i < 200; i++) idle.push(await getUser());
@@ -92,6 +65,5 @@ const r = JSON.parse(report.trim() || '{}') as { status?: number; ms?: number; b
 console.log(`import answered ${r.status} in ${r.ms?.toFixed(0)} ms (${r.bookmarks ?? r.error} bookmarks)`);
 line('GET /user idle', idle);
 line('GET /user during import', during);
-server.kill('SIGTERM');
-await once(server, 'exit');
-rmSync(dataDir, { recursive: true, force: true });
+await server.stop();
+data.remove();

@@ -12,28 +12,12 @@
 //   npx tsx bench/server/parse-isolation.ts
 //
 // Prints figures only; it asserts nothing.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BenchData, timedGetUser } from './child-server.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
-const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-parse-isolation-'));
-
-const cli = (...cmd: string[]) => {
-  const out = spawnSync(tsx, ['server/cli.ts', ...cmd, '--data', dataDir], { cwd: root, encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`${cmd[0]} failed: ${out.stderr}`);
-  return JSON.parse(out.stdout) as Record<string, string>;
-};
-const tokenFor = (email: string, ...flags: string[]) => {
-  cli('user:create', '--email', email, '--password', 'bench-password-1', ...flags);
-  return cli('token:create', '--email', email).access_token!;
-};
-const hostile = tokenFor('hostile@example.test', '--pro');
-const bystander = tokenFor('bystander@example.test');
+const data = new BenchData('parse-isolation');
+const hostile = data.tokenFor('hostile@example.test', '--pro');
+const bystander = data.tokenFor('bystander@example.test');
 
 const nested = (depth: number, tag = 'div') => `<!DOCTYPE html><html><head><title>Deep</title></head><body>${`<${tag}>`.repeat(depth)}x${`</${tag}>`.repeat(depth)}</body></html>`;
 /** Legal but costly: as deep as the limit allows, as large as a fetched page may be. */
@@ -52,27 +36,9 @@ const pageServer = http.createServer((req, res) => {
 await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
 const pageOrigin = `http://127.0.0.1:${(pageServer.address() as { port: number }).port}`;
 
-const server = spawn(tsx, ['server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', '1000000', '--allow-private-network'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let origin = '';
-for await (const chunk of server.stdout) {
-  const m = /listening on (http:\/\/[^/\s]+)/.exec(String(chunk));
-  if (m) {
-    origin = m[1]!;
-    break;
-  }
-}
-const api = `${origin}/rest/v1`;
-
-const getUser = async () => {
-  const t = performance.now();
-  const res = await fetch(`${api}/user`, { headers: { authorization: `Bearer ${bystander}` } });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`GET /user answered ${res.status}`);
-  return performance.now() - t;
-};
+const server = await data.serve('--allow-private-network');
+const api = server.api;
+const getUser = () => timedGetUser(api, bystander);
 const multipart = (part: string, filename: string, content: string) => {
   const form = new FormData();
   form.append(part, new Blob([content], { type: 'text/html' }), filename);
@@ -146,7 +112,6 @@ await beside(`import/file, <DL> 400000 deep (${(deepDl.length / 1e6).toFixed(1)}
 });
 console.log(`another user's ${small.length}-byte import beside it: ${smallTook.toFixed(0)} ms`);
 
-server.kill('SIGTERM');
+await server.stop();
 pageServer.close();
-await new Promise((resolve) => server.once('exit', resolve));
-rmSync(dataDir, { recursive: true, force: true });
+data.remove();

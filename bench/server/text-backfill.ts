@@ -13,13 +13,10 @@
 //   npx tsx bench/server/text-backfill.ts [--bookmarks N] [--hosts N]
 //
 // Prints figures only; it asserts nothing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { BenchData, timedGetUser } from './child-server.js';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -28,21 +25,9 @@ const arg = (name: string, fallback: number) => {
 const BOOKMARKS = arg('bookmarks', 1000);
 const HOSTS = arg('hosts', 64);
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
-const dataDir = mkdtempSync(join(tmpdir(), 'tidemark-text-backfill-'));
-
-const cli = (...cmd: string[]) => {
-  const out = spawnSync(tsx, ['server/cli.ts', ...cmd, '--data', dataDir], { cwd: root, encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`${cmd[0]} failed: ${out.stderr}`);
-  return JSON.parse(out.stdout) as Record<string, string>;
-};
-const tokenFor = (email: string) => {
-  cli('user:create', '--email', email, '--password', 'bench-password-1');
-  return cli('token:create', '--email', email).access_token!;
-};
-const reader = tokenFor('reader@example.test');
-const bystander = tokenFor('bystander@example.test');
+const data = new BenchData('text-backfill');
+const reader = data.tokenFor('reader@example.test');
+const bystander = data.tokenFor('bystander@example.test');
 
 const words = 'tide gauge harbour sounding ebb flood neap spring datum chart pier breakwater'.split(' ');
 const article = (n: number) => {
@@ -75,23 +60,9 @@ for (let i = 0; i < HOSTS; i++) {
 }
 const siteOrigin = (i: number) => `http://127.0.0.1:${(sites[i % HOSTS]!.address() as { port: number }).port}`;
 
-async function serve(...flags: string[]): Promise<{ process: ChildProcess; api: string }> {
-  const child = spawn(tsx, ['server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--rate-limit', '1000000', '--allow-private-network', '--log-level', 'warn', ...flags], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for await (const chunk of child.stdout!) {
-    const m = /listening on (http:\/\/[^/\s]+)/.exec(String(chunk));
-    if (m) return { process: child, api: `${m[1]}/rest/v1` };
-  }
-  throw new Error('serve stopped before listening');
-}
-async function stop(child: ChildProcess): Promise<void> {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-}
+const serve = (...flags: string[]) => data.serve('--allow-private-network', '--log-level', 'warn', ...flags);
 
-const db = () => new Database(join(dataDir, 'tidemark.sqlite'), { readonly: true, fileMustExist: true });
+const db = () => new Database(join(data.dir, 'tidemark.sqlite'), { readonly: true, fileMustExist: true });
 const pendingCount = (conn: Database.Database, ids?: number[]) =>
   ids
     ? (conn.prepare(`SELECT count(*) AS n FROM article_texts WHERE status = 'pending' AND bookmark_id IN (${ids.join(',')})`).get() as { n: number }).n
@@ -110,7 +81,7 @@ for (let start = 0; start < BOOKMARKS; start += 100) {
   });
   if (res.status !== 200) throw new Error(`POST /bookmarks answered ${res.status}: ${await res.text()}`);
 }
-await stop(first.process);
+await first.stop();
 
 const t0 = performance.now();
 const second = await serve();
@@ -133,13 +104,7 @@ console.log(
 // 2. Isolation: GET /user of another user while a 20 MB page and a pathological one are read.
 special.set('/big', Buffer.from(big()));
 special.set('/deep', Buffer.from(pathological()));
-const getUser = async () => {
-  const t = performance.now();
-  const res = await fetch(`${second.api}/user`, { headers: { authorization: `Bearer ${bystander}` } });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`GET /user answered ${res.status}`);
-  return performance.now() - t;
-};
+const getUser = () => timedGetUser(second.api, bystander);
 for (let i = 0; i < 50; i++) await getUser(); // warm up
 const quiet: number[] = [];
 const quietEnd = performance.now() + 5000;
@@ -164,6 +129,6 @@ console.log(`20 MB page + pathological page read in ${took.toFixed(1)} s; ${summ
 for (const row of rows) console.log(`  bookmark ${row.bookmark_id}: ${row.status}, ${row.length} characters${row.truncated ? ' (cut)' : ''}${row.error ? `, ${row.error}` : ''}`);
 
 conn.close();
-await stop(second.process);
+await second.stop();
 for (const server of sites) server.close();
-rmSync(dataDir, { recursive: true, force: true });
+data.remove();

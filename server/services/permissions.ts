@@ -100,6 +100,29 @@ export class Permissions {
     };
   }
 
+  /**
+   * The owner's access to each of their own collections, worked out from one read of their tree:
+   * what `collection()` answers for each, without its two queries per collection.
+   */
+  async ownedCollections(userId: number): Promise<Map<number, CollectionAccess>> {
+    const tree = await this.access.ownedTree(userId);
+    const byId = new Map(tree.map((row) => [row.id, row]));
+    const nearest = new Map<number, number | null>();
+    const nearestShared = (id: number): number | null => {
+      const known = nearest.get(id);
+      if (known !== undefined) return known;
+      const row = byId.get(id);
+      const found = !row ? null : row.shared ? id : row.parent_id === null ? null : nearestShared(row.parent_id);
+      nearest.set(id, found);
+      return found;
+    };
+    const access = new Map<number, CollectionAccess>();
+    for (const { id } of tree) {
+      access.set(id, { collectionId: id, ownerId: userId, role: 'owner', level: LEVEL.owner, draggable: true, sharedVia: nearestShared(id), sharedRoot: false });
+    }
+    return access;
+  }
+
   /** Throws 401 (no token and not public), 403 (no right) or 404 (no such collection). */
   async requireCollection(userId: number | null, collectionId: number, need: Need): Promise<CollectionAccess> {
     const access = await this.collection(userId, collectionId);

@@ -369,6 +369,34 @@ describe('collaborator records', () => {
     expect((await s.api('GET', `/collection/${solo}`, { token: owner.token })).body.item.collaborators).toBeUndefined();
   });
 
+  it('the tree listings give each collection the record GET /collection/{id} gives, for the owner and a collaborator', async () => {
+    // A > B > C > D, with B and D shared: C carries B's collaborators, D its own.
+    const owner2 = await user();
+    const A = await createCollection(s, owner2, 'Tree A');
+    const B = await createCollection(s, owner2, 'Tree B', A);
+    const C = await createCollection(s, owner2, 'Tree C', B);
+    const D = await createCollection(s, owner2, 'Tree D', C);
+    const friend = await user();
+    await share(s, owner2, B, friend, 'member');
+    await share(s, owner2, D, await user(), 'viewer');
+    const mine = await createCollection(s, friend, 'Friend own');
+    for (const who of [owner2, friend]) {
+      const listed = [
+        ...(await s.api('GET', '/collections', { token: who.token })).body.items,
+        ...(await s.api('GET', '/collections/childrens', { token: who.token })).body.items,
+      ] as { _id: number }[];
+      const expected = who === owner2 ? [A, B, C, D] : [B, C, D, mine];
+      expect(listed.map((i) => i._id).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+      for (const item of listed) {
+        expect(item).toEqual((await s.api('GET', `/collection/${item._id}`, { token: who.token })).body.item);
+      }
+    }
+    const byId = async (id: number) => (await s.api('GET', `/collection/${id}`, { token: owner2.token })).body.item;
+    expect((await byId(A)).collaborators).toBeUndefined();
+    expect((await byId(C)).collaborators).toEqual({ $id: String(B) });
+    expect((await byId(D)).collaborators).toEqual({ $id: String(D) });
+  });
+
   it('only the owner changes roles; the new role takes effect at once', async () => {
     const x = await user('Xavier');
     await share(s, owner, c, x, 'member');

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { ShareRole } from '../../../lib/api/constants.js';
 import { noCaches, ReadCache, type CacheSignals } from '../../db/read-cache.js';
 import { COLLECTION_WITH_ANCESTORS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
-import type { AccessRepository, CollectionOwnerRow } from '../types/index.js';
+import type { AccessRepository, CollectionOwnerRow, OwnedTreeRow } from '../types/index.js';
 import { all, one } from './query.js';
 
 type Location = { user_id: number; collection_id: number };
@@ -80,5 +80,14 @@ export class PgAccessRepository implements AccessRepository {
   async sharedCollectionIds(userId: number): Promise<number[]> {
     const rows = await all<{ id: number }>(this.pool, `${SHARED_WITH_USER_TREE} SELECT DISTINCT id FROM tree ORDER BY id`, [userId, userId]);
     return rows.map((r) => r.id);
+  }
+
+  async ownedTree(userId: number): Promise<OwnedTreeRow[]> {
+    return all<OwnedTreeRow>(
+      this.pool,
+      `SELECT c.id, c.parent_id, EXISTS (SELECT 1 FROM collaborators s WHERE s.collection_id = c.id) AS shared
+         FROM collections c WHERE c.user_id = ?`,
+      [userId],
+    );
   }
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/open.js';
 import { cacheSignalOf } from '../../db/change-tracker.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { COLLECTION_WITH_ANCESTORS, SHARED_WITH_USER_TREE } from '../collection-tree-sql.js';
-import { type CollectionOwnerRow, type AccessRepository } from '../types/index.js';
+import { type CollectionOwnerRow, type AccessRepository, type OwnedTreeRow } from '../types/index.js';
 
 /** The facts the permission module decides with. SQL stays here; the rules live in services/permissions.ts. */
 export class SqliteAccessRepository implements AccessRepository {
@@ -71,5 +71,15 @@ export class SqliteAccessRepository implements AccessRepository {
   async sharedCollectionIds(userId: number): Promise<number[]> {
     const rows = this.db.prepare(`${SHARED_WITH_USER_TREE} SELECT DISTINCT id FROM tree ORDER BY id`).all(userId, userId) as { id: number }[];
     return rows.map((r) => r.id);
+  }
+
+  async ownedTree(userId: number): Promise<OwnedTreeRow[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.parent_id, EXISTS (SELECT 1 FROM collaborators s WHERE s.collection_id = c.id) AS shared
+           FROM collections c WHERE c.user_id = ?`,
+      )
+      .all(userId) as { id: number; parent_id: number | null; shared: 0 | 1 }[];
+    return rows.map((r) => ({ id: r.id, parent_id: r.parent_id, shared: r.shared === 1 }));
   }
 }

@@ -25,4 +25,15 @@ export interface AccessRepository {
   nearestShared(collectionIds: number[]): Promise<number | null>;
   /** Ids of other users' collections shared with `userId`, including their descendants. */
   sharedCollectionIds(userId: number): Promise<number[]>;
+  /**
+   * Every collection `userId` owns, with its parent and whether it has any collaborator: enough to
+   * work out the owner's access to the whole tree from one read.
+   */
+  ownedTree(userId: number): Promise<OwnedTreeRow[]>;
+}
+
+export interface OwnedTreeRow {
+  id: number;
+  parent_id: number | null;
+  shared: boolean;
 }

@@ -1,6 +1,6 @@
 // A saved page's readable text: one row per bookmark (made by a trigger when the bookmark is
 // inserted, so every bookmark has one), its full-text index, and the queue of the server's text job.
-import type { ArticleStatus } from '../../../lib/api/schemas/article.js';
+import type { Article, ArticleStatus } from '../../../lib/api/schemas/article.js';
 
 /** Who extracted the text: the page as the user saw it, or the server's own fetch. */
 export type ArticleSource = 'extension' | 'server';
@@ -32,20 +32,11 @@ export interface ArticleRow {
   updated_at: string | null;
 }
 
-/** What an extraction found (server/services/parse/article-text.ts). */
-export interface ExtractedArticle {
-  title: string;
-  byline: string;
-  siteName: string;
-  /** the article, already sanitised */
-  html: string;
-  /** its plain text, already capped */
-  text: string;
-  /** the text was cut at the cap */
-  truncated: boolean;
-  /** pages of a PDF */
-  pageCount?: number;
-}
+/**
+ * What an extraction found (server/services/parse/): the article's own fields, its html sanitised,
+ * its text capped (`truncated` when cut), `pageCount` for a PDF.
+ */
+export type ExtractedArticle = Pick<Article, 'title' | 'byline' | 'siteName' | 'html' | 'text' | 'truncated' | 'pageCount'>;
 
 /** A bookmark whose text the server's job should fetch now. */
 export interface DueArticle {

@@ -18,8 +18,10 @@ export async function collectionRecords(app: FastifyInstance, request: FastifyRe
   const { userId } = request;
   const origin = ownOrigin(app, request);
   const items: Collection[] = [];
+  // The caller's own collections come from one read of their tree; others' (shared with them) one by one.
+  const owned = userId !== null && rows.some((row) => row.user_id === userId) ? await app.permissions.ownedCollections(userId) : new Map();
   for (const row of rows) {
-    const access = await app.permissions.collection(userId, row.id);
+    const access = owned.get(row.id) ?? (await app.permissions.collection(userId, row.id));
     const item = toCollection(row, access);
     if (access.sharedVia !== null) item.collaborators = { $id: String(access.sharedVia) };
     if (access.sharedRoot) delete item.parent;

@@ -5,6 +5,7 @@ import type { JobRow, PageJobPayload } from '../../repositories/index.js';
 import type { FileStorage } from '../files/storage.js';
 import type { ParsePool } from '../parse-pool/index.js';
 import { runPageJob, type JobOutcome } from './page-job.js';
+import { backoffDelay, createPollingLoop } from './polling-loop.js';
 
 /** Background work (page parsing for `pleaseParse`, permanent copies): durable, retried, survives restarts. */
 export interface JobRunner {
@@ -16,11 +17,6 @@ export interface JobRunner {
 const HOUSEKEEPING_MS = 60_000;
 const ORPHAN_AGE_MS = 3600_000;
 const FINISHED_JOB_AGE_MS = 7 * 24 * 3600_000;
-
-/** Wait before retry number `attempt` (1 = first retry): backoff doubling each time, capped. */
-function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}
 
 /**
  * Polls the `jobs` table (every `config.jobs.pollMs` when idle, at once when a job finishes), runs
@@ -44,21 +40,7 @@ export function createJobRunner(config: ServerConfig, repos: Repositories, store
     timeoutMs: config.fetchTimeoutMs,
   };
 
-  let started = false;
-  let stopping = false;
-  let timer: NodeJS.Timeout | null = null;
-  let controller = new AbortController();
-  const active = new Map<number, Promise<void>>();
-  let ticking: Promise<void> | null = null;
-  let tickAgain = false;
   let lastHousekeeping = 0;
-
-  const schedule = (ms: number) => {
-    if (!started || stopping) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void tick(), ms);
-    timer.unref();
-  };
 
   async function execute(job: JobRow, signal: AbortSignal): Promise<JobOutcome> {
     switch (job.kind) {
@@ -70,7 +52,7 @@ export function createJobRunner(config: ServerConfig, repos: Repositories, store
   }
 
   async function runJob(job: JobRow): Promise<void> {
-    const signal = controller.signal;
+    const signal = loop.signal;
     let outcome: JobOutcome;
     try {
       outcome = await execute(job, signal);
@@ -96,13 +78,10 @@ export function createJobRunner(config: ServerConfig, repos: Repositories, store
   }
 
   function launch(job: JobRow): void {
-    const running = runJob(job)
-      .catch((error) => logger.error({ err: error, job: job.id }, 'job bookkeeping failed'))
-      .finally(() => {
-        active.delete(job.id);
-        schedule(0);
-      });
-    active.set(job.id, running);
+    loop.track(
+      job.id,
+      runJob(job).catch((error) => logger.error({ err: error, job: job.id }, 'job bookkeeping failed')),
+    );
   }
 
   async function housekeeping(): Promise<void> {
@@ -118,47 +97,15 @@ export function createJobRunner(config: ServerConfig, repos: Repositories, store
     await jobs.prune(FINISHED_JOB_AGE_MS);
   }
 
-  async function tickOnce(): Promise<void> {
-    while (!stopping && active.size < settings.concurrency) {
+  async function look(): Promise<void> {
+    while (!loop.stopping && loop.running < settings.concurrency) {
       const job = await jobs.claim(settings.leaseMs);
       if (!job) break;
       launch(job);
     }
-    if (!stopping) await housekeeping();
+    if (!loop.stopping) await housekeeping();
   }
 
-  async function tick(): Promise<void> {
-    if (ticking) {
-      tickAgain = true;
-      return;
-    }
-    do {
-      tickAgain = false;
-      ticking = tickOnce().catch((error) => {
-        logger.error({ err: error }, 'job runner tick failed');
-      });
-      await ticking;
-      ticking = null;
-    } while (tickAgain && !stopping);
-    schedule(settings.pollMs);
-  }
-
-  return {
-    start() {
-      if (started) return;
-      started = true;
-      stopping = false;
-      controller = new AbortController();
-      schedule(0);
-    },
-    async stop() {
-      stopping = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      controller.abort();
-      if (ticking) await ticking;
-      await Promise.allSettled([...active.values()]);
-      started = false;
-    },
-  };
+  const loop = createPollingLoop(settings.pollMs, look, (error) => logger.error({ err: error }, 'job runner tick failed'));
+  return { start: () => loop.start(), stop: () => loop.stop() };
 }

@@ -4,6 +4,7 @@ import { addArchiveHooks, ARCHIVE_PURIFY_CONFIG } from './archive-allowlist.js';
 import { loadArchiveDom } from './archive-sanitizer.js';
 import { loadHtmlDocument } from './load-document.js';
 import { MAX_ARTICLE_DEPTH } from './nesting-depth.js';
+import type { ExtractedArticle } from '../../repositories/index.js';
 
 // A page's readable article and its plain text, for the reader view and full-text search. The
 // caller (the parse pool's 'article-text' task) has decoded the page and checked its nesting.
@@ -11,17 +12,6 @@ import { MAX_ARTICLE_DEPTH } from './nesting-depth.js';
 /** Most characters of text kept for search and snippets; the rest is cut (the article's `truncated`). */
 export const ARTICLE_TEXT_MAX_CHARS = 500_000;
 const MAX_LINE = 500;
-
-export interface ArticleText {
-  title: string;
-  byline: string;
-  siteName: string;
-  /** the article, sanitised with the server's allow-list, links and images absolute */
-  html: string;
-  text: string;
-  truncated: boolean;
-  pageCount?: number;
-}
 
 /** Elements whose end starts a new line in the plain text. */
 const BLOCKS = new Set([
@@ -35,7 +25,7 @@ const BLOCKS = new Set([
  * Readability finds no article in, or one nested too deeply for it (its cost grows with the
  * square of the depth), gives its whole body instead.
  */
-export async function extractArticleText(html: string, url: string, depth: number): Promise<ArticleText> {
+export async function extractArticleText(html: string, url: string, depth: number): Promise<ExtractedArticle> {
   const pageUrl = new URL(url);
   const document = loadHtmlDocument(html);
   const pageTitle = oneLine(document.title ?? '');

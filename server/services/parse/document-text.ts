@@ -1,23 +1,14 @@
 import { decodeText } from './decode-html.js';
 import { extractPdfText } from './pdf-text.js';
+import type { ExtractedArticle } from '../../repositories/index.js';
 
 // The text of documents that are not HTML pages, in the same shape as a page's article: a PDF (its
 // pages' text, with the page count) and plain text (text/plain, JSON, XML, decoded by its BOM or
 // charset). Their reader HTML is built here from escaped text, so nothing of the document's own
 // markup reaches the reader.
 
-export interface DocumentText {
-  title: string;
-  byline: string;
-  siteName: string;
-  html: string;
-  text: string;
-  truncated: boolean;
-  pageCount?: number;
-}
-
 /** A PDF's text and page count; its title from the document's info, else the file's name. */
-export async function pdfDocumentText(bytes: Uint8Array, url: string, maxChars: number): Promise<DocumentText> {
+export async function pdfDocumentText(bytes: Uint8Array, url: string, maxChars: number): Promise<ExtractedArticle> {
   const pdf = await extractPdfText(bytes, maxChars);
   return {
     title: oneLine(pdf.title) || fileName(url),
@@ -31,7 +22,7 @@ export async function pdfDocumentText(bytes: Uint8Array, url: string, maxChars: 
 }
 
 /** A plain-text document as it is, cut at `maxChars`. */
-export function plainDocumentText(bytes: Uint8Array, contentType: string, url: string, maxChars: number): DocumentText {
+export function plainDocumentText(bytes: Uint8Array, contentType: string, url: string, maxChars: number): ExtractedArticle {
   const decoded = decodeText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType)
     .replace(/\r\n?/g, '\n')
     .trim();

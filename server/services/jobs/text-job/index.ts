@@ -7,6 +7,7 @@ import type { TextFailure } from './failure-reason.js';
 import type { FileStorage } from '../../files/storage.js';
 import { PoliteFetcher, type FetchedDocument } from './polite-fetch.js';
 import { uploadedFile } from './uploaded-file.js';
+import { backoffDelay, createPollingLoop } from '../polling-loop.js';
 
 // The text job: reads the page of every bookmark the extension did not send text for, and stores
 // its readable text for search and the reader. It is its own loop over `articles.claimDue`, not a
@@ -23,11 +24,6 @@ export interface TextJob {
 
 /** Who the parse pool charges the job's extractions to: all of them share one user's share of the workers. */
 const POOL_OWNER = 'text-job';
-
-/** Wait before retry number `attempt` (1 = first retry): doubling each time, capped. */
-function backoff(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}
 
 /** A refused extraction as a reason; too slow may pass on a quieter server, the others stay so. */
 function refusalFailure(error: ParseRefused): TextFailure {
@@ -55,21 +51,6 @@ export function createTextJob(config: ServerConfig, repos: Repositories, store: 
     allowPrivateNetwork: config.allowPrivateNetwork,
   });
 
-  let started = false;
-  let stopping = false;
-  let timer: NodeJS.Timeout | null = null;
-  let controller = new AbortController();
-  const active = new Map<number, Promise<void>>();
-  let ticking: Promise<void> | null = null;
-  let tickAgain = false;
-
-  const schedule = (ms: number) => {
-    if (!started || stopping) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void tick(), ms);
-    timer.unref();
-  };
-
   /** The readable text of what was fetched, worked out in the parse pool (never on this thread). */
   async function extract(document: FetchedDocument, signal: AbortSignal): Promise<ExtractedArticle> {
     const bytes = new Uint8Array(document.bytes.buffer, document.bytes.byteOffset, document.bytes.byteLength);
@@ -89,7 +70,7 @@ export function createTextJob(config: ServerConfig, repos: Repositories, store: 
       return;
     }
     const again = failure.retry && due.attempts < settings.maxAttempts;
-    const wait = Math.max(backoff(due.attempts, settings.backoffMs, settings.maxBackoffMs), Math.min(failure.retryAfterMs ?? 0, settings.maxBackoffMs));
+    const wait = Math.max(backoffDelay(due.attempts, settings.backoffMs, settings.maxBackoffMs), Math.min(failure.retryAfterMs ?? 0, settings.maxBackoffMs));
     await articles.markFailed(due.bookmarkId, failure.reason, again ? clock.now() + wait : null);
     logger.info({ bookmark: due.bookmarkId, attempt: due.attempts, reason: failure.reason, retryInMs: again ? wait : null }, 'page text not read');
   }
@@ -118,7 +99,7 @@ export function createTextJob(config: ServerConfig, repos: Repositories, store: 
   }
 
   function launch(due: DueArticle): void {
-    const signal = controller.signal;
+    const signal = loop.signal;
     const running = readText(due, signal)
       .catch(async (error) => {
         if (signal.aborted) {
@@ -130,59 +111,28 @@ export function createTextJob(config: ServerConfig, repos: Repositories, store: 
         logger.error({ err: error, bookmark: due.bookmarkId }, 'reading page text failed');
         await recordFailure(due, { status: 'failed', reason: 'the page could not be read because of an error on the server; it is tried again later', retry: true });
       })
-      .catch((error) => logger.error({ err: error, bookmark: due.bookmarkId }, 'text job bookkeeping failed'))
-      .finally(() => {
-        active.delete(due.bookmarkId);
-        schedule(0);
-      });
-    active.set(due.bookmarkId, running);
+      .catch((error) => logger.error({ err: error, bookmark: due.bookmarkId }, 'text job bookkeeping failed'));
+    loop.track(due.bookmarkId, running);
   }
 
-  async function tickOnce(): Promise<void> {
+  async function look(): Promise<void> {
     // Bounded batches: never more rows in hand than the concurrency, so a backfill of thousands
     // waits in the table, not in memory, and the rest of the server is never starved.
-    while (!stopping && active.size < settings.concurrency) {
-      const claimed = await articles.claimDue(settings.concurrency - active.size, clock.now(), settings.leaseMs);
+    while (!loop.stopping && loop.running < settings.concurrency) {
+      const claimed = await articles.claimDue(settings.concurrency - loop.running, clock.now(), settings.leaseMs);
       for (const due of claimed) {
-        if (stopping) await articles.release([due.bookmarkId]);
+        if (loop.stopping) await articles.release([due.bookmarkId]);
         else launch(due);
       }
       if (claimed.length === 0) break;
     }
   }
 
-  async function tick(): Promise<void> {
-    if (ticking) {
-      tickAgain = true;
-      return;
-    }
-    do {
-      tickAgain = false;
-      ticking = tickOnce().catch((error) => {
-        logger.error({ err: error }, 'text job tick failed');
-      });
-      await ticking;
-      ticking = null;
-    } while (tickAgain && !stopping);
-    schedule(settings.pollMs);
-  }
-
+  const loop = createPollingLoop(settings.pollMs, look, (error) => logger.error({ err: error }, 'text job tick failed'));
   return {
     start() {
-      if (started || !settings.enabled) return;
-      started = true;
-      stopping = false;
-      controller = new AbortController();
-      schedule(0);
+      if (settings.enabled) loop.start();
     },
-    async stop() {
-      stopping = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      controller.abort();
-      if (ticking) await ticking;
-      await Promise.allSettled([...active.values()]);
-      started = false;
-    },
+    stop: () => loop.stop(),
   };
 }
