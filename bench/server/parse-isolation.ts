@@ -7,7 +7,8 @@
 //     84-byte import;
 //   - the heaviest pages the limits let through: 800 blocks of <div> 500 deep (4.4 MB), read for
 //     GET /import/url/parse and uploaded as a permanent copy, where the parse itself takes seconds.
-// Prints, for each, how long its answer took and the slowest and median GET /user meanwhile.
+// Prints, for each, how long its answer took and GET /user's median, p99 and slowest meanwhile,
+// after the same with nothing parsed.
 //
 //   npx tsx bench/server/parse-isolation.ts
 //
