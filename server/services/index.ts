@@ -7,6 +7,7 @@ import type { FileStorage } from './files/storage.js';
 import { createJobRunner, type JobRunner } from './jobs/index.js';
 import { createTextJob, type TextJob } from './jobs/text-job/index.js';
 import { createMailer, type Mailer } from './mail/index.js';
+import { LinkCursors } from './link-cursors.js';
 import { ParsePool } from './parse-pool/index.js';
 import { PasswordGate } from './password-gate.js';
 import type { Permissions } from './permissions.js';
@@ -25,6 +26,8 @@ export interface Services {
   passwordGate: PasswordGate;
   /** Where every parse of untrusted input runs: worker threads with limits, fair across users. */
   parsePool: ParsePool;
+  /** The opaque, per-account cursors of GET /links. */
+  linkCursors: LinkCursors;
   /** Called when the app closes, after the requests in flight: stop jobs and timers, end workers, flush mail. */
   stop(): Promise<void>;
 }
@@ -47,6 +50,7 @@ export function createServices(config: ServerConfig, repos: Repositories, permis
     mailer,
     passwordGate: new PasswordGate(config.clock, config.web, repos.signInFailures, config.passwordHashCost),
     parsePool,
+    linkCursors: new LinkCursors(() => repos.oauth.sessions.serverKey('links-cursor')),
     async stop() {
       await Promise.all([jobs.stop(), textJob.stop()]);
       await parsePool.close();

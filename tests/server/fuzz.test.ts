@@ -241,11 +241,18 @@ describe('deep nesting in pages and bookmark files', () => {
       }),
       { numRuns: DEEP_RUNS, seed: SEED },
     );
-    const files = fc.record({ depth: depths, folders: fc.boolean(), closed: fc.boolean() });
+    // Netscape files with folders (titled) or bare lists, and Pocket's HTML export of nested lists.
+    const files = fc.record({ depth: depths, shape: fc.constantFrom('folders', 'lists', 'pocket'), closed: fc.boolean() });
+    const fileOf = (depth: number, shape: string, closed: boolean) => {
+      if (shape === 'pocket') {
+        return `<!DOCTYPE html>\n<title>Pocket Export</title>\n<h1>Unread</h1>\n${'<ul>'.repeat(depth)}<li><a href="https://deep.example/" time_added="1700000000" tags="">x</a></li>${closed ? '</ul>'.repeat(depth) : ''}\n`;
+      }
+      const open = shape === 'folders' ? '<DT><H3>f</H3>\n<DL><p>\n' : '<DL><p>\n';
+      return `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<H1>B</H1>\n<DL><p>\n${open.repeat(depth)}<DT><A HREF="https://deep.example/">x</A>\n${closed ? '</DL><p>\n'.repeat(depth) : ''}</DL>\n`;
+    };
     await fc.assert(
-      fc.asyncProperty(files, async ({ depth, folders, closed }) => {
-        const open = folders ? '<DT><H3>f</H3>\n<DL><p>\n' : '<DL><p>\n';
-        const file = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<H1>B</H1>\n<DL><p>\n${open.repeat(depth)}<DT><A HREF="https://deep.example/">x</A>\n${closed ? '</DL><p>\n'.repeat(depth) : ''}</DL>\n`;
+      fc.asyncProperty(files, async ({ depth, shape, closed }) => {
+        const file = fileOf(depth, shape, closed);
         const res = await upload(s, 'POST', '/import/file', [{ name: 'import', filename: 'b.html', content: file, type: 'text/html' }], token);
         expect([200, 400]).toContain(res.status);
         if (res.status === 400) expect(res.body.errorMessage).toMatch(/nested (more than 100 deep|too deeply to read)/);

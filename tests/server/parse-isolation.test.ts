@@ -21,6 +21,10 @@ let pro: { id: number; token: string };
 let other: { id: number; token: string };
 /** Called when the page server has finished sending the 50,000-deep page. */
 let deepPageSent: () => void = () => {};
+/** Resolves when the request for /held (never answered) is closed by the server that asked. */
+let heldClosed: Promise<void> = Promise.resolve();
+/** As deep as the limit lets through and as large as a page may be: seconds of parsing. */
+const HEAVY = `<!DOCTYPE html><title>Heavy</title><body>${`${'<div>'.repeat(500)}<p>x</p>${'</div>'.repeat(500)}`.repeat(800)}</body>`;
 
 beforeAll(async () => {
   pages = await startPageServer({
@@ -29,9 +33,14 @@ beforeAll(async () => {
       res.end(DEEP_50K, () => deepPageSent());
     },
     '/deep-10k': respond(200, html, nested(10_000)),
+    '/held': (req) => {
+      heldClosed = new Promise((resolve) => req.socket.once('close', () => resolve()));
+    },
+    '/heavy': respond(200, html, HEAVY),
     '/fine': respond(200, html, nested(200).replace('bottom', '<p>A paragraph at the bottom of two hundred boxes.</p>')),
   });
-  s = await startServer({ allowPrivateNetwork: true, jobs: { ...defaultConfig().jobs, pollMs: 20 } });
+  // A fetch limit longer than any test: a page read only stops early because its client left.
+  s = await startServer({ allowPrivateNetwork: true, fetchTimeoutMs: 600_000, jobs: { ...defaultConfig().jobs, pollMs: 20 } });
   pro = await s.createUser(undefined, { pro: true });
   other = await s.createUser();
 });
@@ -72,6 +81,32 @@ describe('page reading (GET /import/url/parse)', () => {
     const res = await s.api('GET', `/import/url/parse?url=${encodeURIComponent(`${pages.origin}/fine`)}`, { token: pro.token });
     expect(res.body).toMatchObject({ result: true, item: { title: 'Deep', excerpt: 'A paragraph at the bottom of two hundred boxes.' } });
     expect(res.body.error).toBeUndefined();
+  });
+});
+
+describe('a page read its client abandons', () => {
+  const parse = (path: string, signal: AbortSignal) =>
+    fetch(`${s.url}/import/url/parse?url=${encodeURIComponent(pages.origin + path)}`, { headers: { authorization: `Bearer ${pro.token}` }, signal }).catch((error: Error) => error);
+
+  it('stops fetching the page', async () => {
+    const client = new AbortController();
+    const dropped = parse('/held', client.signal);
+    await until(() => pages.hits.get('/held') === 1);
+    client.abort();
+    expect(await dropped).toBeInstanceOf(Error);
+    await heldClosed;
+  });
+
+  it('stops parsing the page: its worker is ended, not left to finish', async () => {
+    const pool = s.app.services.parsePool;
+    const cancelledBefore = pool.stats().ended.cancelled ?? 0;
+    const client = new AbortController();
+    const dropped = parse('/heavy', client.signal);
+    await until(() => pool.stats().running > 0, 30_000);
+    client.abort();
+    expect(await dropped).toBeInstanceOf(Error);
+    await until(() => (pool.stats().ended.cancelled ?? 0) === cancelledBefore + 1);
+    expect(pool.stats().running).toBe(0);
   });
 });
 

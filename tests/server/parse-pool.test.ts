@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ParsePool, ParseRefused } from '../../server/services/parse-pool/index.js';
 
 // The parse pool on its own, with real tasks on real input: the fair queue across users, the time
@@ -38,6 +38,41 @@ describe('the parse pool', () => {
     const light = pool.run(2, 'page-metadata', SMALL_PAGE);
     expect(pool.stats()).toMatchObject({ running: 2, waiting: 1 });
     await Promise.all([light, ...heavy]);
+  });
+
+  it('a pool in use keeps a worker ready beside the busy one, so another user\'s task starts on it', { timeout: 120_000 }, async () => {
+    pool = new ParsePool({ workers: 2, perUser: 1 });
+    const long = pool.run(1, 'import-convert', { content: bookmarks(20_000), filename: undefined, limits: {} });
+    // The first task started a second worker beside its own...
+    expect(pool.stats()).toMatchObject({ workers: 2, workersStarted: 2, running: 1, waiting: 0 });
+    // ...which the next user's task takes: no third, and nothing waits.
+    const light = pool.run(2, 'page-metadata', SMALL_PAGE);
+    expect(pool.stats()).toMatchObject({ workers: 2, workersStarted: 2, running: 2, waiting: 0 });
+    expect((await light).title).toBe('Small');
+    await long;
+  });
+
+  it('while one user\'s long task runs, an idle worker stays ready for everybody else', { timeout: 120_000 }, async () => {
+    // The pool's timers run when the test moves them; its workers run for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      pool = new ParsePool({ workers: 2, perUser: 1, idleMs: 50 });
+      // Both workers started and idle.
+      await Promise.all([pool.run(1, 'page-metadata', SMALL_PAGE), pool.run(2, 'page-metadata', SMALL_PAGE)]);
+      const long = pool.run(1, 'import-convert', { content: bookmarks(20_000), filename: undefined, limits: {} });
+      // Well past the idle time while it runs: the one idle worker is kept, not ended and replaced.
+      vi.advanceTimersByTime(500);
+      expect(pool.stats()).toMatchObject({ workers: 2, workersStarted: 2, running: 1 });
+      const light = pool.run(2, 'page-metadata', SMALL_PAGE);
+      expect(pool.stats()).toMatchObject({ workers: 2, running: 2 });
+      expect((await light).title).toBe('Small');
+      await long;
+      // Both idle again: one of them ends, one stays.
+      vi.advanceTimersByTime(500);
+      expect(pool.stats()).toMatchObject({ workers: 1, running: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a task past its time limit is refused as too_slow, its worker ended, and the next task runs', { timeout: 120_000 }, async () => {

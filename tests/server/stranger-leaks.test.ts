@@ -49,8 +49,32 @@ describe('the /links cursor', () => {
     // Ann's own save moves it, and is reported.
     const id = (await s.createItem('/bookmark', ann.token, { link: 'https://ann.example/two' }))._id;
     const after = (await s.api('GET', `/links?since=${since}`, { token: ann.token })).body;
-    expect(after.cursor).toBeGreaterThan(since);
+    expect(after.cursor).not.toBe(since);
     expect(after.items.map((entry: unknown[]) => entry[0])).toEqual([id]);
+  });
+
+  it('says nothing about how much others changed between two of your own saves', async () => {
+    const dora = await s.createUser();
+    const cursorAfterSave = async (n: number) => {
+      await s.createItem('/bookmark', dora.token, { link: `https://dora.example/${n}` });
+      return (await s.api('GET', '/links', { token: dora.token })).body.cursor as number;
+    };
+    const before = await cursorAfterSave(1);
+    const others = 40;
+    await s.api('POST', '/bookmarks', { token: bob.token, body: { items: Array.from({ length: others }, (_, i) => ({ link: `https://bob.example/bulk/${i}` })) } });
+    const after = await cursorAfterSave(2);
+    // A number from the sequence every account shares would have jumped by others + 1.
+    expect(after - before).not.toBe(others + 1);
+    expect(Math.abs(after - before)).toBeGreaterThan(2 ** 20);
+    // Nor can a made-up number probe that sequence: what is not a cursor of hers starts over.
+    for (const made of [0, 1, before - 1, before + 1, Number.MAX_SAFE_INTEGER]) {
+      const answer = (await s.api('GET', `/links?since=${made}`, { token: dora.token })).body;
+      expect(answer.items.map((entry: unknown[]) => entry[1]).sort(), `since=${made}`).toEqual(['dora.example/1', 'dora.example/2']);
+    }
+    // And one user's cursor is no cursor for another: Bob is given all his changes.
+    const bobs = (await s.api('GET', '/links', { token: bob.token })).body.items.length;
+    expect(bobs).toBeGreaterThanOrEqual(others);
+    expect((await s.api('GET', `/links?since=${after}`, { token: bob.token })).body.items).toHaveLength(bobs);
   });
 });
 

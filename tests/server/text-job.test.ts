@@ -54,6 +54,7 @@ beforeAll(async () => {
     ),
     '/report.pdf': respond(200, { 'content-type': 'application/pdf' }, makePdf(['Mean sea level at Brest rose by 20 cm.', 'Page two: method.'], 'Brest sea level report')),
     '/photo': respond(200, { 'content-type': 'image/png' }, PNG),
+    '/deep': respond(200, html(), `<!DOCTYPE html><title>Deep</title><body>${'<div>'.repeat(10_000)}bottom${'</div>'.repeat(10_000)}</body>`),
     '/forbidden': (_req, res) => {
       if (forbidden) res.writeHead(403, html()).end('<title>No robots</title>');
       else res.writeHead(200, html()).end(article('Let in', 'The gatekeeper let the reader in at last.'));
@@ -140,6 +141,15 @@ describe('the text job', () => {
   it('says an image has no text', async () => {
     const row = await settled(await save(`${site.origin}/photo`));
     expect(row).toMatchObject({ status: 'none', error: 'this is an image: no text', text: '' });
+  });
+
+  it('fails a page nested 10,000 deep for good, saying why', async () => {
+    const id = await save(`${site.origin}/deep`);
+    const row = await failed(id);
+    expect(row.next_attempt_at).toBeNull();
+    const shown = (await s.api<Article>('GET', `/bookmark/${id}/article`, { token })).body;
+    expect(shown).toMatchObject({ status: 'failed', text: '', error: 'the page cannot be read: The page is nested too deeply to read (more than 512 levels).' });
+    expect(site.hits.get('/deep')).toBe(1);
   });
 
   it('keeps a refusing site\'s status in the reason, and tries again once the backoff is over', async () => {

@@ -58,6 +58,8 @@ type Outcome = 'done' | 'failed' | ParseRefused['code'];
 
 export interface ParsePoolStats {
   workers: number;
+  /** workers started since the pool started */
+  workersStarted: number;
   running: number;
   waiting: number;
   /** tasks ended since the pool started, by how they ended */
@@ -75,6 +77,9 @@ export class ParsePool {
   private readonly slots = new Set<Slot>();
   private readonly idle: Slot[] = [];
   private closed = false;
+  private workersStarted = 0;
+  /** the last worker started ended before it was ready */
+  private startFailed = false;
   private readonly ended: Partial<Record<Outcome, number>> = {};
 
   constructor(limits: Partial<ParsePoolLimits> = {}) {
@@ -115,7 +120,7 @@ export class ParsePool {
     for (const queue of this.waiting.values()) waiting += queue.length;
     let running = 0;
     for (const slot of this.slots) if (slot.task) running++;
-    return { workers: this.slots.size, running, waiting, ended: { ...this.ended } };
+    return { workers: this.slots.size, workersStarted: this.workersStarted, running, waiting, ended: { ...this.ended } };
   }
 
   /** Ends every worker; waiting and running tasks are refused as 'closed'. */
@@ -131,10 +136,22 @@ export class ParsePool {
   private pump(): void {
     while (!this.closed && (this.idle.length > 0 || this.slots.size < this.limits.workers)) {
       const task = this.next();
-      if (!task) return;
+      if (!task) break;
       const slot = this.idle.pop() ?? this.spawn();
       void this.start(slot, task);
     }
+    this.keepSpare();
+  }
+
+  /**
+   * Once the pool is in use, one worker is kept ready beside the busy ones (within the limit): while
+   * one user's long parse runs, or after a worker was ended at its limit, the next person's parse
+   * starts at once instead of waiting about a second for a worker to load its parsers. Not while
+   * workers fail to start, which would only start more.
+   */
+  private keepSpare(): void {
+    if (this.closed || this.serial === 0 || this.startFailed || this.idle.length > 0 || this.slots.size >= this.limits.workers) return;
+    this.park(this.spawn());
   }
 
   /**
@@ -162,20 +179,27 @@ export class ParsePool {
   }
 
   private spawn(): Slot {
+    this.workersStarted++;
     const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb },
     });
+    let started = false;
     const slot: Slot = {
       worker,
       ready: new Promise<void>((resolve) => {
         const onReady = (message: { ready?: boolean }) => {
           if (!message.ready) return;
           worker.off('message', onReady);
+          started = true;
+          this.startFailed = false;
           resolve();
         };
         worker.on('message', onReady);
         // A worker that fails to start ends; the task given to it is refused by onExit below.
-        worker.once('exit', () => resolve());
+        worker.once('exit', () => {
+          if (!started && !slot.ended) this.startFailed = true;
+          resolve();
+        });
       }),
     };
     worker.on('message', (answer: WorkerAnswer & { ready?: boolean }) => {
@@ -290,17 +314,23 @@ export class ParsePool {
       void this.end(slot);
       return;
     }
+    this.park(slot);
+    this.pump();
+  }
+
+  /** Puts a worker among the idle ones, ready for the next task. */
+  private park(slot: Slot): void {
     slot.worker.unref();
-    // One worker stays for good (it keeps no process alive): starting one costs about a second of
-    // loading the parsers, which the next page read should not wait for. Extra ones end when idle.
+    // One idle worker stays for good (it keeps no process alive): starting one costs about a second
+    // of loading the parsers, which the next page read should not wait for, nor somebody else's
+    // while one user's long parse holds the other worker. Extra idle ones end.
     const retireWhenIdle = () => {
-      if (this.slots.size > 1) void this.end(slot);
+      if (this.idle.length > 1) void this.end(slot);
       else slot.idleTimer = setTimeout(retireWhenIdle, this.limits.idleMs).unref();
     };
     slot.idleTimer = setTimeout(retireWhenIdle, this.limits.idleMs);
     slot.idleTimer.unref();
     this.idle.push(slot);
-    this.pump();
   }
 
   private forget(slot: Slot): void {

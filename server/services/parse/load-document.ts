@@ -97,11 +97,18 @@ function copyAttributes(from: Element, to: Element): void {
   }
 }
 
-/** Lower-cases attribute names outside SVG and MathML (where camelCase names such as viewBox matter). */
+/**
+ * Lower-cases attribute names outside SVG and MathML (where camelCase names such as viewBox matter).
+ * One walk down the tree that leaves those subtrees out: asking every element for its ancestors
+ * costs the page's depth per element, seconds on a large page nested hundreds deep.
+ */
 function lowerCaseAttributeNames(document: Document): void {
-  for (const element of document.querySelectorAll('*')) {
-    if ((element as Element & { ownerSVGElement?: unknown }).ownerSVGElement || element.localName.toLowerCase() === 'svg') continue;
-    if (element.closest('math')) continue;
+  const stack: Element[] = [...document.children];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    const name = element.localName.toLowerCase();
+    if (name === 'svg' || name === 'math') continue;
+    for (const child of element.children) stack.push(child);
     for (const attribute of [...element.attributes]) {
       const lower = attribute.name.toLowerCase();
       if (lower === attribute.name) continue;
