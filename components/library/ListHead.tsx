@@ -4,6 +4,7 @@ import { ALL_COLLECTIONS, BOOKMARK_SORTS } from '../../lib/api/constants.js';
 import { t } from '../../lib/i18n.js';
 import type { LibraryCollection } from '../../lib/library/types.js';
 import { effectiveSort, type LibraryState } from '../../lib/library/url-state.js';
+import { DisclosureMenu } from './DisclosureMenu.js';
 import { roleName } from './Sidebar.js';
 
 const SORT_LABELS: Record<string, string> = {
@@ -20,6 +21,11 @@ const SORT_LABELS: Record<string, string> = {
 };
 
 export type ExportFormat = 'html' | 'csv' | 'md';
+const EXPORT_FORMATS: [ExportFormat, string][] = [
+  ['html', 'libExportHtml'],
+  ['csv', 'libExportCsv'],
+  ['md', 'libExportMd'],
+];
 
 interface Props {
   state: LibraryState;
@@ -60,21 +66,24 @@ export function ListHead({ state, title, current, inTrash, loading, count, busy,
           <button type="button" aria-pressed={state.view === 'list'} onClick={() => go({ view: 'list' })}>{t('libViewList')}</button>
           <button type="button" aria-pressed={state.view === 'compact'} onClick={() => go({ view: 'compact' })}>{t('libViewCompact')}</button>
         </div>
-        <select
-          aria-label={t('libExport')}
-          value=""
-          disabled={busy}
-          onChange={(e) => {
-            const v = (e.target as HTMLSelectElement).value as ExportFormat | '';
-            (e.target as HTMLSelectElement).value = '';
-            if (v) onExport(v);
-          }}
-        >
-          <option value="">{t('libExport')}…</option>
-          <option value="html">{t('libExportHtml')}</option>
-          <option value="csv">{t('libExportCsv')}</option>
-          <option value="md">{t('libExportMd')}</option>
-        </select>
+        {/* A menu, not a <select>: a closed select's arrow keys would start an export. */}
+        <DisclosureMenu class="disclosure-menu export-menu" itemsClass="menu-items" label={t('libExport')} summary={`${t('libExport')}…`}>
+          {(close) =>
+            EXPORT_FORMATS.map(([format, label]) => (
+              <button
+                key={format}
+                type="button"
+                disabled={busy}
+                onClick={() => {
+                  close();
+                  onExport(format);
+                }}
+              >
+                {t(label)}
+              </button>
+            ))
+          }
+        </DisclosureMenu>
         {inTrash && count > 0 && (
           <button type="button" class="danger" onClick={onEmptyTrash}>
             {t('libEmptyTrash')}

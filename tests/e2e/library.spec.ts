@@ -561,9 +561,28 @@ test('exports the collection from the library and the file re-imports as the sam
     };
   });
   const download = page.waitForEvent('download');
-  await page.getByRole('combobox', { name: 'Export' }).selectOption('html');
+  // The export menu by keyboard: arrow keys on its closed button start nothing (the first download
+  // must be the CSV chosen below); Enter opens it, Tab walks its formats, Enter exports one.
+  const menu = page.getByLabel('Export', { exact: true });
+  await menu.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByRole('button', { name: 'HTML (browser bookmarks)' })).toBeHidden();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'HTML (browser bookmarks)' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'CSV (spreadsheet)' })).toBeFocused();
+  await page.keyboard.press('Enter');
   const file = await download;
-  expect(file.suggestedFilename()).toMatch(/^Research-\d{4}-\d{2}-\d{2}\.html$/);
+  expect(file.suggestedFilename()).toMatch(/^Research-\d{4}-\d{2}-\d{2}\.csv$/);
+  // The menu closed with the focus back on its button.
+  await expect(page.getByRole('button', { name: 'CSV (spreadsheet)' })).toBeHidden();
+  await expect(menu).toBeFocused();
+  const downloadHtml = page.waitForEvent('download');
+  await menu.click();
+  await page.getByRole('button', { name: 'HTML (browser bookmarks)' }).click();
+  expect((await downloadHtml).suggestedFilename()).toMatch(/^Research-\d{4}-\d{2}-\d{2}\.html$/);
   await expect(page.getByRole('status').filter({ hasText: 'Exported Research-' })).toBeVisible();
   const html = await page.evaluate(() => ((globalThis as any).lastExport as Blob).text());
   await page.close();

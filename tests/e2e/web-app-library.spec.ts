@@ -16,7 +16,7 @@ test('reading and leaving: the saved copy opens sandboxed, the export downloads,
   try {
     // A permanent copy, as the extension uploads it.
     const form = new FormData();
-    form.append('cache', new Blob(['<!DOCTYPE html><html><head><title>Quarterly (kept)</title><style>#kept { color: rgb(0, 128, 0) }</style></head><body><p id="kept">Figures for the quarter.</p></body></html>'], { type: 'text/html' }), 'q.html');
+    form.append('cache', new Blob([`<!DOCTYPE html><html><head><title>Quarterly (kept)</title><style>#kept { color: rgb(0, 128, 0) }</style></head><body><p id="kept">Figures for the quarter.</p><p><a id="source" href="${w.siteOrigin}/article">The source</a></p></body></html>`], { type: 'text/html' }), 'q.html');
     form.append('url', 'https://example.com/3');
     const up = await fetch(`${w.s.url}/bookmark/${w.ids['Quarterly report']}/cache`, { method: 'PUT', headers: { authorization: `Bearer ${w.token}` }, body: form });
     expect(up.status).toBe(200);
@@ -33,11 +33,17 @@ test('reading and leaving: the saved copy opens sandboxed, the export downloads,
     expect(await inside.evaluate(() => origin)).toBe('null');
     // Under the server's policy for copies (not the app's, which forbids inline styles): the copy keeps its looks.
     await expect(copy.frameLocator('iframe.copy-frame').locator('#kept')).toHaveCSS('color', 'rgb(0, 128, 0)');
+    // A link in the copy opens the live page in a new tab; the copy stays where it is.
+    const source = context.waitForEvent('page');
+    await copy.frameLocator('iframe.copy-frame').locator('#source').click();
+    await expect(await source).toHaveURL(`${w.siteOrigin}/article`);
+    await expect(copy.frameLocator('iframe.copy-frame').locator('#kept')).toHaveText('Figures for the quarter.');
     await copy.close();
 
     // Export: the file the server writes, offered as a download.
     const downloading = page.waitForEvent('download');
-    await page.getByRole('combobox', { name: /export/i }).selectOption({ index: 1 });
+    await page.getByLabel('Export', { exact: true }).click();
+    await page.getByRole('button', { name: 'HTML (browser bookmarks)' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/\.(html|csv|md)$/);
     const text = await (await download.createReadStream()).toArray();

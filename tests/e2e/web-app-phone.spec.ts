@@ -29,7 +29,8 @@ test('at 360 px: every control is a 44 px target, nothing scrolls sideways, a ro
     await expect(page.locator('.bookmark')).toHaveCount(3);
     await fits('the list');
     // The sort and export menus keep room for their words.
-    for (const name of ['Sort by', 'Export']) expect((await page.getByRole('combobox', { name }).boundingBox())!.width).toBeGreaterThanOrEqual(120);
+    expect((await page.getByRole('combobox', { name: 'Sort by' }).boundingBox())!.width).toBeGreaterThanOrEqual(120);
+    expect((await page.getByLabel('Export', { exact: true }).boundingBox())!.width).toBeGreaterThanOrEqual(120);
 
     const drawer = page.getByRole('navigation', { name: 'Collections' });
     await page.getByRole('button', { name: 'Collections menu' }).tap();
@@ -63,6 +64,12 @@ test('at 360 px: every control is a 44 px target, nothing scrolls sideways, a ro
     await fits('the save form');
     await form.getByRole('button', { name: 'Cancel' }).tap();
     await expect(form).toBeHidden();
+
+    await page.getByLabel('Export', { exact: true }).tap();
+    await expect(page.getByRole('button', { name: 'CSV (spreadsheet)' })).toBeVisible();
+    await fits('the export menu');
+    await page.getByLabel('Export', { exact: true }).tap();
+    await expect(page.getByRole('button', { name: 'CSV (spreadsheet)' })).toBeHidden();
 
     await page.getByLabel('Account and sign out').tap();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();

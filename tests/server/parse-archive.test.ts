@@ -96,9 +96,9 @@ describe('sanitizeForArchive without an image fetcher', () => {
     expect(tags.find((t) => t.name === 'a' && t.attribs.href === 'next.html')).toBeDefined();
   });
 
-  it('sets one <base href> (the page\'s own, resolved), a UTF-8 charset and a script-forbidding CSP', () => {
+  it('sets one <base href> (the page\'s own, resolved) opening links in a new tab, a UTF-8 charset and a script-forbidding CSP', () => {
     const bases = tags.filter((t) => t.name === 'base');
-    expect(bases).toEqual([{ name: 'base', attribs: { href: 'https://site.example.com/blog/' } }]);
+    expect(bases).toEqual([{ name: 'base', attribs: { href: 'https://site.example.com/blog/', target: '_blank' } }]);
     const metas = tags.filter((t) => t.name === 'meta');
     expect(metas[0]!.attribs).toEqual({ charset: 'utf-8' });
     expect(metas.filter((m) => m.attribs.charset)).toHaveLength(1);

@@ -118,6 +118,9 @@ function writeHead(document: Document, base: URL): void {
   csp.setAttribute('content', CSP);
   const baseElement = document.createElement('base');
   baseElement.setAttribute('href', base.href);
+  // Links open in a new tab: a copy is shown in a frame, where the live page would replace the copy
+  // (and the web app's frame-src refuses other sites).
+  baseElement.setAttribute('target', '_blank');
   head.prepend(charset, csp, baseElement);
 }
 
