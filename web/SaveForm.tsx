@@ -2,7 +2,7 @@
 // page (GET /import/url/parse, its SSRF-safe parser) and says whether it is saved already
 // (/import/url/exists); a page saved already opens for editing instead of being saved twice. The
 // share target (/share → /?save=<address>&title=) opens this form filled in: one tap saves.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { UNSORTED } from '../lib/api/constants.js';
 import type { Bookmark, ParsedItem, Tag } from '../lib/api/types.js';
 import { t } from '../lib/i18n.js';
@@ -75,7 +75,8 @@ export function SaveForm({ host, initial, collectionId, onClose, onSaved }: Prop
   const link = addressOf(address);
   const existing = lookup.state === 'saved-before' ? lookup.bookmark : null;
 
-  useEffect(() => openModal(dialog.current), []);
+  // Open (and focused) in the task that rendered it: keys typed right after the opening press land in it.
+  useLayoutEffect(() => openModal(dialog.current), []);
   useEffect(() => {
     host.collections().then((r) => setCollections(r.items), (err: Error) => setError(err.message));
     host.tags().then(setKnown, () => setKnown([]));

@@ -1,6 +1,6 @@
 // One modal form for the library's collection actions: a text (create, rename), a choice (merge
 // into), emails and a role (share), or just a confirmation (delete, Empty Trash).
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../../lib/i18n.js';
 import { openModal } from '../shared/modal.js';
 
@@ -25,7 +25,8 @@ export function Dialog({ spec, onClose }: { spec: DialogSpec; onClose: () => voi
   const [role, setRole] = useState<'member' | 'viewer'>('viewer');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  useEffect(() => openModal(ref.current), []);
+  // Open (and focused) in the task that rendered it: keys typed right after the opening press land in it.
+  useLayoutEffect(() => openModal(ref.current), []);
 
   const submit = async (e: Event) => {
     e.preventDefault();

@@ -10,6 +10,7 @@ import { t } from '../../lib/i18n.js';
 import { isSignedOut } from '../../lib/library/host.js';
 import { clickRow, NO_SELECTION, navigate, SELECT_ALL_MAX, selectLoaded, selectMatching, targetOf, toggleRow, type Selection, type UndoEntry } from '../../lib/library/library-state.js';
 import { askFirstPage, askList, listQuery, takeFirstPage } from '../../lib/library/list-requests.js';
+import { offerDownload } from '../../lib/library/offer-download.js';
 import { Pager, type PagerSnapshot } from '../../lib/library/pager.js';
 import type { LibraryCollection, LibraryCollectionOp } from '../../lib/library/types.js';
 import { formatState, parseState, type LibraryState } from '../../lib/library/url-state.js';
@@ -24,6 +25,7 @@ import { useHost } from './host-context.js';
 import { ListHead, type ExportFormat } from './ListHead.js';
 import { ListStatus } from './ListStatus.js';
 import { useReader } from './reader/use-reader.js';
+import { useDrawer } from './use-drawer.js';
 import { SearchBox } from './SearchBox.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Toast, type ToastSpec } from './Toast.js';
@@ -64,7 +66,7 @@ export function LibraryApp({ actions }: Props = {}) {
   const [signedOut, setSignedOut] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // On a narrow screen (library.css): the sidebar is a drawer, and rows are picked in a Select mode.
-  const [drawer, setDrawer] = useState(false);
+  const { open: drawer, setOpen: setDrawer, menuButton } = useDrawer();
   const [selecting, setSelecting] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
   const pager = useMemo(() => new Pager<Bookmark>(async () => ({ items: [], count: 0 }), setList), []);
@@ -215,12 +217,7 @@ export function LibraryApp({ actions }: Props = {}) {
     setBusy(true);
     try {
       const file = await host.exportFile({ collectionId: state.collectionId, format, search: state.search });
-      const url = URL.createObjectURL(file.blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = file.name;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      offerDownload(file.blob, file.name);
       setToast({ text: t('libExported', file.name) });
     } catch (err) {
       fail(err);
@@ -228,20 +225,6 @@ export function LibraryApp({ actions }: Props = {}) {
       setBusy(false);
     }
   };
-
-  // The open drawer takes the focus (its current place first) and gives it back to the menu button when it closes.
-  const menuButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!drawer) return;
-    const nav = document.querySelector('.sidebar');
-    (nav?.querySelector<HTMLElement>('button.nav-item.current, .nav-row.current .nav-item') ?? nav?.querySelector<HTMLElement>('.nav-item'))?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawer(false);
-    addEventListener('keydown', onKey);
-    return () => {
-      removeEventListener('keydown', onKey);
-      if (document.activeElement === document.body || document.activeElement?.closest('.sidebar')) menuButton.current?.focus();
-    };
-  }, [drawer]);
 
   const focusedIndex = items.findIndex((b) => b._id === focused);
   useLibraryKeys({

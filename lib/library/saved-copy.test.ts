@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyDocument, copyTitle, metaPolicy } from './saved-copy.js';
 
-const SERVER_CSP = "sandbox; default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline' http: https:";
+const SERVER_CSP = "sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline' http: https:";
 
 describe('the saved copy\'s frame document', () => {
   it('keeps the server\'s policy without the directives a <meta> cannot carry', () => {

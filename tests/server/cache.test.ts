@@ -251,7 +251,8 @@ describe('PUT /bookmark/{id}/cache: the copy the extension captured (beyond the 
     const got = await getRaw(cacheUrl(id), pro.token);
     expect(got.status).toBe(200);
     const csp = got.headers.get('content-security-policy') ?? '';
-    expect(csp.split(';').map((d) => d.trim())).toEqual(expect.arrayContaining(['sandbox', "default-src 'none'"]));
+    // Sandboxed without scripts: only a reader's click on a link may open a (new, unsandboxed) tab.
+    expect(csp.split(';').map((d) => d.trim())).toEqual(expect.arrayContaining(['sandbox allow-popups allow-popups-to-escape-sandbox', "default-src 'none'"]));
     expect(got.text).not.toMatch(/alert|javascript:|127\.0\.0\.1|localhost|10\.0\.0\.1|<svg|<iframe|<form|<input|url\(|@import|refresh/i);
     const doc = new JSDOM(got.text).window.document;
     expect(doc.querySelector('p')?.textContent).toBe('Hostile but readable.');

@@ -12,9 +12,10 @@ import { errorReplies } from '../error-replies.js';
 import { clientGone, refusalAsApiError } from '../parse-pool-replies.js';
 
 // A copy runs nothing (the sanitiser removed scripts; the sandbox forbids them again) and may load
-// the page's images, styles and fonts from the web, as the original did.
+// the page's images, styles and fonts from the web, as the original did. Its links open the live
+// pages in new tabs (the copy's <base target>), which the sandbox must let out unsandboxed.
 const COPY_CSP =
-  "sandbox; default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline' http: https:; font-src data: http: https:; media-src http: https:";
+  "sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline' http: https:; font-src data: http: https:; media-src http: https:";
 
 const errors = errorReplies(400, 403, 404, 413, 422);
 
