@@ -23,6 +23,26 @@ function expectNothingRevealed(body: unknown) {
   expect(text).not.toMatch(/\/(tmp|home|root|usr|var)\b|[A-Z]:\\|127\.0\.0\.1|localhost|postgres(ql)?:\/\/|node|fastify|sqlite|PostgreSQL \d/i);
 }
 
+/** With the newest migration's row gone, /ready answers 503 naming both versions, /health still 200; ready again once it is back. */
+async function expectReadyAfterMigration(s: TestServer) {
+  const [{ version }] = await s.sql<{ version: number }>('SELECT max(version) AS version FROM schema_migrations');
+  const [row] = await s.sql<{ name: string; applied_at: string }>('SELECT name, applied_at FROM schema_migrations WHERE version = ?', version);
+  await s.sql('DELETE FROM schema_migrations WHERE version = ?', version);
+  try {
+    const ready = await get(s, '/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toBe('5');
+    expect(ready.body).toEqual({
+      result: false,
+      errorMessage: `Not ready: database migrations are not applied yet (schema version ${version - 1}, this server needs ${version}).`,
+    });
+    expect((await get(s, '/health')).status).toBe(200);
+  } finally {
+    await s.sql('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', version, row!.name, row!.applied_at);
+  }
+  expect((await get(s, '/ready')).status).toBe(200);
+}
+
 describe('SQLite', () => {
   let s: TestServer;
   beforeAll(async () => {
@@ -47,24 +67,7 @@ describe('SQLite', () => {
     expect(page.headers.get('x-ratelimit-remaining')).toBe('2');
   });
 
-  it('answers 503 with the reason while a migration is missing, 200 again once it is applied', async () => {
-    const [{ version }] = await s.sql<{ version: number }>('SELECT max(version) AS version FROM schema_migrations');
-    const [row] = await s.sql<{ name: string; applied_at: string }>('SELECT name, applied_at FROM schema_migrations WHERE version = ?', version);
-    await s.sql('DELETE FROM schema_migrations WHERE version = ?', version);
-    try {
-      const ready = await get(s, '/ready');
-      expect(ready.status).toBe(503);
-      expect(ready.headers.get('retry-after')).toBe('5');
-      expect(ready.body).toEqual({
-        result: false,
-        errorMessage: `Not ready: database migrations are not applied yet (schema version ${version - 1}, this server needs ${version}).`,
-      });
-      expect((await get(s, '/health')).status).toBe(200);
-    } finally {
-      await s.sql('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', version, row!.name, row!.applied_at);
-    }
-    expect((await get(s, '/ready')).status).toBe(200);
-  });
+  it('answers 503 with the reason while a migration is missing, 200 again once it is applied', () => expectReadyAfterMigration(s));
 
   it('lists both in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${s.origin}/rest/v1/openapi.json`)).json()) as { paths: Record<string, { get?: { responses: object } }> };
@@ -105,20 +108,5 @@ describe('PostgreSQL', () => {
     await until(async () => (await get(s, '/ready')).status === 200, 15_000);
   }, 60_000);
 
-  it('answers 503 with the reason while a migration is missing, 200 again once it is applied', async () => {
-    const [{ version }] = await s.sql<{ version: number }>('SELECT max(version) AS version FROM schema_migrations');
-    const [row] = await s.sql<{ name: string; applied_at: string }>('SELECT name, applied_at FROM schema_migrations WHERE version = ?', version);
-    await s.sql('DELETE FROM schema_migrations WHERE version = ?', version);
-    try {
-      const ready = await get(s, '/ready');
-      expect(ready.status).toBe(503);
-      expect(ready.body).toEqual({
-        result: false,
-        errorMessage: `Not ready: database migrations are not applied yet (schema version ${version - 1}, this server needs ${version}).`,
-      });
-    } finally {
-      await s.sql('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', version, row!.name, row!.applied_at);
-    }
-    expect((await get(s, '/ready')).status).toBe(200);
-  });
+  it('answers 503 with the reason while a migration is missing, 200 again once it is applied', () => expectReadyAfterMigration(s));
 });
