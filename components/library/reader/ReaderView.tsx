@@ -2,7 +2,7 @@
 // was underneath, so Back returns to the same place). Title, site, byline and reading time; the
 // bookmark's highlights painted in it and made there (ReaderArticle); the text's state when it is not
 // indexed yet. Escape or Back closes it.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Article } from '../../../lib/api/types.js';
 import type { Bookmark } from '../../../lib/api/types.js';
 import { t } from '../../../lib/i18n.js';
@@ -60,7 +60,8 @@ export function ReaderView({ bookmarkId, known, onClose }: Props) {
   }, [bookmarkId, attempt]);
 
   // Focus moves into the reader when it opens; Escape closes it (unless a note is being edited, or the toolbar has the key).
-  useEffect(() => {
+  // A layout effect: both hold from the reader's first frame, so a key pressed as soon as it shows reaches it.
+  useLayoutEffect(() => {
     dialog.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
