@@ -42,7 +42,7 @@ function openRecorder(base: string): Recorder {
 
 /**
  * One server's part of the run's log: where its log lines go, and `attach`, which records the secrets
- * of every request it answers (call before it listens) and closes the log with the server. Undefined
+ * of every request it answers (call before it listens). Undefined
  * outside a run with the check (then tests keep the server silent).
  */
 export function openServerLog(): { destination: pino.DestinationStream; attach(app: FastifyInstance): void } | undefined {
@@ -50,17 +50,20 @@ export function openServerLog(): { destination: pino.DestinationStream; attach(a
   if (!dir) return undefined;
   // One set of files per server: a value one test sends as a password and another as a page address is not a leak.
   const base = path.join(dir, `${process.pid}-${++seq}`);
-  // Synchronous writes: a worker process can end without flushing a buffer.
+  // Synchronous writes: a worker process can end without flushing a buffer. Left open when the server
+  // closes: a pool's idle connection can still report an error after that (its database dropped by the
+  // test), and the server's handler logs it; a closed stream would throw instead. Its file closes
+  // with the worker process.
   const destination = pino.destination({ dest: `${base}.log`, sync: true, append: true });
   const rec = openRecorder(base);
   return {
     destination,
     attach(app) {
       recordSecrets(app, rec);
-      app.addHook('onClose', async () => destination.end());
     },
   };
 }
+
 
 function fields(value: unknown, from: string, rec: Recorder, depth = 0): void {
   if (!value || typeof value !== 'object' || depth > 6) return;
