@@ -40,7 +40,11 @@ export class LinkCursors {
   }
 
   private async accountKey(userId: number): Promise<Buffer> {
-    this.secret ??= this.serverKey();
+    // A failed read is not kept: the next request asks the database again.
+    this.secret ??= this.serverKey().catch((err: unknown) => {
+      this.secret = undefined;
+      throw err;
+    });
     return createHmac('sha256', await this.secret).update(`links-cursor:${userId}`).digest();
   }
 }
