@@ -1,16 +1,8 @@
 // Colour statistics: which colours the user picks, so the toolbar offers the most used first and
 // preselects the last one.
-import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
+import type { HighlightColor } from '../api/constants.js';
+import { STARTER_COLORS } from '../highlight-color-order.js';
 import { highlightColorsItem } from '../storage/items.js';
-
-/**
- * The order colours are offered in before any is used: yellow (the API's default), green, blue,
- * pink first, then the rest in the API's order.
- */
-const STARTER_COLORS: readonly HighlightColor[] = [
-  ...(['yellow', 'green', 'blue', 'pink'] as const),
-  ...HIGHLIGHT_COLORS.filter((c) => !['yellow', 'green', 'blue', 'pink'].includes(c)),
-];
 
 /** Colours ordered by use (most used first, then the starter order). */
 export function colorsByUse(counts: Partial<Record<HighlightColor, number>>): HighlightColor[] {

@@ -5,11 +5,11 @@
 import type { TidemarkApi } from '../api/client/index.js';
 import { HIGHLIGHT_COLORS, type HighlightColor } from '../api/constants.js';
 import type { Bookmark, HighlightChange } from '../api/types.js';
+import { STARTER_COLORS } from '../highlight-color-order.js';
 import type { StoredHighlight } from '../model.js';
 import type { LibraryHost } from './host.js';
 import type { ReaderHighlights } from './types.js';
 
-const STARTER: readonly HighlightColor[] = ['yellow', 'green', 'blue', 'pink', ...HIGHLIGHT_COLORS.filter((c) => !['yellow', 'green', 'blue', 'pink'].includes(c))];
 const LAST_COLOR = 'tidemark.lastHighlightColor';
 
 function lastColor(): HighlightColor {
@@ -33,7 +33,7 @@ function used(color: HighlightColor): void {
 function view(b: Bookmark): ReaderHighlights {
   const last = lastColor();
   const items: StoredHighlight[] = b.highlights.map((h) => ({ key: h._id, text: h.text, color: h.color, note: h.note, position: h.position, prefix: h.prefix, suffix: h.suffix }));
-  return { items, colors: [last, ...STARTER.filter((c) => c !== last)], lastColor: last };
+  return { items, colors: [last, ...STARTER_COLORS.filter((c) => c !== last)], lastColor: last };
 }
 
 type ReaderMethods = Pick<LibraryHost, 'bookmark' | 'readerHighlights' | 'addHighlight' | 'changeHighlight' | 'removeHighlight'>;
